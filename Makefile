@@ -1,0 +1,92 @@
+# cgscale - one plain Makefile. `make` builds ./cgscale, `make check` runs
+# the unit tests (also under ASan+UBSan) and the integration tests, and
+# `make install` honours PREFIX and DESTDIR. Libraries come from pkg-config.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+CC ?= gcc
+VERSION := 0.1.0
+GIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+
+PKGS := hwloc json-c
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags $(PKGS))
+LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+TEST_LIBS = $(shell pkg-config --libs cmocka)
+
+LIB_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
+UNIT_SRCS := $(wildcard check/unit/test_*.c)
+UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
+UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
+
+.PHONY: all deps check check-deps unit integration install clean bench FORCE
+
+all: deps-build-check cgscale
+
+# `make` only reports missing packages; ./run.sh and `make check` install.
+deps-build-check:
+	@scripts/deps.sh --check-only build
+
+cgscale: build/rel/runner/main.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+build/san/cgscale: build/san/runner/main.o build/san/libcgs.a
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)
+
+build/gen/cgs_git.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define CGS_GIT "$(GIT)"' > $@.tmp
+	@echo '#define CGS_VERSION "$(VERSION)"' >> $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+build/rel/%.o: %.c | build/gen/cgs_git.h
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/san/%.o: %.c | build/gen/cgs_git.h
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
+
+build/rel/libcgs.a: $(LIB_SRCS:%.c=build/rel/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+build/san/libcgs.a: $(LIB_SRCS:%.c=build/san/%.o)
+	rm -f $@ && ar rcs $@ $^
+
+build/rel/unit/%: build/rel/check/unit/%.o build/rel/libcgs.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
+
+build/san/unit/%: build/san/check/unit/%.o build/san/libcgs.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(TEST_LIBS) $(LIBS)
+
+# check: install what is missing, then build and test in a sub-make so
+# that pkg-config sees the freshly installed libraries.
+check:
+	@scripts/deps.sh test
+	@$(MAKE) --no-print-directory check-run
+
+check-run: cgscale build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
+	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
+	@check/run-integration.sh ./cgscale build/san/cgscale
+
+unit: $(UNIT_REL) $(UNIT_SAN)
+	@check/run-unit.sh $^
+
+integration: cgscale build/san/cgscale
+	@check/run-integration.sh ./cgscale build/san/cgscale
+
+bench: cgscale
+	@bench/harness-overhead ./cgscale
+
+install: cgscale
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 cgscale $(DESTDIR)$(BINDIR)/cgscale
+
+clean:
+	rm -rf build cgscale
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,135 @@
+/*
+ * res.h - the in-memory model of one result file, its JSON writer and
+ * reader, and the per-point summary arithmetic. results/SCHEMA.md is the
+ * documentation of the file format; keep the two in step.
+ *
+ * Samples are stored per point as columns: t_ns[s] is the CLOCK_MONOTONIC
+ * time of sample s since the start gate opened, phase[s] labels it, and
+ * ops[task * nsamples + s] is the task's ops in the interval that ends at
+ * sample s (sample 0 is the start, with no interval before it).
+ */
+#ifndef CGS_RES_H
+#define CGS_RES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+
+#define RES_SCHEMA_VERSION 1
+
+enum res_phase { RES_PHASE_START, RES_PHASE_WARMUP, RES_PHASE_MEASURE };
+extern const char *const res_phase_names[];
+
+struct res_task {
+	int index;
+	int pid, tid;
+	char *cpuset;            /* bound place as a list "0-1"; NULL: unbound */
+	int cpu_start, cpu_end;  /* sched_getcpu() before and after the loop */
+	bool migrated;           /* cpu_end != cpu_start */
+	uint64_t ops;            /* the task's total over its whole loop */
+	int64_t minflt, majflt;  /* getrusage(RUSAGE_THREAD) over the loop */
+	char *status;            /* "ok", "failed", "skipped" */
+	char *error;             /* why, when not ok */
+};
+
+struct res_summary {
+	uint64_t ops;                  /* measured ops, all tasks */
+	double elapsed_s;              /* measured time */
+	double total_ops_per_sec;
+	double per_task_ops_per_sec;   /* LKP's per_process_ops/per_thread_ops */
+	double min_task_ops_per_sec, max_task_ops_per_sec;
+	double task_cov_pct;           /* spread across tasks */
+	double interval_cov_pct;       /* spread across measured intervals */
+	double idle_pct, iowait_pct, steal_pct;  /* /proc/stat, same window */
+	double scalability;            /* ops(N) / (N x ops(1)); NAN if none */
+};
+
+struct res_point {
+	unsigned seq;            /* order in which the points ran */
+	char *test, *mode;       /* mode: "process" or "thread" */
+	unsigned tasks;
+	unsigned run;            /* repetition, 0-based */
+	char *status;            /* "ok", "failed", "skipped" */
+	char *reason;            /* why, when not ok */
+	char *started_at;        /* ISO 8601, UTC */
+	char *placement;
+	unsigned places;         /* 0 when unbound */
+	bool oversubscribed;     /* more tasks than places */
+	double warmup_s, duration_s, interval_s;
+	unsigned ntasks;
+	struct res_task *task;
+	unsigned nsamples;
+	int64_t *t_ns;
+	enum res_phase *phase;
+	uint64_t *ops;           /* ntasks x nsamples interval deltas */
+	double *idle_pct, *iowait_pct, *steal_pct;  /* per interval; [0] NAN */
+	struct res_summary sum;
+	struct json_object *wopts;   /* the workload's options */
+	struct json_object *extra;   /* sections owned by other modules */
+};
+
+struct res_file {
+	int schema_version;
+	char *tool_version, *git;
+	bool complete;           /* false: interrupted, see interrupted */
+	char *interrupted;       /* what was interrupted, or NULL */
+	char *start_time, *end_time;
+	struct json_object *command_line;  /* array of strings */
+	struct json_object *kernel, *machine, *environment, *options;
+	unsigned npoints;
+	struct res_point *points;
+};
+
+/* ops of @task in the interval ending at sample @s. */
+static inline uint64_t res_ops(const struct res_point *p, unsigned task,
+			       unsigned s)
+{
+	return p->ops[(size_t)task * p->nsamples + s];
+}
+
+/* Allocate a point's task and sample arrays, zeroed. 0 or -ENOMEM. */
+int res_point_alloc(struct res_point *p, unsigned ntasks, unsigned nsamples);
+void res_point_free(struct res_point *p);
+void res_file_free(struct res_file *f);
+
+/* Add a zeroed point at the end of @f; NULL on ENOMEM. */
+struct res_point *res_file_add_point(struct res_file *f);
+
+/*
+ * Compute p->sum from the samples: rates divide by the real elapsed time
+ * of the measured intervals. Leaves sum.scalability alone.
+ */
+void res_point_summarise(struct res_point *p);
+
+/* Fill sum.scalability of every ok point from the N=1 point of the same
+ * test, mode and run. */
+void res_file_scalability(struct res_file *f);
+
+/* Sample mean and CoV (%, sample stddev / mean) of @n values. */
+double res_mean(const double *v, size_t n);
+double res_cov_pct(const double *v, size_t n);
+
+/* Build the JSON document; NULL on ENOMEM. */
+struct json_object *res_to_json(const struct res_file *f);
+
+/*
+ * Write @f to @path: a temporary name in the same directory, fsync, then
+ * rename, so a reader never sees half a file. 0 or -errno (@err says).
+ */
+int res_write_file(const struct res_file *f, const char *path, char *err,
+		   size_t errlen);
+
+/*
+ * Read a result file. Returns 0, or -errno with a one-line message in
+ * @err naming the file and what is wrong: -ENOENT/-EACCES (unreadable),
+ * -EINVAL (not JSON, not a cgscale result, a field missing or of the wrong
+ * type), -EPROTONOSUPPORT (a newer schema_version).
+ */
+int res_read_file(const char *path, struct res_file *f, char *err,
+		  size_t errlen);
+int res_from_json(struct json_object *root, struct res_file *f, char *err,
+		  size_t errlen);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * res_model.c - allocation of the result model and the per-point summary
+ * arithmetic: rates over the real elapsed time of the measured intervals,
+ * per-task fairness, CoV across intervals, and LKP's scalability figure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "res.h"
+
+const char *const res_phase_names[] = {
+	[RES_PHASE_START] = "start",
+	[RES_PHASE_WARMUP] = "warmup",
+	[RES_PHASE_MEASURE] = "measure",
+	NULL,
+};
+
+int res_point_alloc(struct res_point *p, unsigned ntasks, unsigned nsamples)
+{
+	p->ntasks = ntasks;
+	p->nsamples = nsamples;
+	p->task = calloc(ntasks ? ntasks : 1, sizeof(*p->task));
+	p->t_ns = calloc(nsamples ? nsamples : 1, sizeof(*p->t_ns));
+	p->phase = calloc(nsamples ? nsamples : 1, sizeof(*p->phase));
+	p->ops = calloc((size_t)ntasks * nsamples + 1, sizeof(*p->ops));
+	p->idle_pct = calloc(nsamples + 1, sizeof(double));
+	p->iowait_pct = calloc(nsamples + 1, sizeof(double));
+	p->steal_pct = calloc(nsamples + 1, sizeof(double));
+	if (!p->task || !p->t_ns || !p->phase || !p->ops || !p->idle_pct ||
+	    !p->iowait_pct || !p->steal_pct)
+		return -ENOMEM;
+	for (unsigned s = 0; s < nsamples; s++)
+		p->idle_pct[s] = p->iowait_pct[s] = p->steal_pct[s] = NAN;
+	for (unsigned i = 0; i < ntasks; i++)
+		p->task[i].index = (int)i;
+	p->sum.scalability = NAN;
+	return 0;
+}
+
+void res_point_free(struct res_point *p)
+{
+	for (unsigned i = 0; p->task && i < p->ntasks; i++) {
+		free(p->task[i].cpuset);
+		free(p->task[i].status);
+		free(p->task[i].error);
+	}
+	free(p->task);
+	free(p->t_ns);
+	free(p->phase);
+	free(p->ops);
+	free(p->idle_pct);
+	free(p->iowait_pct);
+	free(p->steal_pct);
+	free(p->test);
+	free(p->mode);
+	free(p->status);
+	free(p->reason);
+	free(p->started_at);
+	free(p->placement);
+	json_object_put(p->wopts);
+	json_object_put(p->extra);
+	memset(p, 0, sizeof(*p));
+}
+
+void res_file_free(struct res_file *f)
+{
+	for (unsigned i = 0; i < f->npoints; i++)
+		res_point_free(&f->points[i]);
+	free(f->points);
+	free(f->tool_version);
+	free(f->git);
+	free(f->interrupted);
+	free(f->start_time);
+	free(f->end_time);
+	json_object_put(f->command_line);
+	json_object_put(f->kernel);
+	json_object_put(f->machine);
+	json_object_put(f->environment);
+	json_object_put(f->options);
+	memset(f, 0, sizeof(*f));
+}
+
+struct res_point *res_file_add_point(struct res_file *f)
+{
+	struct res_point *v = realloc(f->points, (f->npoints + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	f->points = v;
+	memset(&v[f->npoints], 0, sizeof(*v));
+	v[f->npoints].sum.scalability = NAN;
+	return &v[f->npoints++];
+}
+
+double res_mean(const double *v, size_t n)
+{
+	double s = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return s / n;
+}
+
+double res_cov_pct(const double *v, size_t n)
+{
+	double m = res_mean(v, n), ss = 0;
+
+	if (n < 2 || !(m > 0))
+		return NAN;   /* one value has no spread to speak of */
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return 100.0 * sqrt(ss / (n - 1)) / m;
+}
+
+/* Time-weighted mean of a per-interval percentage over measured samples. */
+static double window_pct(const struct res_point *p, const double *pct)
+{
+	double w = 0, s = 0;
+
+	for (unsigned k = 1; k < p->nsamples; k++) {
+		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9;
+
+		if (p->phase[k] != RES_PHASE_MEASURE || isnan(pct[k]))
+			continue;
+		s += pct[k] * dt;
+		w += dt;
+	}
+	return w > 0 ? s / w : NAN;
+}
+
+void res_point_summarise(struct res_point *p)
+{
+	struct res_summary *sum = &p->sum;
+	double scal = sum->scalability;
+	double *rate = calloc(p->nsamples + 1, sizeof(*rate));
+	double *trate = calloc(p->ntasks + 1, sizeof(*trate));
+	size_t nrate = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->scalability = scal;
+	if (!rate || !trate)
+		goto out;
+	for (unsigned k = 1; k < p->nsamples; k++) {
+		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9;
+		uint64_t tot = 0;
+
+		if (p->phase[k] != RES_PHASE_MEASURE)
+			continue;
+		for (unsigned i = 0; i < p->ntasks; i++) {
+			tot += res_ops(p, i, k);
+			trate[i] += res_ops(p, i, k);
+		}
+		sum->ops += tot;
+		sum->elapsed_s += dt;
+		if (dt > 0)
+			rate[nrate++] = tot / dt;
+	}
+	if (sum->elapsed_s > 0) {
+		sum->total_ops_per_sec = sum->ops / sum->elapsed_s;
+		sum->min_task_ops_per_sec = INFINITY;
+		for (unsigned i = 0; i < p->ntasks; i++) {
+			trate[i] /= sum->elapsed_s;
+			if (trate[i] < sum->min_task_ops_per_sec)
+				sum->min_task_ops_per_sec = trate[i];
+			if (trate[i] > sum->max_task_ops_per_sec)
+				sum->max_task_ops_per_sec = trate[i];
+		}
+		if (!p->ntasks)
+			sum->min_task_ops_per_sec = 0;
+		sum->per_task_ops_per_sec =
+			p->ntasks ? sum->total_ops_per_sec / p->ntasks : 0;
+		sum->task_cov_pct = res_cov_pct(trate, p->ntasks);
+	} else {
+		sum->task_cov_pct = NAN;
+	}
+	sum->interval_cov_pct = res_cov_pct(rate, nrate);
+	sum->idle_pct = window_pct(p, p->idle_pct);
+	sum->iowait_pct = window_pct(p, p->iowait_pct);
+	sum->steal_pct = window_pct(p, p->steal_pct);
+out:
+	free(rate);
+	free(trate);
+}
+
+static bool point_ok(const struct res_point *p)
+{
+	return p->status && !strcmp(p->status, "ok");
+}
+
+void res_file_scalability(struct res_file *f)
+{
+	for (unsigned i = 0; i < f->npoints; i++) {
+		struct res_point *p = &f->points[i];
+
+		p->sum.scalability = NAN;
+		if (!point_ok(p))
+			continue;
+		for (unsigned k = 0; k < f->npoints; k++) {
+			const struct res_point *one = &f->points[k];
+
+			if (one->tasks != 1 || one->run != p->run ||
+			    !point_ok(one) || strcmp(one->test, p->test) ||
+			    strcmp(one->mode, p->mode) ||
+			    !(one->sum.total_ops_per_sec > 0))
+				continue;
+			p->sum.scalability = p->sum.total_ops_per_sec /
+				(p->tasks * one->sum.total_ops_per_sec);
+			break;
+		}
+	}
+}

@@ -1,0 +1,425 @@
+/*
+ * res_read.c - read a result file back into the model, checking every
+ * field it uses. Bad input never crashes: it gets one line that names the
+ * file, the field and what is wrong (see res.h for the return codes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "res.h"
+
+/* Where we are in the document, for messages. */
+struct rd {
+	char *err;
+	size_t errlen;
+	char where[96];
+};
+
+static int rd_fail(struct rd *r, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	n = snprintf(r->err, r->errlen, "%s%s", r->where, *r->where ? ": " : "");
+	if (n < r->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(r->err + n, r->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static struct json_object *field(struct json_object *o, const char *k,
+				 json_type type, bool required, struct rd *r,
+				 int *rc)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, k, &v) || !v) {
+		if (required)
+			*rc = rd_fail(r, "'%s' is missing", k);
+		return NULL;
+	}
+	if (json_object_get_type(v) != type &&
+	    !(type == json_type_double && json_object_is_type(v, json_type_int))) {
+		*rc = rd_fail(r, "'%s' should be %s, not %s", k,
+			      json_type_to_name(type),
+			      json_type_to_name(json_object_get_type(v)));
+		return NULL;
+	}
+	return v;
+}
+
+static char *get_str(struct json_object *o, const char *k, bool required,
+		     struct rd *r, int *rc)
+{
+	struct json_object *v = field(o, k, json_type_string, required, r, rc);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = strdup(json_object_get_string(v));
+	if (!s)
+		*rc = -ENOMEM;
+	return s;
+}
+
+static int64_t get_int(struct json_object *o, const char *k, bool required,
+		       struct rd *r, int *rc)
+{
+	struct json_object *v = field(o, k, json_type_int, required, r, rc);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+static uint64_t get_u64(struct json_object *v, struct rd *r, int *rc,
+			const char *what)
+{
+	if (!json_object_is_type(v, json_type_int)) {
+		*rc = rd_fail(r, "%s should be a whole number", what);
+		return 0;
+	}
+	return json_object_get_uint64(v);
+}
+
+static double get_num(struct json_object *o, const char *k, struct rd *r,
+		      int *rc)
+{
+	struct json_object *v = field(o, k, json_type_double, false, r, rc);
+
+	return v ? json_object_get_double(v) : NAN;
+}
+
+static bool get_bool(struct json_object *o, const char *k, struct rd *r,
+		     int *rc)
+{
+	struct json_object *v = field(o, k, json_type_boolean, false, r, rc);
+
+	return v ? json_object_get_boolean(v) : false;
+}
+
+static struct json_object *keep(struct json_object *o, const char *k,
+				json_type type, struct rd *r, int *rc)
+{
+	struct json_object *v = field(o, k, type, false, r, rc);
+
+	return v ? json_object_get(v) : NULL;
+}
+
+static int read_task(struct json_object *o, struct res_task *t, struct rd *r)
+{
+	int rc = 0;
+
+	if (!json_object_is_type(o, json_type_object))
+		return rd_fail(r, "a task entry is not an object");
+	t->index = (int)get_int(o, "index", true, r, &rc);
+	t->pid = (int)get_int(o, "pid", false, r, &rc);
+	t->tid = (int)get_int(o, "tid", false, r, &rc);
+	t->cpuset = get_str(o, "cpuset", false, r, &rc);
+	t->cpu_start = (int)get_int(o, "cpu_start", false, r, &rc);
+	t->cpu_end = (int)get_int(o, "cpu_end", false, r, &rc);
+	t->migrated = get_bool(o, "migrated", r, &rc);
+	t->ops = (uint64_t)get_int(o, "ops", false, r, &rc);
+	t->minflt = get_int(o, "minflt", false, r, &rc);
+	t->majflt = get_int(o, "majflt", false, r, &rc);
+	t->status = get_str(o, "status", true, r, &rc);
+	t->error = get_str(o, "error", false, r, &rc);
+	return rc;
+}
+
+static int read_pct(struct json_object *s, const char *k, double *out,
+		    unsigned n, struct rd *r)
+{
+	int rc = 0;
+	struct json_object *a = field(s, k, json_type_array, false, r, &rc);
+
+	if (!a)
+		return rc;
+	if (json_object_array_length(a) != n)
+		return rd_fail(r, "samples.%s has %zu values, expected %u", k,
+			       json_object_array_length(a), n);
+	for (unsigned i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(a, i);
+
+		if (!v)
+			out[i] = NAN;
+		else if (json_object_is_type(v, json_type_double) ||
+			 json_object_is_type(v, json_type_int))
+			out[i] = json_object_get_double(v);
+		else
+			return rd_fail(r, "samples.%s[%u] is not a number", k, i);
+	}
+	return 0;
+}
+
+static int read_samples(struct json_object *o, struct res_point *p,
+			unsigned ntasks, struct rd *r)
+{
+	int rc = 0;
+	struct json_object *s = field(o, "samples", json_type_object, true, r, &rc);
+	struct json_object *t, *ph, *ops;
+	unsigned n;
+
+	if (!s)
+		return rc;
+	t = field(s, "t_ns", json_type_array, true, r, &rc);
+	ph = field(s, "phase", json_type_array, true, r, &rc);
+	ops = field(s, "ops", json_type_array, true, r, &rc);
+	if (rc)
+		return rc;
+	n = (unsigned)json_object_array_length(t);
+	if (json_object_array_length(ph) != n)
+		return rd_fail(r, "samples.phase has %zu values, expected %u",
+			       json_object_array_length(ph), n);
+	if (json_object_array_length(ops) != ntasks)
+		return rd_fail(r, "samples.ops has %zu rows for %u tasks",
+			       json_object_array_length(ops), ntasks);
+	if (res_point_alloc(p, ntasks, n))
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		struct json_object *v = json_object_array_get_idx(ph, k);
+		const char *name = v ? json_object_get_string(v) : "";
+		int found = -1;
+
+		p->t_ns[k] = (int64_t)get_u64(json_object_array_get_idx(t, k),
+					      r, &rc, "samples.t_ns[]");
+		for (int i = 0; res_phase_names[i]; i++)
+			if (json_object_is_type(v, json_type_string) &&
+			    !strcmp(name, res_phase_names[i]))
+				found = i;
+		if (found < 0)
+			return rd_fail(r, "samples.phase[%u] is not start, warmup or measure", k);
+		p->phase[k] = (enum res_phase)found;
+		if (k && p->t_ns[k] < p->t_ns[k - 1])
+			return rd_fail(r, "samples.t_ns goes backwards at %u", k);
+	}
+	for (unsigned i = 0; !rc && i < ntasks; i++) {
+		struct json_object *row = json_object_array_get_idx(ops, i);
+
+		if (!json_object_is_type(row, json_type_array) ||
+		    json_object_array_length(row) != n)
+			return rd_fail(r, "samples.ops[%u] is not an array of %u counts", i, n);
+		for (unsigned k = 0; !rc && k < n; k++)
+			p->ops[(size_t)i * n + k] =
+				get_u64(json_object_array_get_idx(row, k), r,
+					&rc, "samples.ops[][]");
+	}
+	if (!rc)
+		rc = read_pct(s, "idle_pct", p->idle_pct, n, r);
+	if (!rc)
+		rc = read_pct(s, "iowait_pct", p->iowait_pct, n, r);
+	if (!rc)
+		rc = read_pct(s, "steal_pct", p->steal_pct, n, r);
+	return rc;
+}
+
+static void read_summary(struct json_object *o, struct res_summary *s,
+			 struct rd *r, int *rc)
+{
+	struct json_object *v = field(o, "summary", json_type_object, true, r, rc);
+
+	if (!v)
+		return;
+	s->ops = (uint64_t)get_int(v, "ops", false, r, rc);
+	s->elapsed_s = get_num(v, "elapsed_s", r, rc);
+	s->total_ops_per_sec = get_num(v, "total_ops_per_sec", r, rc);
+	s->per_task_ops_per_sec = get_num(v, "per_task_ops_per_sec", r, rc);
+	s->min_task_ops_per_sec = get_num(v, "min_task_ops_per_sec", r, rc);
+	s->max_task_ops_per_sec = get_num(v, "max_task_ops_per_sec", r, rc);
+	s->task_cov_pct = get_num(v, "task_cov_pct", r, rc);
+	s->interval_cov_pct = get_num(v, "interval_cov_pct", r, rc);
+	s->idle_pct = get_num(v, "idle_pct", r, rc);
+	s->iowait_pct = get_num(v, "iowait_pct", r, rc);
+	s->steal_pct = get_num(v, "steal_pct", r, rc);
+	s->scalability = get_num(v, "scalability", r, rc);
+}
+
+static const char *const point_keys[] = {
+	"seq", "test", "mode", "tasks", "run", "status", "reason",
+	"started_at", "placement", "timing", "workload_options",
+	"tasks_detail", "samples", "summary", NULL,
+};
+
+static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
+{
+	struct json_object *pl, *tm, *td;
+	int rc = 0;
+
+	if (!json_object_is_type(o, json_type_object))
+		return rd_fail(r, "not an object");
+	p->seq = (unsigned)get_int(o, "seq", false, r, &rc);
+	p->test = get_str(o, "test", true, r, &rc);
+	p->mode = get_str(o, "mode", true, r, &rc);
+	p->tasks = (unsigned)get_int(o, "tasks", true, r, &rc);
+	p->run = (unsigned)get_int(o, "run", false, r, &rc);
+	p->status = get_str(o, "status", true, r, &rc);
+	p->reason = get_str(o, "reason", false, r, &rc);
+	p->started_at = get_str(o, "started_at", false, r, &rc);
+	td = field(o, "tasks_detail", json_type_array, true, r, &rc);
+	if (rc)
+		return rc;
+	if (!p->tasks || p->tasks > 1000000)
+		return rd_fail(r, "'tasks' is %u, not a task count", p->tasks);
+	if (json_object_array_length(td) > 1000000)
+		return rd_fail(r, "'tasks_detail' is too long");
+	rc = read_samples(o, p, (unsigned)json_object_array_length(td), r);
+	for (unsigned i = 0; !rc && i < p->ntasks; i++)
+		rc = read_task(json_object_array_get_idx(td, i), &p->task[i], r);
+	if (rc)
+		return rc;
+	if ((pl = field(o, "placement", json_type_object, false, r, &rc))) {
+		p->placement = get_str(pl, "policy", false, r, &rc);
+		p->places = (unsigned)get_int(pl, "places", false, r, &rc);
+		p->oversubscribed = get_bool(pl, "oversubscribed", r, &rc);
+	}
+	if ((tm = field(o, "timing", json_type_object, false, r, &rc))) {
+		p->warmup_s = get_num(tm, "warmup_s", r, &rc);
+		p->duration_s = get_num(tm, "duration_s", r, &rc);
+		p->interval_s = get_num(tm, "interval_s", r, &rc);
+	}
+	p->wopts = keep(o, "workload_options", json_type_object, r, &rc);
+	read_summary(o, &p->sum, r, &rc);
+	if (rc)
+		return rc;
+	p->extra = json_object_new_object();
+	json_object_object_foreach(o, k, v) {
+		bool known = false;
+
+		for (int i = 0; point_keys[i]; i++)
+			known |= !strcmp(k, point_keys[i]);
+		if (!known)
+			json_object_object_add(p->extra, k, json_object_get(v));
+	}
+	return 0;
+}
+
+int res_from_json(struct json_object *root, struct res_file *f, char *err,
+		  size_t errlen)
+{
+	struct rd r = { .err = err, .errlen = errlen };
+	struct json_object *tool, *pts, *sv;
+	int rc = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "schema_version", &sv))
+		return rd_fail(&r, "not a cgscale result (no schema_version)");
+	if (!json_object_is_type(sv, json_type_int))
+		return rd_fail(&r, "schema_version is not a number");
+	f->schema_version = json_object_get_int(sv);
+	if (f->schema_version > RES_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "schema_version %d is newer than this cgscale reads (%d); use a newer cgscale",
+			 f->schema_version, RES_SCHEMA_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (f->schema_version < 1)
+		return rd_fail(&r, "schema_version %d is not valid", f->schema_version);
+	tool = field(root, "tool", json_type_object, true, &r, &rc);
+	if (tool) {
+		struct json_object *name = NULL;
+
+		if (!json_object_object_get_ex(tool, "name", &name) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    strcmp(json_object_get_string(name), "cgscale"))
+			return rd_fail(&r, "not a cgscale result (tool.name)");
+		f->tool_version = get_str(tool, "version", false, &r, &rc);
+		f->git = get_str(tool, "git", false, &r, &rc);
+	}
+	f->complete = get_bool(root, "complete", &r, &rc);
+	f->interrupted = get_str(root, "interrupted", false, &r, &rc);
+	f->start_time = get_str(root, "start_time", false, &r, &rc);
+	f->end_time = get_str(root, "end_time", false, &r, &rc);
+	f->command_line = keep(root, "command_line", json_type_array, &r, &rc);
+	f->kernel = keep(root, "kernel", json_type_object, &r, &rc);
+	f->machine = keep(root, "machine", json_type_object, &r, &rc);
+	f->environment = keep(root, "environment", json_type_object, &r, &rc);
+	f->options = keep(root, "options", json_type_object, &r, &rc);
+	pts = field(root, "points", json_type_array, true, &r, &rc);
+	for (size_t i = 0; !rc && i < json_object_array_length(pts); i++) {
+		struct res_point *p = res_file_add_point(f);
+
+		if (!p)
+			return -ENOMEM;
+		snprintf(r.where, sizeof(r.where), "points[%zu]", i);
+		rc = read_point(json_object_array_get_idx(pts, i), p, &r);
+	}
+	return rc;
+}
+
+int res_read_file(const char *path, struct res_file *f, char *err,
+		  size_t errlen)
+{
+	struct json_tokener *tok = NULL;
+	struct json_object *root = NULL;
+	char *buf = NULL, inner[400];
+	struct stat st;
+	int fd, rc = 0;
+	size_t len = 0;
+
+	memset(f, 0, sizeof(*f));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > (1L << 31)) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file of sensible size", path);
+		goto out;
+	}
+	buf = malloc(st.st_size + 1);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, st.st_size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len - (len && buf[len - 1] == '\n')) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s: not valid JSON (%s at byte %zu); the file is truncated or corrupt",
+			 path, e == json_tokener_continue ? "unexpected end"
+							  : json_tokener_error_desc(e),
+			 json_tokener_get_parse_end(tok));
+		goto out;
+	}
+	rc = res_from_json(root, f, inner, sizeof(inner));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, inner);
+		res_file_free(f);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	json_object_put(root);
+	if (tok)
+		json_tokener_free(tok);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * main.c - the cgscale command: dispatch to a subcommand from one table.
+ * Each subcommand returns the process exit status itself.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "run.h"
+#include "version.h"
+
+struct cgs_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cgs_cmd cgs_cmds[] = {
+	{ "run", cgs_cmd_run, "run workloads and write a result file" },
+	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
+		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
+		     "and memory-cgroup paths.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+		fprintf(out, "  %-10s %s\n", cgs_cmds[i].name, cgs_cmds[i].help);
+	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("cgscale %s (git %s)\n", CGS_VERSION, CGS_GIT);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+		if (!strcmp(argv[1], cgs_cmds[i].name))
+			return cgs_cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "cgscale: unknown command '%s'; see 'cgscale --help'\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,516 @@
+/*
+ * opt.c - the typed option table engine: parsing, defaults, ranges, help
+ * and the echo of effective values into results. See opt.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "opt.h"
+
+#define NSEC_PER_SEC ((int64_t)1000000000)
+
+static void *opt_field(const struct cgs_opt *o, void *base)
+{
+	return (char *)base + o->offset;
+}
+
+static int opt_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Split "1.5ms" into a finite non-negative number and its unit. */
+static int split_number(const char *s, double *num, const char **unit)
+{
+	char *end;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*num = strtod(s, &end);
+	if (errno || end == s || !isfinite(*num) || *num < 0)
+		return -EINVAL;
+	/* strtod also takes hex and "inf"; accept plain decimals only */
+	for (const char *p = s; p < end; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return -EINVAL;
+	*unit = end;
+	return 0;
+}
+
+int cgs_parse_duration(const char *s, int64_t *ns)
+{
+	static const struct { const char *u; double mul; } units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
+	const char *unit;
+	double num;
+
+	if (split_number(s, &num, &unit))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(unit, units[i].u))
+			continue;
+		double v = num * units[i].mul;
+		if (v > 9.2e18)
+			return -EINVAL;
+		*ns = (int64_t)llround(v);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int cgs_parse_size(const char *s, int64_t *bytes)
+{
+	/* netperf's convention: K/M/G are powers of 1024, k/m/g of 1000 */
+	static const struct { const char *u; double mul; } units[] = {
+		{ "", 1 }, { "B", 1 },
+		{ "K", 1024.0 }, { "KiB", 1024.0 }, { "k", 1e3 },
+		{ "M", 1048576.0 }, { "MiB", 1048576.0 }, { "m", 1e6 },
+		{ "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "g", 1e9 },
+		{ "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
+	};
+	const char *unit;
+	double num;
+
+	if (split_number(s, &num, &unit))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(unit, units[i].u))
+			continue;
+		double v = num * units[i].mul;
+		if (v > 9.2e18 || v != floor(v))
+			return -EINVAL;
+		*bytes = (int64_t)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int cgs_parse_int(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+void cgs_fmt_duration(int64_t ns, char *buf, size_t len)
+{
+	if (ns % NSEC_PER_SEC == 0)
+		snprintf(buf, len, "%" PRId64 "s", ns / NSEC_PER_SEC);
+	else if (ns % 1000000 == 0)
+		snprintf(buf, len, "%" PRId64 "ms", ns / 1000000);
+	else if (ns % 1000 == 0)
+		snprintf(buf, len, "%" PRId64 "us", ns / 1000);
+	else
+		snprintf(buf, len, "%" PRId64 "ns", ns);
+}
+
+static void fmt_size(int64_t b, char *buf, size_t len)
+{
+	if (b && b % 1073741824 == 0)
+		snprintf(buf, len, "%" PRId64 "G", b / 1073741824);
+	else if (b && b % 1048576 == 0)
+		snprintf(buf, len, "%" PRId64 "M", b / 1048576);
+	else if (b && b % 1024 == 0)
+		snprintf(buf, len, "%" PRId64 "K", b / 1024);
+	else
+		snprintf(buf, len, "%" PRId64, b);
+}
+
+static void fmt_bound(const struct cgs_opt *o, int64_t v, char *buf,
+		      size_t len)
+{
+	if (o->type == CGS_OPT_DURATION)
+		cgs_fmt_duration(v, buf, len);
+	else if (o->type == CGS_OPT_SIZE)
+		fmt_size(v, buf, len);
+	else
+		snprintf(buf, len, "%" PRId64, v);
+}
+
+static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
+		      char *err, size_t errlen)
+{
+	static const char *const what[] = {
+		[CGS_OPT_INT] = "a whole number such as 4",
+		[CGS_OPT_DURATION] = "a duration such as 5s, 500ms or 1.5",
+		[CGS_OPT_SIZE] = "a size such as 10K (10240) or 128M",
+	};
+	char lo[32], hi[32];
+	int64_t v;
+	int rc;
+
+	if (o->type == CGS_OPT_INT)
+		rc = cgs_parse_int(val, &v);
+	else if (o->type == CGS_OPT_DURATION)
+		rc = cgs_parse_duration(val, &v);
+	else
+		rc = cgs_parse_size(val, &v);
+	if (rc)
+		return opt_err(err, errlen, "--%s: '%s' is not %s",
+			       o->name, val, what[o->type]);
+	if (v < o->min || v > o->max) {
+		fmt_bound(o, o->min, lo, sizeof(lo));
+		fmt_bound(o, o->max, hi, sizeof(hi));
+		return opt_err(err, errlen,
+			       "--%s: '%s' is out of range; give a value from %s to %s",
+			       o->name, val, lo, hi);
+	}
+	*(int64_t *)opt_field(o, base) = v;
+	return 0;
+}
+
+static int set_enum(const struct cgs_opt *o, void *base, const char *val,
+		    char *err, size_t errlen)
+{
+	char list[256] = "";
+
+	for (int i = 0; o->choices[i]; i++) {
+		if (!strcmp(val, o->choices[i])) {
+			*(int *)opt_field(o, base) = i;
+			return 0;
+		}
+		if (i)
+			strncat(list, "|", sizeof(list) - strlen(list) - 1);
+		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	return opt_err(err, errlen, "--%s: '%s' is not one of %s", o->name,
+		       val, list);
+}
+
+static int set_bool(const struct cgs_opt *o, void *base, const char *val,
+		    char *err, size_t errlen)
+{
+	bool *b = opt_field(o, base);
+
+	if (!val || !strcmp(val, "1") || !strcmp(val, "yes") ||
+	    !strcmp(val, "true"))
+		*b = true;
+	else if (!strcmp(val, "0") || !strcmp(val, "no") ||
+		 !strcmp(val, "false"))
+		*b = false;
+	else
+		return opt_err(err, errlen, "--%s: '%s' is not yes or no",
+			       o->name, val);
+	return 0;
+}
+
+int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
+		char *err, size_t errlen)
+{
+	void *f = opt_field(o, base);
+
+	switch (o->type) {
+	case CGS_OPT_BOOL:
+		return set_bool(o, base, val, err, errlen);
+	case CGS_OPT_INT:
+	case CGS_OPT_DURATION:
+	case CGS_OPT_SIZE:
+		return set_ranged(o, base, val, err, errlen);
+	case CGS_OPT_ENUM:
+		return set_enum(o, base, val, err, errlen);
+	case CGS_OPT_STRING: {
+		char *copy = strdup(val);
+
+		if (!copy)
+			return -ENOMEM;
+		free(*(char **)f);
+		*(char **)f = copy;
+		return 0;
+	}
+	case CGS_OPT_STRLIST: {
+		struct cgs_strlist *l = f;
+		char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		if (!(l->v[l->n] = strdup(val)))
+			return -ENOMEM;
+		l->n++;
+		return 0;
+	}
+	}
+	return opt_err(err, errlen, "--%s: unknown option type", o->name);
+}
+
+int cgs_opt_defaults(const struct cgs_optset *set, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < set->nopts; i++) {
+		const struct cgs_opt *o = &set->opts[i];
+		int rc;
+
+		if (!o->def)
+			continue;
+		rc = cgs_opt_set(o, set->base, o->def, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void cgs_opt_free(const struct cgs_optset *set)
+{
+	for (size_t i = 0; i < set->nopts; i++) {
+		const struct cgs_opt *o = &set->opts[i];
+		void *f = opt_field(o, set->base);
+
+		if (o->type == CGS_OPT_STRING) {
+			free(*(char **)f);
+			*(char **)f = NULL;
+		} else if (o->type == CGS_OPT_STRLIST) {
+			struct cgs_strlist *l = f;
+
+			for (size_t k = 0; k < l->n; k++)
+				free(l->v[k]);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+		}
+	}
+}
+
+int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
+			const char *owner, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < nopts; i++) {
+		const struct cgs_opt *o = &opts[i];
+
+		if (!o->name || !*o->name || !o->help || !*o->help)
+			return opt_err(err, errlen,
+				       "%s: option %zu lacks a name or help",
+				       owner, i);
+		if (o->type == CGS_OPT_ENUM && (!o->choices || !o->choices[0]))
+			return opt_err(err, errlen, "%s: --%s has no choices",
+				       owner, o->name);
+		if ((o->type == CGS_OPT_INT || o->type == CGS_OPT_DURATION ||
+		     o->type == CGS_OPT_SIZE) && o->min > o->max)
+			return opt_err(err, errlen, "%s: --%s has min > max",
+				       owner, o->name);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(opts[k].name, o->name) ||
+			    (o->short_name &&
+			     o->short_name == opts[k].short_name))
+				return opt_err(err, errlen,
+					       "%s: --%s is declared twice",
+					       owner, o->name);
+	}
+	return 0;
+}
+
+static const char *type_metavar(const struct cgs_opt *o)
+{
+	if (o->metavar)
+		return o->metavar;
+	switch (o->type) {
+	case CGS_OPT_INT: return "N";
+	case CGS_OPT_DURATION: return "TIME";
+	case CGS_OPT_SIZE: return "SIZE";
+	case CGS_OPT_ENUM: return "WHICH";
+	default: return "VALUE";
+	}
+}
+
+void cgs_opt_help(const struct cgs_optset *set, FILE *out)
+{
+	if (set->title)
+		fprintf(out, "\n%s:\n", set->title);
+	for (size_t i = 0; i < set->nopts; i++) {
+		const struct cgs_opt *o = &set->opts[i];
+		char left[64], extra[160] = "";
+
+		if (o->type == CGS_OPT_BOOL)
+			snprintf(left, sizeof(left), "%c%c%s--%s",
+				 o->short_name ? '-' : ' ',
+				 o->short_name ? o->short_name : ' ',
+				 o->short_name ? ", " : "  ", o->name);
+		else
+			snprintf(left, sizeof(left), "%c%c%s--%s %s",
+				 o->short_name ? '-' : ' ',
+				 o->short_name ? o->short_name : ' ',
+				 o->short_name ? ", " : "  ", o->name,
+				 type_metavar(o));
+		if (o->type == CGS_OPT_ENUM) {
+			size_t n = 0;
+
+			n += snprintf(extra + n, sizeof(extra) - n, " [");
+			for (int k = 0; o->choices[k] && n < sizeof(extra); k++)
+				n += snprintf(extra + n, sizeof(extra) - n,
+					      "%s%s", k ? "|" : "",
+					      o->choices[k]);
+			if (n < sizeof(extra))
+				snprintf(extra + n, sizeof(extra) - n, "]");
+		}
+		if (o->def && o->type != CGS_OPT_BOOL) {
+			size_t n = strlen(extra);
+
+			snprintf(extra + n, sizeof(extra) - n,
+				 " (default %s)", o->def);
+		}
+		fprintf(out, "  %-28s %s%s\n", left, o->help, extra);
+	}
+}
+
+struct json_object *cgs_opt_echo(const struct cgs_optset *set)
+{
+	struct json_object *obj = json_object_new_object();
+
+	for (size_t i = 0; obj && i < set->nopts; i++) {
+		const struct cgs_opt *o = &set->opts[i];
+		void *f = opt_field(o, set->base);
+		struct json_object *v = NULL;
+
+		switch (o->type) {
+		case CGS_OPT_BOOL:
+			v = json_object_new_boolean(*(bool *)f);
+			break;
+		case CGS_OPT_INT:
+		case CGS_OPT_SIZE:
+			v = json_object_new_int64(*(int64_t *)f);
+			break;
+		case CGS_OPT_DURATION:
+			v = json_object_new_double(*(int64_t *)f / 1e9);
+			break;
+		case CGS_OPT_ENUM:
+			v = json_object_new_string(o->choices[*(int *)f]);
+			break;
+		case CGS_OPT_STRING:
+			v = *(char **)f ? json_object_new_string(*(char **)f)
+					: NULL;
+			break;
+		case CGS_OPT_STRLIST: {
+			struct cgs_strlist *l = f;
+
+			v = json_object_new_array();
+			for (size_t k = 0; v && k < l->n; k++)
+				json_object_array_add(v,
+					json_object_new_string(l->v[k]));
+			break;
+		}
+		}
+		json_object_object_add(obj, o->name, v);
+	}
+	return obj;
+}
+
+/* Map a getopt return value back to its table entry. */
+struct opt_ref {
+	struct cgs_optset *set;
+	const struct cgs_opt *opt;
+};
+
+static size_t count_opts(const struct cgs_optset *sets, size_t nsets)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < nsets; s++)
+		n += sets[s].nopts;
+	return n;
+}
+
+int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
+		  char **argv, int *first_pos, char *err, size_t errlen)
+{
+	size_t n = count_opts(sets, nsets), k = 0;
+	struct option *lopts = calloc(n + 2, sizeof(*lopts));
+	struct opt_ref *refs = calloc(n + 1, sizeof(*refs));
+	char *shorts = calloc(2 * n + 4, 1);
+	int rc = 0, c;
+
+	if (!lopts || !refs || !shorts) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	strcpy(shorts, ":h");  /* ':' reports a missing value apart */
+	for (size_t s = 0; s < nsets; s++) {
+		for (size_t i = 0; i < sets[s].nopts; i++, k++) {
+			const struct cgs_opt *o = &sets[s].opts[i];
+
+			refs[k].set = &sets[s];
+			refs[k].opt = o;
+			lopts[k].name = o->name;
+			lopts[k].has_arg = o->type == CGS_OPT_BOOL ?
+					   no_argument : required_argument;
+			lopts[k].val = 256 + (int)k;
+			if (o->short_name) {
+				size_t l = strlen(shorts);
+
+				shorts[l] = o->short_name;
+				if (o->type != CGS_OPT_BOOL)
+					shorts[l + 1] = ':';
+			}
+		}
+	}
+	lopts[k].name = "help";
+	lopts[k].val = 'h';
+
+	optind = 0;  /* full re-initialisation, so parsing can run twice */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		const struct opt_ref *r = NULL;
+
+		if (c == 'h') {
+			rc = 1;
+			goto out;
+		}
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+
+			if (c == ':')
+				rc = opt_err(err, errlen,
+					     "option %s needs a value", bad);
+			else if (optopt && optopt < 256)
+				rc = opt_err(err, errlen,
+					     "unknown option '-%c'; see --help",
+					     optopt);
+			else
+				rc = opt_err(err, errlen,
+					     "unknown option '%s'; see --help",
+					     bad);
+			goto out;
+		}
+		if (c >= 256) {
+			r = &refs[c - 256];
+		} else {
+			for (size_t i = 0; i < n && !r; i++)
+				if (refs[i].opt->short_name == c)
+					r = &refs[i];
+		}
+		if (!r) {
+			rc = opt_err(err, errlen, "unexpected option '%c'", c);
+			goto out;
+		}
+		rc = cgs_opt_set(r->opt, r->set->base, optarg, err, errlen);
+		if (rc)
+			goto out;
+	}
+	*first_pos = optind;
+out:
+	free(lopts);
+	free(refs);
+	free(shorts);
+	return rc;
+}

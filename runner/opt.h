@@ -1,0 +1,93 @@
+/*
+ * opt.h - one typed option table drives parsing, defaults, range checks,
+ * help and the echo of effective values into the results (fio's idea).
+ *
+ * The runner's own options and each workload's knobs use the same table
+ * type: an entry names a field (offsetof) in a plain struct, so a value is
+ * simply a field the code reads; there are no string look-ups at run time.
+ */
+#ifndef CGS_OPT_H
+#define CGS_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct json_object;
+
+enum cgs_opt_type {
+	CGS_OPT_BOOL,      /* bool; a flag that takes no value */
+	CGS_OPT_INT,       /* int64_t, in [min, max] */
+	CGS_OPT_DURATION,  /* int64_t nanoseconds: "5", "5s", "500ms", "1.5s" */
+	CGS_OPT_SIZE,      /* int64_t bytes: "10K" = 10240, "10k" = 10000 */
+	CGS_OPT_STRING,    /* char *, owned by the options struct */
+	CGS_OPT_ENUM,      /* int, the index into choices[] */
+	CGS_OPT_STRLIST,   /* struct cgs_strlist: repeatable, each use adds one */
+};
+
+struct cgs_strlist {
+	char **v;
+	size_t n;
+};
+
+struct cgs_opt {
+	const char *name;            /* long name, without "--" */
+	char short_name;             /* 0 when there is none */
+	enum cgs_opt_type type;
+	size_t offset;               /* of the field in the options struct */
+	const char *def;             /* default, parsed as user input; NULL: zero */
+	int64_t min, max;            /* INT, DURATION and SIZE ranges */
+	const char *const *choices;  /* ENUM: NULL-terminated */
+	const char *metavar;         /* shown in help, e.g. "N" or "LIST" */
+	const char *help;
+};
+
+/* A table together with the struct its entries point into. */
+struct cgs_optset {
+	const char *title;          /* help section title */
+	const struct cgs_opt *opts;
+	size_t nopts;
+	void *base;                 /* the options struct */
+};
+
+/* Fill every field of @set with its default. Returns 0 or -EINVAL. */
+int cgs_opt_defaults(const struct cgs_optset *set, char *err, size_t errlen);
+
+/*
+ * Parse one value for @o into @base. Returns 0, or -EINVAL with a one-line
+ * message in @err that names the option, the problem and the fix.
+ */
+int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
+		char *err, size_t errlen);
+
+/*
+ * Parse argv against several tables (getopt_long). Positional arguments are
+ * left in argv[*first_pos..argc). Returns 0, 1 when --help was asked for, or
+ * -EINVAL with the message in @err.
+ */
+int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
+		  char **argv, int *first_pos, char *err, size_t errlen);
+
+/* Free the strings and lists that parsing allocated in @set. */
+void cgs_opt_free(const struct cgs_optset *set);
+
+/* Print the help of @set, one option per line, with default and range. */
+void cgs_opt_help(const struct cgs_optset *set, FILE *out);
+
+/* The effective value of every option of @set, as a JSON object. */
+struct json_object *cgs_opt_echo(const struct cgs_optset *set);
+
+/* Check a table: unique names, known types, defaults that parse. */
+int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
+			const char *owner, char *err, size_t errlen);
+
+/* Shared value parsers, also used outside tables. 0 or -EINVAL. */
+int cgs_parse_duration(const char *s, int64_t *ns);
+int cgs_parse_size(const char *s, int64_t *bytes);
+int cgs_parse_int(const char *s, int64_t *v);
+
+/* Format a duration in ns as the shortest exact text ("2s", "10ms"). */
+void cgs_fmt_duration(int64_t ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * point.h - run one point (test, mode, task count): start the tasks,
+ * release them together, sample every task's counter at timed instants,
+ * stop them cooperatively and collect them. Also the sampling schedule
+ * and the /proc/stat arithmetic, which are pure and unit-tested.
+ */
+#ifndef CGS_POINT_H
+#define CGS_POINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../results/res.h"
+#include "../tests/workload.h"
+#include "topo.h"
+
+#define CGS_MAX_SAMPLES 200000
+
+struct cgs_point_spec {
+	const struct cgs_workload *w;
+	const void *wopts;
+	const char *tmpdir;
+	bool threads;
+	unsigned ntasks;
+	const struct cgs_topo *topo;
+	const struct cgs_places *places;
+	int64_t warmup_ns, duration_ns, interval_ns;
+	int64_t ready_timeout_ns;   /* for setup, before the gate */
+	int64_t stop_timeout_ns;    /* for tasks to leave after stop */
+	int sigfd;                  /* signalfd for SIGINT/SIGTERM, or -1 */
+	/* called after each sample, e.g. for a progress line; may be NULL */
+	void (*tick)(void *arg, int64_t elapsed_ns);
+	void *tick_arg;
+};
+
+/*
+ * Run one point into @p, whose test/mode/tasks the caller has set. The
+ * outcome is in p->status ("ok", "failed", "skipped"). Returns 0, -EINTR
+ * when a signal (*signo) interrupted it, or -errno when the runner itself
+ * could not work (no memory, no fork).
+ */
+int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
+		  int *signo);
+
+/*
+ * The sample instants, in ns after the gate opens: 0 (start), then every
+ * interval through the warm-up, ending exactly at its end, then every
+ * interval through the measurement, ending exactly at its end. With
+ * @at == NULL only counts. Returns the number of instants.
+ */
+unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
+		      int64_t *at, enum res_phase *phase);
+
+/* One reading of the first line of /proc/stat, in jiffies. */
+struct cgs_cpustat {
+	uint64_t total, idle, iowait, steal;
+};
+
+/* Parse "cpu  user nice system idle iowait irq softirq steal ...". */
+int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out);
+
+/* Percentages of the interval between two readings; NAN when empty. */
+void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
+		     double *idle, double *iowait, double *steal);
+
+/* CLOCK_MONOTONIC in ns. */
+int64_t cgs_now_ns(void);
+
+#endif

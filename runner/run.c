@@ -1,0 +1,608 @@
+/*
+ * run.c - `cgscale run [options] TEST...`: check the input, then for each
+ * run, test, task count and mode run one point, and write every sample to
+ * one JSON result file. Bad input exits 2 before anything is written;
+ * SIGINT/SIGTERM stop the tasks between samples and keep the completed
+ * points, marked incomplete.
+ *
+ * Knobs: -t tasks, --mode, --placement, -w/-d/-i timing, -r runs
+ * (interleaved: all points once, then all again), --tmpdir, -o.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "point.h"
+#include "run.h"
+#include "util.h"
+#include "version.h"
+
+#define EXIT_BADINPUT 2
+#define EXIT_INTERNAL 70
+
+const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
+
+#define RO(f) offsetof(struct cgs_run_opts, f)
+#define HOUR (3600LL * 1000000000LL)
+const struct cgs_opt cgs_run_optdefs[] = {
+	{ "tasks", 't', CGS_OPT_STRING, RO(tasks), "1", 0, 0, NULL, "LIST",
+	  "task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep" },
+	{ "mode", 'm', CGS_OPT_ENUM, RO(mode), "both", 0, 0, cgs_mode_names, NULL,
+	  "tasks as processes, threads, or both (reported apart)" },
+	{ "placement", 0, CGS_OPT_ENUM, RO(placement), "cores", 0, 0,
+	  cgs_placement_names, NULL,
+	  "where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound" },
+	{ "warmup", 'w', CGS_OPT_DURATION, RO(warmup_ns), "2s", 0, HOUR, NULL, NULL,
+	  "time before the measurement; its samples are kept, labelled warmup" },
+	{ "duration", 'd', CGS_OPT_DURATION, RO(duration_ns), "5s", 1000000, 24 * HOUR,
+	  NULL, NULL, "measured time per point" },
+	{ "interval", 'i', CGS_OPT_DURATION, RO(interval_ns), "1s", 1000000, HOUR,
+	  NULL, NULL, "time between samples of the counters" },
+	{ "runs", 'r', CGS_OPT_INT, RO(runs), "1", 1, 1000, NULL, NULL,
+	  "repeat every point, interleaved: all points once, then all again" },
+	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
+	  "result file, or a directory for it (default: a new directory under results/runs/)" },
+	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
+	  "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)" },
+	{ "csv", 0, CGS_OPT_BOOL, RO(csv), NULL, 0, 0, NULL, NULL,
+	  "print will-it-scale runtest.py CSV instead of the table" },
+	{ "quiet", 'q', CGS_OPT_BOOL, RO(quiet), NULL, 0, 0, NULL, NULL,
+	  "no progress line" },
+	{ "aslr", 0, CGS_OPT_BOOL, RO(aslr), NULL, 0, 0, NULL, NULL,
+	  "keep address-space randomisation on in the tasks (off by default, as LKP)" },
+	{ "governor", 0, CGS_OPT_STRING, RO(governor), NULL, 0, 0, NULL, "NAME",
+	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
+	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
+	  "stop at the first failed point" },
+};
+const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
+
+/* The option sets: the runner's, then each workload's that has knobs. */
+static size_t build_sets(struct cgs_run *r, struct cgs_optset *sets)
+{
+	size_t n = 0;
+
+	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
+					 cgs_run_noptdefs, &r->o };
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		if (!w->nopts)
+			continue;
+		sets[n++] = (struct cgs_optset){ w->name, w->opts, w->nopts,
+						 r->wopts[i] };
+	}
+	return n;
+}
+
+static void usage(struct cgs_optset *sets, size_t nsets, FILE *out)
+{
+	fprintf(out, "usage: cgscale run [options] TEST...\n"
+		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_help(&sets[i], out);
+	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
+		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
+}
+
+/* Put a one-line message in @err and return @rc. */
+static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Registry and option tables are checked before anything else. */
+static int check_registry(char *err, size_t errlen)
+{
+	int rc = cgs_opt_check_table(cgs_run_optdefs, cgs_run_noptdefs, "run",
+				     err, errlen);
+
+	if (cgs_nworkloads > 64)
+		return bad(err, errlen, -EINVAL, "too many workloads");
+	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		rc = cgs_workload_check(w, err, errlen);
+		for (size_t k = 0; !rc && k < w->nopts; k++) {
+			for (size_t g = 0; g < cgs_run_noptdefs; g++)
+				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
+				    (w->opts[k].short_name &&
+				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
+					return bad(err, errlen, -EINVAL,
+							"workload %s: --%s clashes with a run option",
+							w->name, w->opts[k].name);
+		}
+	}
+	return rc;
+}
+
+/* Can we create a file in @dir? O_TMPFILE leaves nothing behind. */
+static int dir_writable(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EOPNOTSUPP || errno == EISDIR)
+		return access(dir, W_OK) ? -errno : 0;
+	return -errno;
+}
+
+static int check_output(struct cgs_run *r, char *err, size_t errlen)
+{
+	char stamp[32], dir[PATH_MAX];
+	struct stat st;
+	const char *o = r->o.output;
+	int rc;
+
+	cgs_stamp_now(stamp, sizeof(stamp));
+	if (!o) {
+		/* results/runs/<stamp>/result.json; check the nearest parent */
+		snprintf(r->outpath, sizeof(r->outpath),
+			 "results/runs/%s/result.json", stamp);
+		r->out_is_default = true;
+		snprintf(dir, sizeof(dir), "results/runs");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), "results");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), ".");
+	} else if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(r->outpath, sizeof(r->outpath), "%s/cgscale-%s.json", o, stamp);
+		snprintf(dir, sizeof(dir), "%s", o);
+	} else {
+		const char *slash = strrchr(o, '/');
+
+		snprintf(r->outpath, sizeof(r->outpath), "%s", o);
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o + (slash == o)), o);
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			return bad(err, errlen, -ENOENT,
+					"-o %s: directory %s does not exist; create it or choose another path",
+					o, dir);
+	}
+	rc = dir_writable(dir);
+	if (rc)
+		return bad(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
+				dir, strerror(-rc));
+	return 0;
+}
+
+static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
+{
+	char note[512];
+	struct stat st;
+
+	if (!r->o.tmpdir) {
+		cgs_default_tmpdir(r->tmpdir, sizeof(r->tmpdir), note, sizeof(note));
+		if (note[0])
+			cgs_warn("%s", note);
+		return 0;
+	}
+	if (stat(r->o.tmpdir, &st))
+		return bad(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
+				r->o.tmpdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bad(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
+				r->o.tmpdir);
+	if (dir_writable(r->o.tmpdir))
+		return bad(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
+				r->o.tmpdir);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", r->o.tmpdir);
+	return 0;
+}
+
+/* Everything that can be wrong with the input, before anything runs. */
+static int validate(struct cgs_run *r, int argc, char **argv, int first,
+		    char *err, size_t errlen)
+{
+	char a[32], b[32];
+	int rc;
+
+	if (first >= argc)
+		return bad(err, errlen, -EINVAL,
+			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
+	for (int i = first; i < argc; i++) {
+		const struct cgs_workload *w = cgs_workload_find(argv[i]);
+		bool dup = false;
+
+		if (!w)
+			return bad(err, errlen, -EINVAL,
+				   "unknown test '%s'; see 'cgscale list'", argv[i]);
+		for (unsigned k = 0; k < r->ntests; k++)
+			dup |= r->tests[k] == w;
+		if (!dup)
+			r->tests[r->ntests++] = w;
+	}
+	if (r->o.interval_ns > r->o.duration_ns) {
+		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
+		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
+		return bad(err, errlen, -EINVAL,
+				"--interval %s is longer than --duration %s; give a shorter interval",
+				a, b);
+	}
+	if (cgs_schedule(r->o.warmup_ns, r->o.duration_ns, r->o.interval_ns,
+			 NULL, NULL) > CGS_MAX_SAMPLES)
+		return bad(err, errlen, -EINVAL,
+				"more than %d samples per point; give a longer --interval",
+				CGS_MAX_SAMPLES);
+	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
+		return bad(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
+				r->o.governor);
+	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
+	if (!rc)
+		rc = check_tmpdir(r, err, errlen);
+	if (!rc)
+		rc = check_output(r, err, errlen);
+	return rc;
+}
+
+/* Tasks run with ADDR_NO_RANDOMIZE, as LKP's `setarch -R`: it only takes
+ * effect at exec, so set it and exec ourselves once. */
+static void aslr_off_reexec(struct cgs_run *r)
+{
+	int cur = personality(0xffffffff);
+
+	if (r->o.aslr || cur < 0)
+		return;
+	if (cur & ADDR_NO_RANDOMIZE) {
+		r->aslr_off = true;
+		return;
+	}
+	char **av = calloc(r->argc + 2, sizeof(*av));
+
+	if (!av || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
+		free(av);
+		return;
+	}
+	/* our argv starts at the subcommand: put the program name back */
+	av[0] = "cgscale";
+	memcpy(av + 1, r->argv, r->argc * sizeof(*av));
+	execv("/proc/self/exe", av);
+	cgs_warn("could not re-exec with ASLR off (%s); tasks run with ASLR on",
+		 strerror(errno));
+	personality((unsigned long)cur);
+	free(av);
+}
+
+static int setup_signals(struct cgs_run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	/* orphans of a dead worker come to us, so we can reap them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	return r->sigfd < 0 ? -errno : 0;
+}
+
+static struct json_object *environment_json(struct cgs_run *r)
+{
+	struct json_object *e = json_object_new_object();
+	struct json_object *td = json_object_new_object();
+	char type[64], opts[1024];
+
+	json_object_object_add(e, "aslr", json_object_new_string(
+		r->aslr_off ? "off in tasks (personality ADDR_NO_RANDOMIZE)"
+			    : "on (see kernel.randomize_va_space)"));
+	json_object_object_add(e, "governor", cgs_governor_json(&r->gov));
+	json_object_object_add(td, "path", json_object_new_string(r->tmpdir));
+	if (cgs_fs_of(r->tmpdir, type, sizeof(type), opts, sizeof(opts)) == 0) {
+		json_object_object_add(td, "fstype", json_object_new_string(type));
+		json_object_object_add(td, "mount_options", json_object_new_string(opts));
+	}
+	json_object_object_add(e, "tmpdir", td);
+	return e;
+}
+
+static void tick(void *arg, int64_t elapsed)
+{
+	struct cgs_run *r = arg;
+
+	cgs_progress(r, &r->res.points[r->res.npoints - 1], elapsed);
+}
+
+/* One point; returns 0, or -EINTR with *signo when interrupted. */
+static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload *w,
+		     unsigned ntasks, bool threads, int *signo)
+{
+	struct res_point *p = res_file_add_point(&r->res);
+	struct cgs_point_spec spec = {
+		.w = w, .tmpdir = r->tmpdir, .threads = threads,
+		.ntasks = ntasks, .topo = &r->topo, .places = &r->places,
+		.warmup_ns = r->o.warmup_ns, .duration_ns = r->o.duration_ns,
+		.interval_ns = r->o.interval_ns,
+		.ready_timeout_ns = 60 * 1000000000LL,
+		.stop_timeout_ns = 30 * 1000000000LL,
+		.sigfd = r->sigfd, .tick_arg = r,
+	};
+	char when[32];
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i] == w)
+			spec.wopts = r->wopts[i];
+	if (w->nopts) {
+		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)spec.wopts };
+
+		p->wopts = cgs_opt_echo(&set);
+	}
+	spec.tick = (isatty(2) && !r->o.quiet) ? tick : NULL;
+	cgs_iso8601_now(when, sizeof(when));
+	p->seq = r->res.npoints - 1;
+	p->test = strdup(w->name);
+	p->mode = strdup(threads ? "thread" : "process");
+	p->tasks = ntasks;
+	p->run = run;
+	p->started_at = strdup(when);
+	p->placement = strdup(cgs_placement_names[r->o.placement]);
+	p->places = r->places.n;
+	p->oversubscribed = r->places.n && ntasks > r->places.n;
+	p->warmup_s = r->o.warmup_ns / 1e9;
+	p->duration_s = r->o.duration_ns / 1e9;
+	p->interval_s = r->o.interval_ns / 1e9;
+	if (spec.tick)
+		cgs_progress(r, p, 0);
+	rc = cgs_point_run(&spec, p, signo);
+	r->npoints_done++;
+	if (rc == -EINTR) {
+		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
+					     w->name, p->mode, ntasks, run + 1, *signo);
+		res_point_free(p);
+		r->res.npoints--;
+	} else if (strcmp(p->status, "ok")) {
+		cgs_progress_done(r);
+		cgs_err("%s %s %u tasks run %u: %s: %s", w->name, p->mode, ntasks,
+			run + 1, p->status, p->reason ? p->reason : "(no reason)");
+	}
+	return rc;
+}
+
+/* All points: runs outermost (interleaved), then tests, tasks, modes. */
+static int run_all(struct cgs_run *r, int *signo)
+{
+	bool modes[2] = { r->o.mode != CGS_MODE_THREAD, r->o.mode != CGS_MODE_PROCESS };
+	int rc = 0;
+
+	r->npoints_planned = (unsigned)r->o.runs * r->ntests * r->tasks.n *
+			     (modes[0] + modes[1]);
+	r->started_ns = cgs_now_ns();
+	for (unsigned run = 0; run < r->o.runs; run++)
+		for (unsigned t = 0; t < r->ntests; t++)
+			for (unsigned k = 0; k < r->tasks.n; k++)
+				for (int m = 0; m < 2; m++) {
+					if (!modes[m])
+						continue;
+					if (r->places.n && r->tasks.v[k] > r->places.n && !run && !t && !m)
+						cgs_warn("%u tasks on %u places: some places run more than one task (oversubscribed)",
+							 r->tasks.v[k], r->places.n);
+					rc = run_point(r, run, r->tests[t], r->tasks.v[k], m, signo);
+					if (rc)
+						return rc;
+					if (r->o.fail_fast && strcmp(r->res.points[r->res.npoints - 1].status, "ok") &&
+					    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
+						return 0;
+				}
+	return 0;
+}
+
+static struct json_object *tasks_json(const struct cgs_tasklist *l)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_int((int)l->v[i]));
+	return a;
+}
+
+static void fill_header(struct cgs_run *r, int argc, char **argv)
+{
+	struct cgs_optset set = { NULL, cgs_run_optdefs, cgs_run_noptdefs, &r->o };
+	struct json_object *cl = json_object_new_array();
+	char when[32];
+
+	json_object_array_add(cl, json_object_new_string("cgscale"));
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(cl, json_object_new_string(argv[i]));
+	cgs_iso8601_now(when, sizeof(when));
+	r->res.schema_version = RES_SCHEMA_VERSION;
+	r->res.tool_version = strdup(CGS_VERSION);
+	r->res.git = strdup(CGS_GIT);
+	r->res.start_time = strdup(when);
+	r->res.command_line = cl;
+	r->res.kernel = cgs_env_kernel();
+	r->res.machine = cgs_env_machine(&r->topo);
+	r->res.environment = environment_json(r);
+	r->res.options = cgs_opt_echo(&set);
+	json_object_object_add(r->res.options, "tmpdir",
+			       json_object_new_string(r->tmpdir));
+	json_object_object_add(r->res.options, "tasks_resolved",
+			       tasks_json(&r->tasks));
+}
+
+static int write_results(struct cgs_run *r)
+{
+	char when[32], err[512];
+	int rc;
+
+	cgs_iso8601_now(when, sizeof(when));
+	r->res.end_time = strdup(when);
+	r->res.complete = !r->res.interrupted;
+	res_file_scalability(&r->res);
+	if (r->out_is_default) {
+		/* results/runs/<stamp>/ is ours to create */
+		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
+
+		if (slash) {
+			*slash = 0;
+			mkdir("results", 0755);
+			mkdir("results/runs", 0755);
+			mkdir(dir, 0755);
+		}
+		free(dir);
+	}
+	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
+	if (rc)
+		cgs_err("%s", err);
+	return rc;
+}
+
+static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
+{
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_free(&sets[i]);
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		free(r->wopts[i]);
+	cgs_places_free(&r->places);
+	cgs_tasklist_free(&r->tasks);
+	cgs_topo_free(&r->topo);
+	cgs_governor_free(&r->gov);
+	res_file_free(&r->res);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+}
+
+int cgs_cmd_run(int argc, char **argv)
+{
+	struct cgs_run *r = calloc(1, sizeof(*r));
+	struct cgs_optset sets[66];
+	size_t nsets = 0;
+	char err[1024];
+	int rc, first = 0, status = EXIT_BADINPUT, signo = 0;
+
+	if (!r)
+		return EXIT_INTERNAL;
+	r->sigfd = -1;
+	r->argc = argc;
+	r->argv = argv;
+	if (check_registry(err, sizeof(err))) {
+		cgs_err("internal error: %s", err);
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i]->opts_size &&
+		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
+			goto out;
+	nsets = build_sets(r, sets);
+	for (size_t i = 0; i < nsets; i++)
+		if (cgs_opt_defaults(&sets[i], err, sizeof(err))) {
+			cgs_err("internal error: %s", err);
+			status = EXIT_INTERNAL;
+			goto out;
+		}
+	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(sets, nsets, stdout);
+		status = 0;
+		goto out;
+	}
+	if (rc) {
+		cgs_err("%s", err);
+		goto out;
+	}
+	rc = cgs_topo_load(&r->topo, NULL);
+	if (rc) {
+		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	if (validate(r, argc, argv, first, err, sizeof(err))) {
+		cgs_err("%s", err);
+		goto out;
+	}
+	if (cgs_places_build(&r->topo, r->o.placement, &r->places)) {
+		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
+		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
+	aslr_off_reexec(r);
+	if (setup_signals(r)) {
+		cgs_err("cannot set up signal handling: %s", strerror(errno));
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	rc = cgs_governor_apply(&r->gov, r->o.governor);
+	if (rc) {
+		cgs_err("--governor: %s", r->gov.status);
+		status = 1;
+		goto out;
+	}
+	if (r->o.governor && !r->gov.n)
+		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
+	fill_header(r, argc, argv);
+	rc = run_all(r, &signo);
+	cgs_progress_done(r);
+	cgs_governor_restore(&r->gov);
+	if (write_results(r)) {
+		status = 1;
+		goto out;
+	}
+	if (r->o.csv)
+		cgs_print_csv(r, stdout);
+	else
+		cgs_print_table(r, stdout);
+	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
+		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	status = 0;
+	for (unsigned i = 0; i < r->res.npoints; i++)
+		if (!strcmp(r->res.points[i].status, "failed"))
+			status = 1;
+	if (rc == -EINTR)
+		status = 128 + signo;
+	else if (rc)
+		status = EXIT_INTERNAL;
+out:
+	run_free(r, sets, nsets);
+	free(r);
+	return status;
+}
+
+int cgs_cmd_list(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		cgs_err("list takes no arguments");
+		return EXIT_BADINPUT;
+	}
+	printf("%-14s %-20s %s\n", "TEST", "ONE OP", "DESCRIPTION");
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		printf("%-14s %-20s %s\n", w->name, w->unit, w->desc);
+		for (size_t k = 0; k < w->nopts; k++)
+			printf("%-14s   --%s: %s\n", "", w->opts[k].name, w->opts[k].help);
+	}
+	return 0;
+}

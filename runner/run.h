@@ -1,0 +1,72 @@
+/*
+ * run.h - the state of one `cgscale run` invocation, passed explicitly to
+ * every part of it: the effective options, the tests and their options,
+ * the topology and places, the governor, and the results being built.
+ */
+#ifndef CGS_RUN_H
+#define CGS_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../results/res.h"
+#include "../tests/workload.h"
+#include "env.h"
+#include "opt.h"
+#include "tasklist.h"
+#include "topo.h"
+
+enum cgs_mode { CGS_MODE_PROCESS, CGS_MODE_THREAD, CGS_MODE_BOTH };
+
+struct cgs_run_opts {
+	char *tasks;
+	int mode;
+	int placement;
+	int64_t warmup_ns, duration_ns, interval_ns;
+	int64_t runs;
+	char *output;
+	char *tmpdir;
+	bool csv, quiet, aslr, fail_fast;
+	char *governor;
+};
+
+extern const struct cgs_opt cgs_run_optdefs[];
+extern const size_t cgs_run_noptdefs;
+extern const char *const cgs_mode_names[];
+
+struct cgs_run {
+	struct cgs_run_opts o;
+	void *wopts[64];                 /* per registry entry */
+	const struct cgs_workload *tests[64];
+	unsigned ntests;
+	struct cgs_topo topo;
+	struct cgs_tasklist tasks;
+	struct cgs_places places;
+	char tmpdir[PATH_MAX];
+	char outpath[PATH_MAX];
+	bool out_is_default;
+	struct cgs_governor gov;
+	struct res_file res;
+	int sigfd;
+	int argc;
+	char **argv;
+	bool aslr_off;                   /* tasks run without ASLR */
+	unsigned npoints_planned, npoints_done;
+	int64_t started_ns;
+};
+
+/* `cgscale run`: returns the process exit status. */
+int cgs_cmd_run(int argc, char **argv);
+
+/* `cgscale list`. */
+int cgs_cmd_list(int argc, char **argv);
+
+/* output.c: the table, the CSV and the progress line. */
+void cgs_print_table(const struct cgs_run *r, FILE *out);
+void cgs_print_csv(const struct cgs_run *r, FILE *out);
+void cgs_progress(const struct cgs_run *r, const struct res_point *p,
+		  int64_t point_elapsed_ns);
+void cgs_progress_done(const struct cgs_run *r);
+
+#endif

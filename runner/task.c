@@ -1,0 +1,339 @@
+/*
+ * task.c - the worker process and the life of one task: bind to its
+ * place, set up, wait at the gate, loop until told to stop, tear down.
+ * Failures are recorded in the task's shared info record, never asserted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "task.h"
+
+struct cgs_shared *cgs_shared_map(unsigned ntasks)
+{
+	size_t hdr = sizeof(struct cgs_shared);
+	size_t slots = (size_t)ntasks * sizeof(struct cgs_slot);
+	size_t info = (size_t)ntasks * sizeof(struct cgs_task_info);
+	size_t len = hdr + slots + info;
+	struct cgs_shared *sh;
+
+	/* anonymous shared memory: no file in /tmp, no writeback faults */
+	sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	if (sh == MAP_FAILED)
+		return NULL;
+	sh->ntasks = ntasks;
+	sh->maplen = len;
+	sh->slots = (struct cgs_slot *)((char *)sh + hdr);
+	sh->info = (struct cgs_task_info *)((char *)sh->slots + slots);
+	for (unsigned i = 0; i < ntasks; i++)
+		sh->info[i].cpu_start = sh->info[i].cpu_end = -1;
+	return sh;
+}
+
+void cgs_shared_unmap(struct cgs_shared *sh)
+{
+	if (sh)
+		munmap(sh, sh->maplen);
+}
+
+static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
+{
+	/* not FUTEX_PRIVATE: the word is shared between processes */
+	return syscall(SYS_futex, (uint32_t *)uaddr, op, val, NULL, NULL, 0);
+}
+
+void cgs_gate_open(struct cgs_shared *sh)
+{
+	atomic_store(&sh->gate, 1);
+	futex(&sh->gate, FUTEX_WAKE, INT_MAX);
+}
+
+static void gate_wait(struct cgs_shared *sh)
+{
+	while (!atomic_load(&sh->gate))
+		futex(&sh->gate, FUTEX_WAIT, 0);
+}
+
+int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->msg, t->msglen, fmt, ap);
+	va_end(ap);
+	if (err && n < t->msglen)
+		snprintf(t->msg + n, t->msglen - n, ": %s", strerror(-err));
+	return err;
+}
+
+int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (!ctx->why)
+		return err;
+	va_start(ap, fmt);
+	n = vsnprintf(ctx->why, ctx->whylen, fmt, ap);
+	va_end(ap);
+	if (err && err != -EOPNOTSUPP && n < ctx->whylen)
+		snprintf(ctx->why + n, ctx->whylen - n, ": %s", strerror(-err));
+	return err;
+}
+
+int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
+	    (int)sizeof(path))
+		return cgs_task_fail(t, -ENAMETOOLONG, "tmpdir path");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return cgs_task_fail(t, -errno, "creating a file in %s",
+				     t->ctx->tmpdir);
+	unlink(path);
+	if (size && ftruncate(fd, size)) {
+		int err = -errno;
+
+		close(fd);
+		return cgs_task_fail(t, err, "sizing a file in %s to %lld bytes",
+				     t->ctx->tmpdir, (long long)size);
+	}
+	return fd;
+}
+
+static void mark_failed(struct cgs_shared *sh, struct cgs_task_info *in,
+			int err)
+{
+	bool skip = err == -EOPNOTSUPP || err == -ENOSYS;
+
+	in->err = err;
+	atomic_store(&in->state, skip ? CGS_T_SKIPPED : CGS_T_FAILED);
+	atomic_fetch_add(&sh->failed, 1);
+}
+
+static void usage_of_thread(int64_t *minflt, int64_t *majflt)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		*minflt = ru.ru_minflt;
+		*majflt = ru.ru_majflt;
+	}
+}
+
+/* The whole life of task @nr. Returns 0 or -errno (also in its info). */
+static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
+{
+	struct cgs_shared *sh = pt->sh;
+	struct cgs_task_info *in = &sh->info[nr];
+	hwloc_const_bitmap_t place = cgs_place_of(pt->places, nr);
+	int64_t minflt0 = 0, majflt0 = 0;
+	struct cgs_task t = {
+		.nr = nr,
+		.ctx = &pt->ctx,
+		.slot = &sh->slots[nr],
+		.stop = &sh->stop,
+		.msg = in->msg,
+		.msglen = sizeof(in->msg),
+	};
+	char name[16];
+	int rc;
+
+	snprintf(name, sizeof(name), "cgs:%s", pt->w->name);
+	prctl(PR_SET_NAME, name);
+	in->pid = getpid();
+	in->tid = (int)syscall(SYS_gettid);
+	if (place && hwloc_set_cpubind(pt->topo->t, place, HWLOC_CPUBIND_THREAD)) {
+		char list[128];
+
+		rc = -errno;
+		hwloc_bitmap_list_snprintf(list, sizeof(list), place);
+		cgs_task_fail(&t, rc, "binding to CPUs %s", list);
+		mark_failed(sh, in, rc);
+		return rc;
+	}
+	in->cpu_start = sched_getcpu();
+	rc = pt->w->setup ? pt->w->setup(&t) : 0;
+	if (rc) {
+		if (!in->msg[0])
+			cgs_task_fail(&t, rc, "setup");
+		mark_failed(sh, in, rc);
+		return rc;
+	}
+	atomic_store(&in->state, CGS_T_READY);
+	atomic_fetch_add(&sh->ready, 1);
+	gate_wait(sh);
+	if (!atomic_load(&sh->stop)) {
+		atomic_store(&in->state, CGS_T_RUNNING);
+		usage_of_thread(&minflt0, &majflt0);
+		rc = pt->w->loop(&t);
+		usage_of_thread(&in->minflt, &in->majflt);
+		in->minflt -= minflt0;
+		in->majflt -= majflt0;
+		in->cpu_end = sched_getcpu();
+		in->ops_final = t.ops;
+		if (!rc && !atomic_load(&sh->stop))
+			rc = cgs_task_fail(&t, -ECANCELED,
+					   "the loop returned before it was told to stop");
+		else if (rc && !in->msg[0])
+			cgs_task_fail(&t, rc, "loop");
+	}
+	if (pt->w->teardown)
+		pt->w->teardown(&t);
+	if (rc)
+		mark_failed(sh, in, rc);
+	else
+		atomic_store(&in->state, CGS_T_DONE);
+	return rc;
+}
+
+struct thread_arg {
+	const struct cgs_point_tasks *pt;
+	unsigned nr;
+};
+
+static void *task_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	task_run(a->pt, a->nr);
+	return NULL;
+}
+
+/* Die with our parent; if it is already gone, leave now. */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+}
+
+static void worker_threads(const struct cgs_point_tasks *pt)
+{
+	unsigned n = pt->sh->ntasks, started = 0;
+	pthread_t *th = calloc(n, sizeof(*th));
+	struct thread_arg *args = calloc(n, sizeof(*args));
+
+	if (!th || !args)
+		_exit(12);
+	for (unsigned i = 0; i < n; i++) {
+		int e;
+
+		args[i] = (struct thread_arg){ .pt = pt, .nr = i };
+		e = pthread_create(&th[i], NULL, task_thread, &args[i]);
+		if (e) {
+			struct cgs_task_info *in = &pt->sh->info[i];
+
+			snprintf(in->msg, sizeof(in->msg),
+				 "pthread_create: %s", strerror(e));
+			mark_failed(pt->sh, in, -EAGAIN);
+			break;
+		}
+		started++;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	free(args);
+}
+
+static void worker_processes(const struct cgs_point_tasks *pt)
+{
+	unsigned n = pt->sh->ntasks, alive = 0;
+	pid_t self = getpid(), *pids = calloc(n, sizeof(*pids));
+
+	if (!pids)
+		_exit(12);
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			die_with_parent(self);
+			_exit(task_run(pt, i) ? 1 : 0);
+		}
+		if (pid < 0) {
+			struct cgs_task_info *in = &pt->sh->info[i];
+
+			snprintf(in->msg, sizeof(in->msg), "fork: %s",
+				 strerror(errno));
+			mark_failed(pt->sh, in, -EAGAIN);
+			break;
+		}
+		pids[i] = pid;
+		alive++;
+	}
+	while (alive) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			struct cgs_task_info *in = &pt->sh->info[i];
+			int state;
+
+			if (pids[i] != pid)
+				continue;
+			in->wstatus = st;
+			in->reaped = true;
+			alive--;
+			state = atomic_load(&in->state);
+			if (state != CGS_T_DONE && state != CGS_T_FAILED &&
+			    state != CGS_T_SKIPPED) {
+				if (WIFSIGNALED(st))
+					snprintf(in->msg, sizeof(in->msg),
+						 "killed by signal %d (%s)",
+						 WTERMSIG(st), strsignal(WTERMSIG(st)));
+				else
+					snprintf(in->msg, sizeof(in->msg),
+						 "exited early with status %d",
+						 WEXITSTATUS(st));
+				mark_failed(pt->sh, in, -ECHILD);
+			}
+		}
+	}
+	free(pids);
+}
+
+pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
+{
+	sigset_t none;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid < 0 ? -errno : pid;
+	/* the worker: its own process group, so ^C reaches only the runner */
+	setpgid(0, 0);
+	die_with_parent(pt->runner);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_NAME, "cgs:worker");
+	if (pt->ctx.threads)
+		worker_threads(pt);
+	else
+		worker_processes(pt);
+	_exit(0);
+}

@@ -1,0 +1,33 @@
+/*
+ * util.h - small helpers shared by the runner's files: reading and
+ * writing one-line files (procfs, sysfs), time stamps, formatted strings.
+ * All return 0 or -errno unless said otherwise.
+ */
+#ifndef CGS_UTIL_H
+#define CGS_UTIL_H
+
+#include <stddef.h>
+
+/* Read the first line of @path into @buf, without its newline. */
+int cgs_read_line(const char *path, char *buf, size_t len);
+
+/* Read the whole (small) file @path into @buf, NUL-terminated. */
+int cgs_read_file(const char *path, char *buf, size_t len);
+
+/* Write @s to @path (sysfs style: one write, no newline added). */
+int cgs_write_str(const char *path, const char *s);
+
+/* The current UTC time as ISO 8601 ("2026-11-30T16:06:43Z"). */
+void cgs_iso8601_now(char *buf, size_t len);
+
+/* The current local time as a directory-friendly stamp. */
+void cgs_stamp_now(char *buf, size_t len);
+
+/* asprintf that returns NULL on failure. */
+char *cgs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Print "cgscale: <message>" to stderr, with a newline. */
+void cgs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cgs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# deps.sh - install the Debian packages cgscale needs, or say which.
+#
+#   scripts/deps.sh build      what `make all` and ./run.sh need
+#   scripts/deps.sh test       what `make check` needs on top
+#   scripts/deps.sh --check-only build|test   only report, never install
+#
+# As root, missing packages are installed with apt-get. Otherwise the exact
+# package names are printed with the command to install them, and the
+# script exits 1. The package lists below are the only place they live.
+set -eu
+
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev"
+TEST_PKGS="libcmocka-dev jq"
+
+install=1
+if [ "${1:-}" = "--check-only" ]; then
+	install=0
+	shift
+fi
+case "${1:-build}" in
+build) want="$BUILD_PKGS" ;;
+test) want="$BUILD_PKGS $TEST_PKGS" ;;
+*) echo "usage: $0 [--check-only] build|test" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "cgscale: installing missing Debian packages:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	if ! apt-get install -y --no-install-recommends $missing >/dev/null; then
+		apt-get update >/dev/null
+		# shellcheck disable=SC2086
+		apt-get install -y --no-install-recommends $missing >/dev/null
+	fi
+	exit 0
+fi
+echo "cgscale: missing Debian packages:$missing" >&2
+echo "cgscale: install them as root with: apt-get install$missing" >&2
+exit 1

@@ -1,0 +1,9 @@
+/*
+ * list.h - every workload, one line each, in the stable order that
+ * `cgscale list` prints and the runner uses. Add a line here and a
+ * tests/<name>.c that defines `const struct cgs_workload <name>_workload`.
+ */
+CGS_WORKLOAD(page_fault1)
+CGS_WORKLOAD(page_fault2)
+CGS_WORKLOAD(page_fault3)
+CGS_WORKLOAD(fallocate2)

@@ -1,0 +1,41 @@
+/*
+ * page_fault1 - anonymous memory page faults (will-it-scale page_fault1).
+ *
+ * Each pass maps 128 MiB MAP_PRIVATE|MAP_ANONYMOUS, writes one byte per
+ * page, then unmaps it. One op = one page touched, i.e. one minor fault
+ * while THP is off for the mapping (THP is recorded in the results).
+ * Knobs: none; the mode (process/thread) decides whether tasks share an mm.
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+#define PF1_MEMSIZE (128UL << 20)
+
+static int pf1_loop(struct cgs_task *t)
+{
+	long pgsize = sysconf(_SC_PAGESIZE);
+
+	while (!cgs_stop(t)) {
+		char *c = mmap(NULL, PF1_MEMSIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (c == MAP_FAILED)
+			return cgs_task_fail(t, -errno, "mmap of 128 MiB anonymous memory");
+		for (unsigned long i = 0; i < PF1_MEMSIZE; i += pgsize) {
+			c[i] = 0;
+			cgs_add(t, 1);
+		}
+		munmap(c, PF1_MEMSIZE);
+	}
+	return 0;
+}
+
+const struct cgs_workload page_fault1_workload = {
+	.name = "page_fault1",
+	.desc = "Anonymous memory page fault",
+	.unit = "page touched",
+	.loop = pf1_loop,
+};

@@ -1,0 +1,25 @@
+/*
+ * page_fault2 - separate file private mapping page fault (will-it-scale).
+ *
+ * Each task maps its own 128 MiB sparse file in --tmpdir MAP_PRIVATE and
+ * writes one byte per page: a copy-on-write fault that reads the page
+ * cache and allocates an anonymous copy. One op = one page touched.
+ * Knobs: --tmpdir (tmpfs by default; its filesystem is recorded).
+ */
+#include <sys/mman.h>
+
+#include "page_fault_file.h"
+
+static int pf2_loop(struct cgs_task *t)
+{
+	return pf_file_loop(t, MAP_PRIVATE);
+}
+
+const struct cgs_workload page_fault2_workload = {
+	.name = "page_fault2",
+	.desc = "Separate file private mapping page fault",
+	.unit = "page touched",
+	.setup = pf_file_setup,
+	.loop = pf2_loop,
+	.teardown = pf_file_teardown,
+};

@@ -1,0 +1,26 @@
+/*
+ * page_fault3 - separate file shared mapping page fault (will-it-scale).
+ *
+ * Each task maps its own 128 MiB sparse file in --tmpdir MAP_SHARED and
+ * writes one byte per page: a write fault plus page_mkwrite on the file's
+ * filesystem; after the first pass the page cache stays populated.
+ * One op = one page touched. Knobs: --tmpdir (use a tmpfs: ext4's large
+ * folios map several pages per fault, so ops would not equal faults).
+ */
+#include <sys/mman.h>
+
+#include "page_fault_file.h"
+
+static int pf3_loop(struct cgs_task *t)
+{
+	return pf_file_loop(t, MAP_SHARED);
+}
+
+const struct cgs_workload page_fault3_workload = {
+	.name = "page_fault3",
+	.desc = "Separate file shared mapping page fault",
+	.unit = "page touched",
+	.setup = pf_file_setup,
+	.loop = pf3_loop,
+	.teardown = pf_file_teardown,
+};

@@ -1,0 +1,69 @@
+/*
+ * registry.c - the table of workloads built from list.h, look-up by name,
+ * and the start-up check of each entry (fio's check_engine_ops idea).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define CGS_WORKLOAD(n) extern const struct cgs_workload n##_workload;
+#include "list.h"
+#undef CGS_WORKLOAD
+
+const struct cgs_workload *const cgs_workloads[] = {
+#define CGS_WORKLOAD(n) &n##_workload,
+#include "list.h"
+#undef CGS_WORKLOAD
+};
+
+const size_t cgs_nworkloads = sizeof(cgs_workloads) / sizeof(cgs_workloads[0]);
+
+const struct cgs_workload *cgs_workload_find(const char *name)
+{
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (!strcmp(cgs_workloads[i]->name, name))
+			return cgs_workloads[i];
+	return NULL;
+}
+
+static int check_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int cgs_workload_check(const struct cgs_workload *w, char *err, size_t errlen)
+{
+	const char *n = w->name ? w->name : "(unnamed)";
+
+	if (!w->name || !*w->name)
+		return check_fail(err, errlen, "a workload has no name");
+	for (const char *p = w->name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return check_fail(err, errlen,
+					  "workload '%s': name must be [a-z0-9_]", n);
+	if (!w->desc || !*w->desc)
+		return check_fail(err, errlen, "workload '%s' has no description", n);
+	if (!w->unit || !*w->unit)
+		return check_fail(err, errlen, "workload '%s' has no unit for one op", n);
+	if (!w->loop)
+		return check_fail(err, errlen, "workload '%s' has no loop hook", n);
+	if (w->cleanup && !w->prepare)
+		return check_fail(err, errlen,
+				  "workload '%s' has cleanup without prepare", n);
+	if ((w->nopts != 0) != (w->opts != NULL) ||
+	    (w->nopts && !w->opts_size))
+		return check_fail(err, errlen,
+				  "workload '%s': options table and size disagree", n);
+	if (w->nopts)
+		return cgs_opt_check_table(w->opts, w->nopts, w->name, err, errlen);
+	return 0;
+}

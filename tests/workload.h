@@ -1,0 +1,120 @@
+/*
+ * workload.h - the whole contract between a workload and the runner.
+ *
+ * A workload is a const struct of hooks, filled with designated
+ * initializers and listed once in tests/list.h. The runner checks every
+ * entry at start-up (cgs_workload_check). A task's loop looks like:
+ *
+ *	static int foo_loop(struct cgs_task *t)
+ *	{
+ *		while (!cgs_stop(t)) {
+ *			do_one_op();
+ *			cgs_add(t, 1);
+ *		}
+ *		return 0;
+ *	}
+ *
+ * The loop *returns* when told to stop, so no task is ever cancelled
+ * asynchronously, and teardown always runs.
+ *
+ * Hook order, for one point (test, mode, tasks):
+ *   prepare(ctx)            once, in the runner, before the point's tasks
+ *   per task, in the task:  setup(t) -> [start gate] -> loop(t) -> teardown(t)
+ *   cleanup(ctx)            once, in the runner, after the tasks are gone
+ * Hooks return 0 or -errno. -EOPNOTSUPP or -ENOSYS from prepare or setup
+ * mean "cannot run here": the point is SKIPPED with the reason given by
+ * cgs_task_fail()/cgs_ctx_fail(), not failed.
+ */
+#ifndef CGS_WORKLOAD_H
+#define CGS_WORKLOAD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../runner/opt.h"
+
+/* The per-task op counter, alone on its own cache lines (see task.h). */
+struct cgs_slot {
+	_Alignas(256) _Atomic uint64_t ops;
+};
+
+/* Whole-point context, given to prepare/cleanup and seen by each task. */
+struct cgs_ctx {
+	const void *opts;        /* the workload's options struct */
+	const char *tmpdir;      /* where task files go (--tmpdir) */
+	unsigned nr_tasks;
+	bool threads;            /* thread mode (else process mode) */
+	void *priv;              /* prepare's state, inherited by tasks */
+	char *why;               /* prepare's skip or failure reason */
+	size_t whylen;
+};
+
+/* One task, private to it. Workloads touch only the documented fields. */
+struct cgs_task {
+	unsigned nr;              /* task index, 0..nr_tasks-1 */
+	const struct cgs_ctx *ctx;
+	void *priv;               /* the workload's per-task state */
+	/* below: runner-owned */
+	uint64_t ops;             /* local copy of the counter */
+	struct cgs_slot *slot;    /* shared counter the sampler reads */
+	const _Atomic int *stop;  /* set by the runner to end the loop */
+	char *msg;                /* shared error message buffer */
+	size_t msglen;
+};
+
+struct cgs_workload {
+	const char *name;        /* e.g. "page_fault1" */
+	const char *desc;        /* one line */
+	const char *unit;        /* what one op is, e.g. "page touched" */
+	const struct cgs_opt *opts;  /* the workload's knobs, may be NULL */
+	size_t nopts;
+	size_t opts_size;        /* sizeof its options struct */
+	int (*prepare)(struct cgs_ctx *ctx);      /* optional */
+	void (*cleanup)(struct cgs_ctx *ctx);     /* optional */
+	int (*setup)(struct cgs_task *t);         /* optional */
+	int (*loop)(struct cgs_task *t);          /* required */
+	void (*teardown)(struct cgs_task *t);     /* optional */
+};
+
+/* True once the runner has asked the tasks to stop. */
+static inline bool cgs_stop(const struct cgs_task *t)
+{
+	return atomic_load_explicit(t->stop, memory_order_relaxed);
+}
+
+/* Count @n ops: one relaxed store, no locked instruction. */
+static inline void cgs_add(struct cgs_task *t, uint64_t n)
+{
+	t->ops += n;
+	atomic_store_explicit(&t->slot->ops, t->ops, memory_order_relaxed);
+}
+
+/* Record why a task failed; returns @err (a -errno) for `return`. */
+int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record why prepare failed or skipped; returns @err. */
+int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Create a file of the task's own in ctx->tmpdir, unlinked at once so that
+ * nothing is left behind even after SIGKILL, and sized to @size bytes
+ * (sparse, as will-it-scale's ftruncate). Returns the fd or -errno.
+ */
+int cgs_task_tmpfile(struct cgs_task *t, int64_t size);
+
+/* The registry, in its stable order. */
+extern const struct cgs_workload *const cgs_workloads[];
+extern const size_t cgs_nworkloads;
+
+/* Look a workload up by name; NULL when unknown. */
+const struct cgs_workload *cgs_workload_find(const char *name);
+
+/* Check an entry: required fields and hooks, its option table. 0/-EINVAL */
+int cgs_workload_check(const struct cgs_workload *w, char *err,
+		       size_t errlen);
+
+#endif
