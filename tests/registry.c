@@ -56,6 +56,14 @@ int cgs_workload_check(const struct cgs_workload *w, char *err, size_t errlen)
 		return check_fail(err, errlen, "workload '%s' has no unit for one op", n);
 	if (!w->loop)
 		return check_fail(err, errlen, "workload '%s' has no loop hook", n);
+	if (w->naux > CGS_MAX_AUX || (w->naux && !w->aux))
+		return check_fail(err, errlen, "workload '%s': at most %d aux counters",
+				  n, CGS_MAX_AUX);
+	for (size_t i = 0; i < w->naux; i++)
+		if (!w->aux[i].name || !w->aux[i].rate_unit || !(w->aux[i].rate_scale > 0))
+			return check_fail(err, errlen,
+					  "workload '%s': aux counter %zu lacks a name, unit or scale",
+					  n, i);
 	if (w->cleanup && !w->prepare)
 		return check_fail(err, errlen,
 				  "workload '%s' has cleanup without prepare", n);
