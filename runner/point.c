@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "point.h"
 #include "task.h"
 #include "util.h"
@@ -402,6 +404,15 @@ static int start_workers(const struct cgs_point_spec *spec,
 	return 0;
 }
 
+/* What prepare said about its choices goes into the point as "workload". */
+static void workload_extra(struct res_point *p, struct json_object *extra)
+{
+	if (extra && json_object_object_length(extra) &&
+	    (p->extra || (p->extra = json_object_new_object())))
+		json_object_object_add(p->extra, "workload", json_object_get(extra));
+	json_object_put(extra);
+}
+
 int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		  int *signo)
 {
@@ -445,6 +456,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
 		     at, p->phase);
 	if (w->prepare) {
+		pt.ctx.extra = json_object_new_object();
 		rc = w->prepare(&pt.ctx);
 		if (rc) {
 			bool skip = rc == -EOPNOTSUPP || rc == -ENOSYS;
@@ -493,6 +505,7 @@ out:
 	}
 	if (prepared && w->cleanup)
 		w->cleanup(&pt.ctx);
+	workload_extra(p, pt.ctx.extra);
 	cgs_shared_unmap(pt.sh);
 	free(wk.pid);
 	free(wk.wst);

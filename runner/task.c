@@ -120,6 +120,9 @@ int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
 	return fd;
 }
 
+/* How long the runner waits for a partner left behind by a workload. */
+#define PARTNER_REAP_NS (5 * 1000000000LL)
+
 static void mark_failed(struct cgs_shared *sh, struct cgs_task_info *in,
 			int err)
 {
@@ -154,6 +157,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 		.stop = &sh->stop,
 		.msg = in->msg,
 		.msglen = sizeof(in->msg),
+		.pt = pt,
 	};
 	char name[16];
 	int rc;
@@ -174,6 +178,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	in->cpu_start = sched_getcpu();
 	rc = pt->w->setup ? pt->w->setup(&t) : 0;
 	if (rc) {
+		cgs_partner_join(&t, PARTNER_REAP_NS);
 		if (!in->msg[0])
 			cgs_task_fail(&t, rc, "setup");
 		mark_failed(sh, in, rc);
@@ -191,7 +196,6 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 		in->majflt -= majflt0;
 		in->cpu_end = sched_getcpu();
 		in->ops_final = t.ops;
-		memcpy(in->aux_final, t.aux, sizeof(in->aux_final));
 		if (!rc && !atomic_load(&sh->stop))
 			rc = cgs_task_fail(&t, -ECANCELED,
 					   "the loop returned before it was told to stop");
@@ -200,6 +204,12 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	}
 	if (pt->w->teardown)
 		pt->w->teardown(&t);
+	/* a partner the workload left is reaped here; its failure (also one
+	 * the workload's own join saw) is the task's */
+	cgs_partner_join(&t, PARTNER_REAP_NS);
+	if (!rc && t.partner_err)
+		rc = t.partner_err;
+	memcpy(in->aux_final, t.aux, sizeof(in->aux_final));
 	if (rc)
 		mark_failed(sh, in, rc);
 	else

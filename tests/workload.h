@@ -35,6 +35,8 @@
 
 #include "../runner/opt.h"
 
+struct cgs_point_tasks;
+
 #define CGS_MAX_AUX 4
 
 /*
@@ -67,6 +69,9 @@ struct cgs_ctx {
 	void *priv;              /* prepare's state, inherited by tasks */
 	char *why;               /* prepare's skip or failure reason */
 	size_t whylen;
+	/* prepare may add keys (json-c) about what it chose, e.g. the address
+	 * family used; the point records them as "workload". Runner only. */
+	struct json_object *extra;
 };
 
 /* One task, private to it. Workloads touch only the documented fields. */
@@ -81,6 +86,9 @@ struct cgs_task {
 	const _Atomic int *stop;  /* set by the runner to end the loop */
 	char *msg;                /* shared error message buffer */
 	size_t msglen;
+	const struct cgs_point_tasks *pt;   /* the point, for partner.c */
+	struct cgs_partner *partner;        /* see partner.h; NULL: none */
+	int partner_err;                    /* a failed partner's result */
 };
 
 struct cgs_workload {
@@ -133,6 +141,8 @@ int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
  * (sparse, as will-it-scale's ftruncate). Returns the fd or -errno.
  */
 int cgs_task_tmpfile(struct cgs_task *t, int64_t size);
+
+#include "partner.h"
 
 /* The registry, in its stable order. */
 extern const struct cgs_workload *const cgs_workloads[];
