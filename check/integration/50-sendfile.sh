@@ -1,0 +1,113 @@
+#!/bin/sh
+# 50-sendfile.sh - the sendfile workload (netperf TCP_SENDFILE) in both
+# modes at 1 and 2 tasks, over IPv6 and IPv4: every point ok, every byte
+# sent received, Mbit/s > 0, the family used recorded. Then a receiver
+# that dies (test knob in both modes, and a real SIGKILL of the receiver
+# process) must give a failed point, quickly, never a hang.
+set -eu
+tmp=$(mktemp -d)
+bg=
+cleanup() {
+	[ -n "$bg" ] && kill "$bg" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# ::1 on lo, as the kernel lists it
+ipv6=ipv4
+grep -q '^00000000000000000000000000000001 .* lo$' /proc/net/if_inet6 2>/dev/null && ipv6=ipv6
+
+for net in 6 4; do
+	want=ipv4
+	[ $net = 6 ] && want=$ipv6
+	out=$tmp/r$net.json
+	"$CGSCALE" run -m both -t 1,2 -w 0 -d 1 -i 0.5 -q --net $net -o "$out" \
+		sendfile >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "--net $net run failed"; }
+	jq -e --arg want "$want" '
+		(.points | length) == 4 and
+		all(.points[]; .status == "ok" and .workload.family == $want and
+		    .workload.partner == "same" and
+		    (if $want == "ipv4" and .workload_options.net == "6"
+		     then .workload.fallback != null else .workload.fallback == null end) and
+		    .summary.aux.rx_bytes.rate > 0 and
+		    .summary.aux.rx_bytes.per_task_rate > 0 and
+		    .summary.aux.rx_bytes.unit == "Mbit/s" and
+		    all(.tasks_detail[]; .aux.tx_bytes == .aux.rx_bytes and
+			.ops > 0 and .aux.tx_bytes >= .ops * 10240))' "$out" >/dev/null ||
+		{ jq -c '.points[] | {mode, tasks, status, reason, workload,
+			  t: [.tasks_detail[] | {ops, aux}]}' "$out"; fail "--net $net: results"; }
+	[ "$want" = ipv4 ] && [ $net = 6 ] && echo "note: ::1 is not available here; IPv4 fallback checked"
+	# the table shows the Mbit/s lines
+	grep -q 'Mbit/s (rx_bytes' "$tmp/log" || fail "no Mbit/s line in the table"
+done
+
+# the fallback, for real: a network namespace of our own without ::1
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null &&
+	unshare -n true 2>/dev/null; then
+	unshare -n sh -c 'ip link set lo up && sysctl -qw net.ipv6.conf.lo.disable_ipv6=1 &&
+		exec "$0" run -m process -t 1 -w 0 -d 0.5 -i 0.25 -q -o "$1" sendfile' \
+		"$CGSCALE" "$tmp/fb.json" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "fallback run"; }
+	jq -e '.points[0].status == "ok" and .points[0].workload.family == "ipv4" and
+		(.points[0].workload.fallback | test("::1 is not available"))' \
+		"$tmp/fb.json" >/dev/null || fail "the IPv4 fallback is not recorded"
+else
+	echo "note: not root or no unshare/ip: the IPv6 fallback in a namespace is not checked"
+fi
+
+# the other placements, under the sanitizers, with a non-default size
+"$CGSCALE_SAN" run -m both -t 2 -w 0 -d 0.5 -i 0.25 -q --partner next \
+	--msg-size 4K -o "$tmp/next.json" sendfile >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; fail "--partner next (sanitizers)"; }
+"$CGSCALE_SAN" run -m both -t 1 -w 0 -d 0.5 -i 0.25 -q --partner free \
+	--sndbuf 64K --rcvbuf 256K -o "$tmp/free.json" sendfile >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; fail "--partner free (sanitizers)"; }
+jq -e -s 'all(.[].points[]; .status == "ok" and
+	all(.tasks_detail[]; .aux.tx_bytes == .aux.rx_bytes and .aux.rx_bytes > 0))' \
+	"$tmp/next.json" "$tmp/free.json" >/dev/null || fail "next/free results"
+
+# a receiver that dies after 50 MB: both modes fail, with the reason
+start=$(date +%s)
+rc=0
+CGSCALE_TEST_RECV_DIE=50000000 timeout 60 "$CGSCALE" run -m both -t 1,2 -w 0 -d 5 \
+	-q -o "$tmp/die.json" sendfile >"$tmp/log" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$tmp/log"; fail "receiver death: exit $rc, want 1"; }
+jq -e '(.points | length) == 4 and all(.points[]; .status == "failed" and
+	(.reason | test("partner cgs:sf-recv")))' "$tmp/die.json" >/dev/null ||
+	{ jq -c '.points[] | {mode, tasks, status, reason}' "$tmp/die.json"; fail "receiver death results"; }
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "receiver death took too long"
+
+# SIGKILL of a real receiver process (found by comm, among our descendants)
+timeout 60 "$CGSCALE" run -m process -t 1 -w 0 -d 60 -q -o "$tmp/kill.json" \
+	sendfile >"$tmp/log" 2>&1 &
+bg=$!
+ours() {   # is $1 a descendant of $bg?
+	p=$1
+	for _ in 1 2 3 4 5 6; do
+		p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) || return 1
+		[ "$p" = "$bg" ] && return 0
+	done
+	return 1
+}
+victim=
+for _ in $(seq 100); do
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = cgs:sf-recv ] || continue
+		ours "${d#/proc/}" && victim=${d#/proc/} && break
+	done
+	[ -n "$victim" ] && break
+	sleep 0.1
+done
+[ -n "$victim" ] || fail "no receiver process found"
+sleep 1
+start=$(date +%s)
+kill -9 "$victim"
+rc=0
+wait "$bg" || rc=$?
+bg=
+[ $rc = 1 ] || { cat "$tmp/log"; fail "killed receiver: exit $rc, want 1"; }
+[ $(( $(date +%s) - start )) -lt 20 ] || fail "killed receiver: the point took too long to fail"
+jq -e '.points[0].status == "failed" and
+	(.points[0].reason | test("killed by signal 9"))' "$tmp/kill.json" >/dev/null ||
+	{ jq -c '.points[] | {status, reason}' "$tmp/kill.json"; fail "killed receiver results"; }
+echo "sendfile: ok"
