@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,18 +121,28 @@ int cgs_run_check_registry(char *err, size_t errlen)
 	return rc;
 }
 
-/* Can we create a file in @dir? O_TMPFILE leaves nothing behind. */
+/* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
+ * filesystem lacks it, a probe file is created and removed at once. */
 static int dir_writable(const char *dir)
 {
+	char probe[PATH_MAX];
 	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 
 	if (fd >= 0) {
 		close(fd);
 		return 0;
 	}
-	if (errno == EOPNOTSUPP || errno == EISDIR)
-		return access(dir, W_OK) ? -errno : 0;
-	return -errno;
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	if (snprintf(probe, sizeof(probe), "%s/.cgscale-probe.XXXXXX", dir) >=
+	    (int)sizeof(probe))
+		return -ENAMETOOLONG;
+	fd = mkstemp(probe);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(probe);
+	return 0;
 }
 
 static int check_output(struct cgs_run *r, char *err, size_t errlen)

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Output forms: --csv gives runtest.py's columns, -o DIR names a file in
+# it, the default goes under results/runs/, list and help work, and the
+# sanitizer build runs a short point in each mode cleanly.
+. "$(dirname "$0")/lib.sh"
+
+"$CGSCALE" run -q --csv -t 1,2 -w 0 -d 0.5 -i 0.25 page_fault3 >out.csv 2>err.txt ||
+	fail "csv run: $(cat err.txt)"
+head -n 1 out.csv | grep -qx 'tasks,processes,processes_idle,threads,threads_idle,linear' ||
+	fail "csv header: $(head -n 1 out.csv)"
+sed -n 2p out.csv | grep -qx '0,0,100,0,100,0' || fail "csv zero row"
+awk -F, 'NR==3 && ($1 != 1 || $2 <= 0 || $4 <= 0 || $6 <= 0) {exit 1}' out.csv || fail "csv row 1: $(sed -n 3p out.csv)"
+awk -F, 'NR==4 && ($1 != 2 || $2 <= 0 || $4 <= 0) {exit 1}' out.csv || fail "csv row 2"
+ls results/runs/*/result.json >/dev/null 2>&1 || fail "default output under results/runs/"
+grep -q "results in results/runs/" err.txt || fail "path of the results not printed"
+
+mkdir d
+"$CGSCALE" run -q -m thread -w 0 -d 0.2 -i 0.1 -o d page_fault1 >/dev/null 2>&1 || fail "-o DIR"
+ls d/cgscale-*.json >/dev/null 2>&1 || fail "-o DIR: no file inside"
+
+"$CGSCALE" list | grep -q '^fallocate2 *fallocate call' || fail "list"
+"$CGSCALE" run --help | grep -q -- '--placement' || fail "run --help"
+"$CGSCALE" --help | grep -q 'run' || fail "--help"
+
+# ASan+UBSan build: a short point in each mode, no sanitizer report
+if [ -n "${CGSCALE_SAN:-}" ] && [ "$CGSCALE_SAN" != "$CGSCALE" ]; then
+	"$CGSCALE_SAN" run -q -t 2 -w 0.1 -d 0.3 -i 0.1 -o san.json page_fault2 fallocate2 \
+		>/dev/null 2>san.txt || fail "sanitizer build: $(tail -n 20 san.txt)"
+	grep -q "Sanitizer" san.txt && fail "sanitizer report: $(head -n 20 san.txt)"
+	jq_check san.json '[.points[] | .status == "ok"] | all' "sanitizer build points ok"
+fi
+exit 0
