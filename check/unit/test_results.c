@@ -85,6 +85,7 @@ static void build(struct res_file *f)
 		p->warmup_s = 0.5;
 		p->duration_s = 1.25;
 		p->interval_s = 0.1;
+		p->sampler_lag_ms = 12.5 * k;
 		for (unsigned s = 0; s < 3; s++) {
 			p->t_ns[s] = 123456789LL * s + k;
 			p->phase[s] = (enum res_phase)s;
@@ -174,6 +175,7 @@ static void t_round_trip(void **state)
 		same_num(p->warmup_s, q->warmup_s);
 		same_num(p->duration_s, q->duration_s);
 		same_num(p->interval_s, q->interval_s);
+		same_num(p->sampler_lag_ms, q->sampler_lag_ms);
 		assert_int_equal(p->nsamples, q->nsamples);
 		for (unsigned s = 0; s < p->nsamples; s++) {
 			assert_int_equal(p->t_ns[s], q->t_ns[s]);

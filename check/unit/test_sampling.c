@@ -53,6 +53,30 @@ static void t_schedule(void **state)
 	assert_int_equal(ph[1], RES_PHASE_MEASURE);
 }
 
+static void t_due(void **state)
+{
+	int64_t at[16];
+	enum res_phase ph[16];
+	unsigned n = cgs_schedule(S / 2, S, S / 4, at, ph);
+	const int64_t t0 = 1000 * S;
+
+	(void)state;
+	/* 0 | .25 .5 | .75 1 1.25 1.5 */
+	assert_int_equal(n, 7);
+	assert_int_equal(cgs_sample_due(at, ph, 1, t0, 0), t0 + S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 2, t0, 0), t0 + S / 2);
+	/* window opened on time: the plan holds */
+	assert_int_equal(cgs_sample_due(at, ph, 3, t0, t0 + S / 2), t0 + 3 * S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 6, t0, t0 + S / 2), t0 + 3 * S / 2);
+	/* the window-opening sample came 1 s late: the whole measurement
+	 * shifts, it is never shortened */
+	assert_int_equal(cgs_sample_due(at, ph, 3, t0, t0 + 3 * S / 2), t0 + 7 * S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 6, t0, t0 + 3 * S / 2), t0 + 5 * S / 2);
+	/* no warm-up: the start opens the window */
+	n = cgs_schedule(0, S, S / 2, at, ph);
+	assert_int_equal(cgs_sample_due(at, ph, 2, t0, t0), t0 + S);
+}
+
 static void t_cpustat(void **state)
 {
 	struct cgs_cpustat a, b;
@@ -160,6 +184,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_schedule),
+		cmocka_unit_test(t_due),
 		cmocka_unit_test(t_cpustat),
 		cmocka_unit_test(t_summary),
 		cmocka_unit_test(t_truncate),
