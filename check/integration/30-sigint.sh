@@ -23,4 +23,21 @@ for sig in INT TERM; do
 	[ -z "$(our_procs)" ] || fail "SIG$sig: processes left: $(our_procs)"
 	ls -A | grep -q '^\.r-' && fail "SIG$sig: temporary file left"
 done
+# SIGKILL of the runner: it cannot clean up, but its workers and tasks die
+# with it (PR_SET_PDEATHSIG) in both modes, and no temporary file is left.
+for mode in process thread; do
+	"$CGSCALE" run -q -m $mode -t 2 -w 0.5 -d 3 -i 0.5 -o k.json page_fault2 >/dev/null 2>&1 &
+	pid=$!
+	sleep 1.5
+	[ -n "$(our_procs)" ] || fail "no tasks running before SIGKILL"
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -z "$(our_procs)" ] && break
+		sleep 0.2
+	done
+	[ -z "$(our_procs)" ] || fail "$mode: processes outlived the runner: $(our_procs)"
+	[ -e k.json ] && fail "$mode: a result file after SIGKILL"
+	ls -A | grep -q '^\.k\.json' && fail "$mode: a temporary file after SIGKILL"
+done
 exit 0

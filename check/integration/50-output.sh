@@ -18,6 +18,28 @@ mkdir d
 "$CGSCALE" run -q -m thread -w 0 -d 0.2 -i 0.1 -o d page_fault1 >/dev/null 2>&1 || fail "-o DIR"
 ls d/cgscale-*.json >/dev/null 2>&1 || fail "-o DIR: no file inside"
 
+# progress line on a terminal (script(1) gives the run a tty), none with -q
+script -qec "$CGSCALE run -m process -w 0.2 -d 0.6 -i 0.2 -o tty.json page_fault1" /dev/null >tty.txt 2>&1 ||
+	fail "run on a tty: $(tail -n 3 tty.txt)"
+grep -q '\[1/1\] page_fault1 process 1 tasks, run 1/1' tty.txt || fail "no progress line on a tty"
+grep -q 'left' tty.txt || fail "progress line lacks the time left"
+script -qec "$CGSCALE run -q -m process -w 0 -d 0.2 -i 0.1 -o tty2.json page_fault1" /dev/null >tty2.txt 2>&1
+grep -q '\[1/1\]' tty2.txt && fail "progress line despite -q"
+
+# --governor: set and restored where cpufreq exists; said and ignored where not
+"$CGSCALE" run -q -m thread --governor performance -w 0 -d 0.2 -i 0.1 -o gov.json page_fault1 \
+	>/dev/null 2>gov.txt || fail "--governor run failed: $(cat gov.txt)"
+if [ -e /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor ]; then
+	jq_check gov.json '.environment.governor.status | test("restored")' "governor restored"
+else
+	grep -q "no cpufreq driver" gov.txt || fail "--governor without cpufreq: no message"
+	jq_check gov.json '.environment.governor.status | test("no cpufreq driver")' "governor status recorded"
+fi
+
+# make install honours PREFIX and DESTDIR
+make -s -C "$REPO" install DESTDIR="$T/inst" PREFIX=/usr >/dev/null 2>&1 || fail "make install"
+"$T/inst/usr/bin/cgscale" --version | grep -q '^cgscale ' || fail "installed binary"
+
 "$CGSCALE" list | grep -q '^fallocate2 *fallocate call' || fail "list"
 "$CGSCALE" run --help | grep -q -- '--placement' || fail "run --help"
 "$CGSCALE" --help | grep -q 'run' || fail "--help"

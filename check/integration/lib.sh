@@ -3,6 +3,7 @@
 # cgscale from inside it so that default paths land there too.
 set -u
 : "${CGSCALE:?set CGSCALE to the cgscale binary}"
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/cgscale-it.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
