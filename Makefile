@@ -82,6 +82,8 @@ integration: cgscale build/san/cgscale
 
 bench: cgscale
 	@bench/harness-overhead ./cgscale
+	@bench/sendfile-vs-netperf ./cgscale
+	@bench/remap-vs-stress-ng ./cgscale
 
 install: cgscale
 	install -d $(DESTDIR)$(BINDIR)

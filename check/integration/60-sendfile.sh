@@ -4,15 +4,11 @@
 # sent received, Mbit/s > 0, the family used recorded. Then a receiver
 # that dies (test knob in both modes, and a real SIGKILL of the receiver
 # process) must give a failed point, quickly, never a hang.
-set -eu
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+set -e
+tmp=$T
 bg=
-cleanup() {
-	[ -n "$bg" ] && kill "$bg" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+trap '[ -n "$bg" ] && kill "$bg" 2>/dev/null; rm -rf "$T"' EXIT
 
 # ::1 on lo, as the kernel lists it
 ipv6=ipv4
@@ -23,7 +19,8 @@ for net in 6 4; do
 	[ $net = 6 ] && want=$ipv6
 	out=$tmp/r$net.json
 	"$CGSCALE" run -m both -t 1,2 -w 0 -d 1 -i 0.5 -q --net $net -o "$out" \
-		sendfile >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "--net $net run failed"; }
+		sendfile >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "--net $net run failed: $(jq -c \
+		'[.points[] | select(.status != "ok") | .reason]' "$out" 2>/dev/null)"; }
 	jq -e --arg want "$want" '
 		(.points | length) == 4 and
 		all(.points[]; .status == "ok" and .workload.family == $want and

@@ -4,10 +4,9 @@
 # ops counted per page, bogo-ops counted per verified pass (so ops and
 # passes agree exactly), and an mlock refused for RLIMIT_MEMLOCK fails
 # the point with the limit and the amount needed.
-set -eu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+set -e
+tmp=$T
 
 # each task: 0 <= ops - 512 x passes < 512 (a pass is counted once verified)
 check() {
@@ -23,11 +22,12 @@ check() {
 			  t: [.tasks_detail[] | {ops, aux}]}' "$1"; fail "$1"; }
 }
 
+rc=0
 "$CGSCALE" run -m both -t 1,2 -w 0 -d 1 -i 0.5 -q -o "$tmp/file.json" remap \
-	>"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "remap run"; }
+	>"$tmp/log" 2>&1 || rc=$?
+[ $rc = 0 ] || { cat "$tmp/log"; fail "remap run: exit $rc"; }
 if jq -e '.points[0].status == "skipped"' "$tmp/file.json" >/dev/null; then
-	echo "SKIP: $(jq -r '.points[0].reason' "$tmp/file.json")"
-	exit 77
+	skip "$(jq -r '.points[0].reason' "$tmp/file.json")"
 fi
 check "$tmp/file.json" 4
 grep -q 'bogo-ops/s (passes' "$tmp/log" || fail "no bogo-ops/s line in the table"
