@@ -74,37 +74,41 @@ jq -e '(.points | length) == 4 and all(.points[]; .status == "failed" and
 	{ jq -c '.points[] | {mode, tasks, status, reason}' "$tmp/die.json"; fail "receiver death results"; }
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "receiver death took too long"
 
-# SIGKILL of a real receiver process (found by comm, among our descendants)
-timeout 60 "$CGSCALE" run -m process -t 1 -w 0 -d 60 -q -o "$tmp/kill.json" \
-	sendfile >"$tmp/log" 2>&1 &
-bg=$!
-ours() {   # is $1 a descendant of $bg?
-	p=$1
-	for _ in 1 2 3 4 5 6; do
-		p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) || return 1
-		[ "$p" = "$bg" ] && return 0
+# A real receiver process, sent signal $1 (found by comm, among the
+# descendants of our own run only); the point must fail within $2 s with
+# a reason matching $3.
+receiver_signal() {
+	timeout 60 "$CGSCALE" run -m process -t 1 -w 0 -d 60 -q -o "$tmp/sig.json" \
+		sendfile >"$tmp/log" 2>&1 &
+	bg=$!
+	victim=
+	for _ in $(seq 100); do
+		for d in /proc/[0-9]*; do
+			[ "$(cat "$d/comm" 2>/dev/null)" = cgs:sf-recv ] || continue
+			p=${d#/proc/}
+			for _ in 1 2 3 4 5 6; do
+				p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) || break
+				[ "$p" = "$bg" ] && victim=${d#/proc/} && break 2
+			done
+		done
+		[ -n "$victim" ] && break
+		sleep 0.1
 	done
-	return 1
+	[ -n "$victim" ] || fail "no receiver process found"
+	sleep 1
+	start=$(date +%s)
+	kill -"$1" "$victim"
+	rc=0
+	wait "$bg" || rc=$?
+	bg=
+	[ $rc = 1 ] || { cat "$tmp/log"; fail "receiver SIG$1: exit $rc, want 1"; }
+	[ $(( $(date +%s) - start )) -lt "$2" ] || fail "receiver SIG$1: the point took too long to fail"
+	jq -e --arg re "$3" '.points[0].status == "failed" and (.points[0].reason | test($re))' \
+		"$tmp/sig.json" >/dev/null ||
+		{ jq -c '.points[] | {status, reason}' "$tmp/sig.json"; fail "receiver SIG$1: results"; }
 }
-victim=
-for _ in $(seq 100); do
-	for d in /proc/[0-9]*; do
-		[ "$(cat "$d/comm" 2>/dev/null)" = cgs:sf-recv ] || continue
-		ours "${d#/proc/}" && victim=${d#/proc/} && break
-	done
-	[ -n "$victim" ] && break
-	sleep 0.1
-done
-[ -n "$victim" ] || fail "no receiver process found"
-sleep 1
-start=$(date +%s)
-kill -9 "$victim"
-rc=0
-wait "$bg" || rc=$?
-bg=
-[ $rc = 1 ] || { cat "$tmp/log"; fail "killed receiver: exit $rc, want 1"; }
-[ $(( $(date +%s) - start )) -lt 20 ] || fail "killed receiver: the point took too long to fail"
-jq -e '.points[0].status == "failed" and
-	(.points[0].reason | test("killed by signal 9"))' "$tmp/kill.json" >/dev/null ||
-	{ jq -c '.points[] | {status, reason}' "$tmp/kill.json"; fail "killed receiver results"; }
+# killed: noticed at once (the connection resets)
+receiver_signal KILL 10 "partner cgs:sf-recv .*killed by signal 9"
+# stopped: alive but reading nothing; the sender gives up after 10 s
+receiver_signal STOP 30 "the receiver read nothing for 10 s"
 echo "sendfile: ok"
