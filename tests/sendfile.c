@@ -7,7 +7,8 @@
  * random bytes in its tmpdir (unlinked), alternating offsets 0 and
  * msg-size, as netperf's two-entry ring does. Its partner (a thread, or a
  * child process) is the receiver, netserver's recv_tcp_stream: recv() of
- * 131072 bytes until EOF, never touching the data. No socket option that
+ * 131072 bytes into a ring of two buffers until EOF, never touching the
+ * data. No socket option that
  * changes the data path is set unless asked (--sndbuf/--rcvbuf); only
  * send/receive timeouts, so that a dead or stuck receiver fails the point
  * instead of hanging it.
@@ -164,26 +165,32 @@ static int sf_timeo(int fd, int opt)
 	return setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv)) ? -errno : 0;
 }
 
-/* The receiver: netserver's recv_tcp_stream, in the task's partner. */
+/*
+ * The receiver: netserver's recv_tcp_stream, in the task's partner. Like
+ * netserver it receives into a ring of SO_RCVBUF / recv size + 1 = 2
+ * buffers, taking the next one after each call.
+ */
 static int sf_recv(struct cgs_partner *p, void *arg)
 {
 	struct sf_recv_arg *a = arg;
-	char *buf = malloc(SF_RECV_SIZE);
+	char *buf[2] = { malloc(SF_RECV_SIZE), malloc(SF_RECV_SIZE) };
 	uint64_t got = 0;
+	unsigned k = 0;
 	int rc = 0;
 
 	if (cgs_partner_forked(p)) {
 		close(a->sfd);
 		close(a->filefd);
 	}
-	if (!buf) {
-		rc = cgs_partner_fail(p, -ENOMEM, "receive buffer");
+	if (!buf[0] || !buf[1]) {
+		rc = cgs_partner_fail(p, -ENOMEM, "receive buffers");
 		goto out;
 	}
 	for (;;) {
-		ssize_t n = recv(a->rfd, buf, SF_RECV_SIZE, 0);
+		ssize_t n = recv(a->rfd, buf[k], SF_RECV_SIZE, 0);
 
 		if (n > 0) {
+			k ^= 1;
 			got += n;
 			cgs_partner_aux_add(p, SF_RX, n);
 			if (a->die_after && got >= (uint64_t)a->die_after) {
@@ -210,7 +217,8 @@ static int sf_recv(struct cgs_partner *p, void *arg)
 	shutdown(a->rfd, SHUT_WR);
 out:
 	close(a->rfd);
-	free(buf);
+	free(buf[0]);
+	free(buf[1]);
 	return rc;
 }
 
