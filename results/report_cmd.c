@@ -1,0 +1,351 @@
+/*
+ * report_cmd.c - `cgscale report [options] RESULT...`: load result files
+ * (or directories of them), build the page, draw its charts with gnuplot
+ * when it can be run, and write the page atomically. Knobs: -o, --title,
+ * --gnuplot, --no-charts. Exit 0 written; 1 written but some charts
+ * failed; 2 bad input or an unwritable output, with nothing written.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../runner/opt.h"
+#include "report.h"
+
+struct rpt_cli {
+	char *output, *title, *gnuplot;
+	bool no_charts;
+};
+
+#define RC(f) offsetof(struct rpt_cli, f)
+static const struct cgs_opt rpt_optdefs[] = {
+	{ "output", 'o', CGS_OPT_STRING, RC(output), "report.html", 0, 0, NULL, "FILE",
+	  "the page to write, a directory to put report.html in, or - for stdout" },
+	{ "title", 0, CGS_OPT_STRING, RC(title), NULL, 0, 0, NULL, "TEXT",
+	  "the page's title (default: cgscale report: the tests)" },
+	{ "gnuplot", 0, CGS_OPT_STRING, RC(gnuplot), "gnuplot", 0, 0, NULL, "PROG",
+	  "the gnuplot that draws the charts (Debian package gnuplot-nox)" },
+	{ "no-charts", 0, CGS_OPT_BOOL, RC(no_charts), NULL, 0, 0, NULL, NULL,
+	  "tables only: do not run gnuplot" },
+};
+#define NOPTS (sizeof(rpt_optdefs) / sizeof(rpt_optdefs[0]))
+
+static void usage(const struct cgs_optset *set, FILE *out)
+{
+	fprintf(out, "usage: cgscale report [options] RESULT...\n"
+		     "Write one self-contained HTML page (inline SVG, no script, no network)\n"
+		     "from result files or directories of them (searched for *.json): the\n"
+		     "environment, per test the scalability curve, per point the ops/s of each\n"
+		     "task and total ops/s over time, perf counter and cgroup sections, and the\n"
+		     "table behind every chart. Charts need gnuplot; without it the page has the\n"
+		     "tables and says so.\n");
+	cgs_opt_help(set, out);
+	fprintf(out, "\nexit status: 0 written; 1 written, but some charts failed; 2 bad input or\n"
+		     "unwritable output (nothing written).\n");
+}
+
+/* ---- loading ---- */
+
+static int add_file(const char *path, struct rpt_input **in, unsigned *n,
+		    char *err, size_t errlen)
+{
+	struct rpt_input *v = realloc(*in, (*n + 1) * sizeof(*v));
+	int rc;
+
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*in = v;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].path = strdup(path);
+	if (!v[*n].path) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = res_read_file(path, &v[*n].res, err, errlen);
+	if (rc) {
+		free(v[*n].path);
+		return rc;
+	}
+	(*n)++;
+	return 0;
+}
+
+static bool json_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, ".json") && name[0] != '.';
+}
+
+/* Every *.json under @dir, depth first, in name order. */
+static int load_dir(const char *dir, struct rpt_input **in, unsigned *n,
+		    unsigned depth, char *err, size_t errlen)
+{
+	struct dirent **ent = NULL;
+	int k = scandir(dir, &ent, NULL, alphasort), rc = 0;
+
+	if (k < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the directory: %s", dir,
+			 strerror(errno));
+		return rc;
+	}
+	for (int i = 0; i < k; i++) {
+		char *path = NULL;
+		struct stat st;
+
+		if (!rc && ent[i]->d_name[0] != '.' &&
+		    asprintf(&path, "%s/%s", dir, ent[i]->d_name) >= 0 &&
+		    !stat(path, &st)) {
+			if (S_ISDIR(st.st_mode) && depth < 8)
+				rc = load_dir(path, in, n, depth + 1, err, errlen);
+			else if (S_ISREG(st.st_mode) && json_name(ent[i]->d_name))
+				rc = add_file(path, in, n, err, errlen);
+		}
+		free(path);
+		free(ent[i]);
+	}
+	free(ent);
+	return rc;
+}
+
+int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
+	     size_t errlen)
+{
+	unsigned before = *n;
+	struct stat st;
+	int rc;
+
+	if (stat(arg, &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s; give a result file or a directory of them",
+			 arg, strerror(errno));
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return add_file(arg, in, n, err, errlen);
+	rc = load_dir(arg, in, n, 0, err, errlen);
+	if (!rc && *n == before) {
+		snprintf(err, errlen, "%s: no result file (*.json) in this directory", arg);
+		rc = -ENOENT;
+	}
+	return rc;
+}
+
+void rpt_inputs_free(struct rpt_input *in, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(in[i].path);
+		res_file_free(&in[i].res);
+	}
+	free(in);
+}
+
+/* ---- writing ---- */
+
+int rpt_write_atomic(const char *path, const char *html, size_t len,
+		     char *err, size_t errlen)
+{
+	char *dcopy = strdup(path), *tmp = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	sigset_t hold, old;
+	int fd = -1, rc = 0;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
+		tmp = NULL;
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
+			 strerror(errno));
+		goto out;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, html + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
+		rc = -errno;
+		fd = -1;
+		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		rc = -errno;
+		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
+			 strerror(-rc));
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(dcopy);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* Resolve -o: a directory gets report.html; the directory must be
+ * writable. Returns the path to write (malloc'd) or NULL with @err. */
+static char *output_path(const char *o, char *err, size_t errlen)
+{
+	struct stat st;
+	char *path, *dcopy;
+	int ok;
+
+	if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
+		if (asprintf(&path, "%s/report.html", o) < 0)
+			return NULL;
+	} else {
+		path = strdup(o);
+	}
+	if (!path)
+		return NULL;
+	dcopy = strdup(path);
+	ok = dcopy && !access(dirname(dcopy), W_OK);
+	if (!ok) {
+		snprintf(err, errlen, "-o %s: cannot write in %s (%s); give a path in "
+			 "a writable directory", o, dcopy ? dcopy : "?", strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	free(dcopy);
+	return path;
+}
+
+static void default_title(const struct rpt_input *in, unsigned n, char *buf,
+			  size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "cgscale report:");
+	unsigned shown = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned p = 0; p < in[i].res.npoints && o < len; p++) {
+			const char *t = in[i].res.points[p].test;
+
+			if (!t || strstr(buf + 15, t) || shown == 6)
+				continue;
+			o += (size_t)snprintf(buf + o, len - o, "%s %s",
+					      shown ? "," : "", t);
+			shown++;
+		}
+}
+
+int rpt_cmd_report(int argc, char **argv)
+{
+	struct rpt_cli cli = { 0 };
+	struct cgs_optset set = { "report options", rpt_optdefs, NOPTS, &cli };
+	struct rpt_input *in = NULL;
+	struct rpt_doc doc = { 0 };
+	char err[1024], title[512], *path = NULL, *html = NULL;
+	unsigned n = 0;
+	int first, rc, status = 2;
+	size_t len = 0;
+	FILE *mem = NULL;
+
+	if (cgs_opt_defaults(&set, err, sizeof(err))) {
+		fprintf(stderr, "cgscale: internal error: %s\n", err);
+		return 70;
+	}
+	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(&set, stdout);
+		status = 0;
+		goto out;
+	}
+	if (rc) {
+		fprintf(stderr, "cgscale: %s\n", err);
+		goto out;
+	}
+	if (first >= argc) {
+		fprintf(stderr, "cgscale: report: no result given; name result files "
+			"or directories (see 'cgscale report --help')\n");
+		goto out;
+	}
+	if (strcmp(cli.output, "-") && !(path = output_path(cli.output, err, sizeof(err)))) {
+		fprintf(stderr, "cgscale: %s\n", err);
+		goto out;
+	}
+	for (int i = first; i < argc; i++)
+		if (rpt_load(argv[i], &in, &n, err, sizeof(err))) {
+			fprintf(stderr, "cgscale: %s\n", err);
+			goto out;
+		}
+	status = 1;
+	if (cli.title)
+		snprintf(title, sizeof(title), "%s", cli.title);
+	else
+		default_title(in, n, title, sizeof(title));
+	mem = open_memstream(&html, &len);
+	if (!mem || rpt_doc_init(&doc, title) || rpt_build_runs(&doc, in, n)) {
+		fprintf(stderr, "cgscale: out of memory building the report\n");
+		goto out;
+	}
+	rc = rpt_doc_finish(&doc, cli.no_charts ? NULL : cli.gnuplot, mem, err,
+			    sizeof(err));
+	if (fclose(mem)) {
+		mem = NULL;
+		fprintf(stderr, "cgscale: out of memory writing the report\n");
+		goto out;
+	}
+	mem = NULL;
+	if (rc == -ENOENT)
+		fprintf(stderr, "cgscale: %s: no charts, tables only; install the Debian "
+			"package gnuplot-nox for the charts\n", err);
+	else if (rc == -EIO)
+		fprintf(stderr, "cgscale: %s\n", err);
+	else if (rc) {
+		fprintf(stderr, "cgscale: cannot build the report: %s\n", strerror(-rc));
+		goto out;
+	}
+	if (!path) {
+		if (fwrite(html, 1, len, stdout) != len || fflush(stdout)) {
+			fprintf(stderr, "cgscale: writing to stdout: %s\n", strerror(errno));
+			goto out;
+		}
+	} else if (rpt_write_atomic(path, html, len, err, sizeof(err))) {
+		fprintf(stderr, "cgscale: %s\n", err);
+		status = 2;
+		goto out;
+	} else {
+		fprintf(stderr, "cgscale: report in %s\n", path);
+	}
+	status = rc == -EIO ? 1 : 0;
+out:
+	if (mem)
+		fclose(mem);
+	free(html);
+	free(path);
+	rpt_doc_free(&doc);
+	rpt_inputs_free(in, n);
+	cgs_opt_free(&set);
+	return status;
+}
