@@ -218,6 +218,7 @@ struct rpt_doc {
 	struct rpt_chart **chart;
 	unsigned nchart;
 	unsigned next_id;          /* for element ids */
+	bool in_details;           /* a figure's table is open */
 	int err;                   /* first -errno, kept until the end */
 	char chart_note[512];      /* why charts are missing, if they are */
 };
@@ -231,12 +232,15 @@ void rpt_doc_id(struct rpt_doc *d, const char *prefix, char *buf, size_t len);
 
 /*
  * A chart at this place in the document, in a <figure> with @title as
- * caption; the caller fills it, then writes what follows the drawing
- * (the table behind it) and closes with rpt_figure_end(). NULL on ENOMEM
+ * caption; the caller fills it, then writes what follows the drawing,
+ * calls rpt_figure_table() and writes the table behind the chart, and
+ * closes with rpt_figure_end(). The table is folded away in a <details>
+ * when the chart is drawn, and open when it is not. NULL on ENOMEM
  * (recorded in d->err).
  */
 struct rpt_chart *rpt_figure(struct rpt_doc *d, const char *title,
 			     unsigned width, unsigned height);
+void rpt_figure_table(struct rpt_doc *d);
 void rpt_figure_end(struct rpt_doc *d);
 
 /* The place where the charts' status goes (drawn, or why not). */

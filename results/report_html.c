@@ -16,7 +16,7 @@
 #include "../runner/version.h"
 #include "report.h"
 
-enum blk_kind { BLK_TEXT, BLK_CHART, BLK_STATUS };
+enum blk_kind { BLK_TEXT, BLK_CHART, BLK_STATUS, BLK_DETAILS };
 
 struct rpt_block {
 	enum blk_kind kind;
@@ -188,8 +188,20 @@ struct rpt_chart *rpt_figure(struct rpt_doc *d, const char *title,
 	return c;
 }
 
+void rpt_figure_table(struct rpt_doc *d)
+{
+	cut(d);
+	if (!d->nchart || push(d, (struct rpt_block){ BLK_DETAILS, NULL, 0,
+						      d->chart[d->nchart - 1] }))
+		fail(d, -ENOMEM);
+	d->in_details = true;
+}
+
 void rpt_figure_end(struct rpt_doc *d)
 {
+	if (d->in_details)
+		fprintf(d->out, "</details>\n");
+	d->in_details = false;
 	fprintf(d->out, "</figure>\n");
 }
 
@@ -248,6 +260,10 @@ int rpt_doc_finish(struct rpt_doc *d, const char *gnuplot, FILE *out,
 			break;
 		case BLK_CHART:
 			write_chart(out, b->chart, short_note);
+			break;
+		case BLK_DETAILS:   /* open when the chart is missing */
+			fprintf(out, "<details%s><summary>table</summary>\n",
+				b->chart->svg ? "" : " open=\"open\"");
 			break;
 		case BLK_STATUS:
 			if (d->chart_note[0]) {

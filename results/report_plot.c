@@ -245,7 +245,7 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 			fprintf(out, " at graph 0.01, first %.10g left front tc rgb '#555555'\n",
 				bd->hi);
 		else
-			fprintf(out, " at first %.10g, graph 0.97 center front tc rgb '#555555'\n",
+			fprintf(out, " at first %.10g, graph 0.04 center front tc rgb '#555555'\n",
 				(bd->lo + bd->hi) / 2);
 	}
 	for (unsigned i = 0; i < c->nseries; i++) {

@@ -87,16 +87,19 @@ static void facts(struct rpt_doc *d, const struct rpt_set *s,
 	}
 }
 
-static void task_table(FILE *o, const struct rpt_set *s,
+static void task_table(struct rpt_doc *d, const struct rpt_set *s,
 		       const struct rpt_run *const *v, unsigned n)
 {
+	FILE *o;
 	static const char *const head[] = {
 		"run", "task", "cpuset", "CPU at start", "CPU at end",
 		"ops/s (measured)", "share of total %", "ops (whole loop)",
 		"minor faults", "major faults", "status", "error",
 	};
 
-	fprintf(o, "<details><summary>table</summary>\n<table>\n<tr>");
+	rpt_figure_table(d);
+	o = d->out;
+	fprintf(o, "<table>\n<tr>");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		rpt_th(o, head[i]);
 	fprintf(o, "</tr>\n");
@@ -125,7 +128,7 @@ static void task_table(FILE *o, const struct rpt_set *s,
 			fprintf(o, "</tr>\n");
 		}
 	}
-	fprintf(o, "</table>\n</details>\n");
+	fprintf(o, "</table>\n");
 }
 
 static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
@@ -139,8 +142,8 @@ static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
 	char title[512];
 	unsigned cnt = 0;
 
-	snprintf(title, sizeof(title), "%s, %s, %u tasks: ops/s of each task",
-		 g->test, g->mode, g->tasks);
+	snprintf(title, sizeof(title), "%s, %s, %u task%s: ops/s of each task",
+		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s");
 	c = rpt_figure(d, title, 600, 340);
 	if (!c)
 		return;
@@ -178,19 +181,22 @@ static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);
-	task_table(d->out, s, v, n);
+	task_table(d, s, v, n);
 	rpt_figure_end(d);
 }
 
-static void time_table(FILE *o, const struct rpt_set *s,
+static void time_table(struct rpt_doc *d, const struct rpt_set *s,
 		       const struct rpt_run *const *v, unsigned n)
 {
+	FILE *o;
 	static const char *const head[] = {
 		"run", "sample", "time (s)", "phase", "interval (ms)", "total ops/s",
 		"slowest task ops/s", "fastest task ops/s", "idle %", "steal %",
 	};
 
-	fprintf(o, "<details><summary>table</summary>\n<table>\n<tr>");
+	rpt_figure_table(d);
+	o = d->out;
+	fprintf(o, "<table>\n<tr>");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		rpt_th(o, head[i]);
 	fprintf(o, "</tr>\n");
@@ -224,7 +230,7 @@ static void time_table(FILE *o, const struct rpt_set *s,
 			fprintf(o, "</tr>\n");
 		}
 	}
-	fprintf(o, "</table>\n</details>\n");
+	fprintf(o, "</table>\n");
 }
 
 static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
@@ -236,8 +242,8 @@ static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
 	double warm = 0;
 	char title[512];
 
-	snprintf(title, sizeof(title), "%s, %s, %u tasks: total ops/s over time",
-		 g->test, g->mode, g->tasks);
+	snprintf(title, sizeof(title), "%s, %s, %u task%s: total ops/s over time",
+		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s");
 	c = rpt_figure(d, title, 600, 340);
 	if (!c)
 		return;
@@ -269,7 +275,7 @@ static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);
-	time_table(d->out, s, v, n);
+	time_table(d, s, v, n);
 	rpt_figure_end(d);
 }
 

@@ -215,8 +215,9 @@ static void env_value(const struct env_row *r, const struct rpt_input *in,
 		jtext(f, "machine.topology.llcs", e, sizeof(e));
 		jtext(f, "machine.topology.cores_per_llc", g, sizeof(g));
 		jtext(f, "machine.topology.smt", h, sizeof(h));
-		snprintf(buf, len, "%s packages, %s NUMA nodes, %s cores, %s PUs, "
-			 "%s LLCs of %s cores, SMT %s", a, b, c, d2, e, g, h);
+		snprintf(buf, len, "packages %s, NUMA nodes %s, cores %s, PUs %s, "
+			 "LLCs %s (%s cores each), SMT %s", a, b, c, d2, e, g,
+			 !strcmp(h, "yes") ? "on" : !strcmp(h, "no") ? "off" : h);
 		break;
 	case E_TMPDIR:
 		jtext(f, "environment.tmpdir.path", a, sizeof(a));
@@ -434,10 +435,10 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 			continue;
 		line = rpt_chart_series(c, s->mode[m], RPT_LINESPOINTS, m);
 		if (many) {
-			snprintf(name, sizeof(name), "%s, each run", s->mode[m]);
+			snprintf(name, sizeof(name), "%s runs", s->mode[m]);
 			dots = rpt_chart_series(c, name, RPT_POINTS, m);
 		}
-		snprintf(name, sizeof(name), "%s linear (N x ops at 1 task)", s->mode[m]);
+		snprintf(name, sizeof(name), "%s linear", s->mode[m]);
 		ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
 		rpt_linear(tasks, ops, n, lin);
 		for (size_t k = 0; k < n; k++) {
@@ -458,8 +459,12 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 		}
 	}
 	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_INT, RPT_AX_ZERO);
+	fprintf(d->out, "<p class=\"note\">Dotted: linear scaling from 1 task, N &#215; "
+			"total ops/s at 1 task, as will-it-scale plots it.%s</p>\n",
+		many ? " Small marks: each run; the line joins their means." : "");
+	rpt_figure_table(d);
 	o = d->out;
-	fprintf(o, "<details><summary>table</summary>\n<table>\n<tr>");
+	fprintf(o, "<table>\n<tr>");
 	rpt_th(o, "mode");
 	rpt_th(o, "tasks");
 	rpt_th(o, "ok runs");
@@ -501,7 +506,7 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 			fprintf(o, "</tr>\n");
 		}
 	}
-	fprintf(o, "</table>\n</details>\n");
+	fprintf(o, "</table>\n");
 	rpt_figure_end(d);
 }
 
