@@ -158,6 +158,8 @@ struct rpt_chart {
 	unsigned width, height;    /* SVG units */
 	struct rpt_axis x, y;
 	double bar_width;
+	unsigned key_rows;     /* legend: entries per column (0: gnuplot's
+				* choice), e.g. one column per mode */
 	unsigned nseries;
 	struct rpt_series series[RPT_MAX_SERIES];
 	unsigned nbands;

@@ -128,6 +128,8 @@ void rpt_chart_fit(struct rpt_chart *c, unsigned xflags, unsigned yflags)
 		widen(c->band[b].on_y ? &ylo : &xlo, c->band[b].on_y ? &yhi : &xhi,
 		      c->band[b].hi);
 	}
+	if (yhi > ylo)
+		yhi += (yhi - ylo) * 0.03;   /* no marker on the frame */
 	rpt_axis_fit(&c->x, xlo, xhi, 8, xflags);
 	rpt_axis_fit(&c->y, ylo, yhi, 6, yflags);
 }
@@ -217,8 +219,13 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 		c->width ? c->width : 600, c->height ? c->height : 340, c->id);
 	fprintf(out, "set border 3 lw 1\nset tics nomirror out\n"
 		     "set grid ytics lc rgb '#d9d9d9' lw 1 dt 1\n"
-		     "set key outside top center horizontal samplen 3 spacing 1.1 noenhanced\n"
 		     "set offsets 0, 0, 0, 0\n");
+	if (c->key_rows)
+		fprintf(out, "set key outside top center vertical maxrows %u samplen 3 "
+			     "spacing 1.1 width 2 noenhanced\n", c->key_rows);
+	else
+		fprintf(out, "set key outside top center horizontal samplen 3 "
+			     "spacing 1.1 noenhanced\n");
 	fprintf(out, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n",
 		c->x.min, c->x.max, c->y.min, c->y.max);
 	gp_tics(out, "xtics", &c->x);

@@ -321,7 +321,7 @@ static void aux_table(FILE *o, const struct rpt_group *g)
 static void extras(struct rpt_doc *d, const struct rpt_set *s,
 		   const struct rpt_group *g)
 {
-	unsigned shown = 0;
+	int first = -1;   /* the first run with sections: unfolded */
 
 	for (unsigned r = 0; r < g->nrun; r++) {
 		const struct res_point *p = g->run[r].p;
@@ -330,17 +330,19 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 		if (!p->extra || !json_object_is_type(p->extra, json_type_object))
 			continue;
 		rpt_run_label(s, &g->run[r], label, sizeof(label));
+		if (first < 0 && json_object_object_length(p->extra))
+			first = (int)r;
 		json_object_object_foreach(p->extra, k, v) {
 			const char *what = !strcmp(k, "perf") ? "perf counters" :
 					   !strcmp(k, "cgroup") ? "cgroup" : k;
 
 			snprintf(cap, sizeof(cap), "%s, %s", what, label);
-			fprintf(d->out, "<details%s><summary>", shown ? "" : " open=\"open\"");
+			fprintf(d->out, "<details%s><summary>",
+				(int)r == first ? " open=\"open\"" : "");
 			rpt_html_puts(d->out, cap);
 			fprintf(d->out, "</summary>\n");
 			rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");
-			shown++;
 		}
 	}
 }

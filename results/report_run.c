@@ -320,15 +320,19 @@ static void warnings(struct rpt_doc *d, const struct rpt_set *s)
 		}
 	}
 	if (bad)
-		fprintf(o, "<p class=\"warn\">%u points failed or were skipped; they are "
-			   "marked in the summary, with the reason in their section.</p>\n", bad);
+		fprintf(o, "<p class=\"warn\">%u point%s failed or %s skipped; marked in "
+			   "the summary, with the reason in %s section.</p>\n", bad,
+			bad == 1 ? "" : "s", bad == 1 ? "was" : "were",
+			bad == 1 ? "its" : "their");
 	if (steal)
-		fprintf(o, "<p class=\"warn\">%u points lost more than 1%% of CPU time to "
-			   "steal: the machine was shared, and their figures are lower than "
-			   "the kernel can do.</p>\n", steal);
+		fprintf(o, "<p class=\"warn\">%u point%s lost more than 1%% of CPU time to "
+			   "steal: the machine was shared, and %s figures are lower than "
+			   "the kernel can do.</p>\n", steal, steal == 1 ? "" : "s",
+			steal == 1 ? "its" : "their");
 	if (over)
-		fprintf(o, "<p class=\"warn\">%u points ran more tasks than places "
-			   "(oversubscribed): tasks shared CPUs.</p>\n", over);
+		fprintf(o, "<p class=\"warn\">%u point%s ran more tasks than places "
+			   "(oversubscribed): tasks shared CPUs.</p>\n", over,
+			over == 1 ? "" : "s");
 }
 
 static double mean_of(const struct rpt_group *g, size_t off)
@@ -408,7 +412,7 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 	struct rpt_chart *c;
 	FILE *o;
 	char title[512], name[160];
-	bool many = false;
+	bool many = false, linear = false;
 
 	for (unsigned i = 0; i < s->ng; i++)
 		many |= s->g[i].test_idx == t && s->g[i].nok > 1;
@@ -416,6 +420,7 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 	c = rpt_figure(d, title, 760, 400);
 	if (!c)
 		return;
+	c->key_rows = many ? 3 : 2;   /* a column per mode */
 	snprintf(c->x.label, sizeof(c->x.label), "tasks");
 	snprintf(c->y.label, sizeof(c->y.label), "total ops/s (all tasks)");
 	for (unsigned m = 0; m < s->nmode; m++) {
@@ -440,7 +445,7 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 		}
 		snprintf(name, sizeof(name), "%s linear", s->mode[m]);
 		ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
-		rpt_linear(tasks, ops, n, lin);
+		linear |= rpt_linear(tasks, ops, n, lin) == 0;
 		for (size_t k = 0; k < n; k++) {
 			if (line)
 				rpt_series_add(line, tasks[k], ops[k], NAN, NAN);
@@ -459,8 +464,9 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 		}
 	}
 	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_INT, RPT_AX_ZERO);
-	fprintf(d->out, "<p class=\"note\">Dotted: linear scaling from 1 task, N &#215; "
-			"total ops/s at 1 task, as will-it-scale plots it.%s</p>\n",
+	fprintf(d->out, "<p class=\"note\">%s%s</p>\n", linear ?
+		"Dotted: linear scaling from 1 task, N &#215; total ops/s at 1 task, "
+		"as will-it-scale plots it." : "No linear line: no run with 1 task.",
 		many ? " Small marks: each run; the line joins their means." : "");
 	rpt_figure_table(d);
 	o = d->out;
