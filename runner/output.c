@@ -19,6 +19,7 @@ struct agg {
 	double *total;           /* one per ok run */
 	double per_task, min_task, max_task, icov, idle, steal, scal;
 	unsigned nscal, nicov;
+	double lag_ms, interval_ms;
 	bool oversub;
 	const struct res_point *first_ok;   /* for aux names and units */
 	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
@@ -31,6 +32,9 @@ static void agg_point(struct agg *a, const struct res_point *p)
 	for (unsigned i = 0; i < p->ntasks; i++)
 		a->migrated += p->task[i].migrated;
 	a->oversub |= p->oversubscribed;
+	if (p->sampler_lag_ms > a->lag_ms)
+		a->lag_ms = p->sampler_lag_ms;
+	a->interval_ms = p->interval_s * 1e3;
 	if (strcmp(p->status, "ok")) {
 		a->bad_status = p->status;
 		a->bad_reason = p->reason;
@@ -132,6 +136,9 @@ static void print_row(const struct agg *a, FILE *out)
 	if (a->oversub)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "oversubscribed; ");
+	if (a->lag_ms > a->interval_ms / 4)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "sampler late by up to %.0f ms (busy machine?); ", a->lag_ms);
 	if (a->migrated)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "%u task(s) migrated; ", a->migrated);
