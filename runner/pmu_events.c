@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <linux/perf_event.h>   /* before libpfm4's own copy */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +28,6 @@ static const char *const pmu_default_events[] = {
 	"branch-misses", "dTLB-load-misses", "page-faults",
 	"context-switches", "cpu-migrations", NULL,
 };
-
-static int pmu_bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int pmu_bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 /* Encode @name for perf_event_open; a libpfm4 PFM_ERR_* code. */
 static int encode(const char *name, int plm, struct perf_event_attr *attr,
@@ -68,13 +55,13 @@ static int add_event(struct pmu_set *s, const char *name, char *err,
 		if (!strcmp(s->ev[i].name, name))
 			return 0;
 	if (s->n == PMU_MAX_EVENTS)
-		return pmu_bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			       "-e: more than %d events; count fewer", PMU_MAX_EVENTS);
 	ev = &s->ev[s->n];
 	rc = encode(name, PFM_PLM0 | PFM_PLM3, &ev->attr, &fstr);
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
-		return pmu_bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			       "-e %s: %s (libpfm4); see 'cgscale events [PATTERN]' for the events known here",
 			       name, pfm_strerror(rc));
 	}
@@ -88,7 +75,7 @@ static int add_event(struct pmu_set *s, const char *name, char *err,
 		free(ev->name);
 		free(ev->pfm);
 		memset(ev, 0, sizeof(*ev));
-		return pmu_bad(err, errlen, -ENOMEM, "-e: out of memory");
+		return cgs_errf(err, errlen, -ENOMEM, "-e: out of memory");
 	}
 	s->n++;
 	return 0;
@@ -102,15 +89,15 @@ int pmu_set_parse(struct pmu_set *s, const char *list, char *err, size_t errlen)
 	if (!list || !strcmp(list, "none"))
 		return 0;
 	if (pfm_initialize() != PFM_SUCCESS)
-		return pmu_bad(err, errlen, -EIO, "-e: libpfm4 does not initialize here");
+		return cgs_errf(err, errlen, -EIO, "-e: libpfm4 does not initialize here");
 	copy = strdup(list);
 	s->ev = calloc(PMU_MAX_EVENTS, sizeof(*s->ev));
 	if (!copy || !s->ev) {
-		rc = pmu_bad(err, errlen, -ENOMEM, "-e: out of memory");
+		rc = cgs_errf(err, errlen, -ENOMEM, "-e: out of memory");
 		goto out;
 	}
 	if (!*list || list[strlen(list) - 1] == ',' || *list == ',' || strstr(list, ",,")) {
-		rc = pmu_bad(err, errlen, -EINVAL,
+		rc = cgs_errf(err, errlen, -EINVAL,
 			     "-e '%s': an empty event name; separate names with single commas",
 			     list);
 		goto out;
@@ -118,7 +105,7 @@ int pmu_set_parse(struct pmu_set *s, const char *list, char *err, size_t errlen)
 	for (tok = strtok_r(copy, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "none")) {
-			rc = pmu_bad(err, errlen, -EINVAL,
+			rc = cgs_errf(err, errlen, -EINVAL,
 				     "-e: 'none' turns counting off and stands alone; drop it or the other names");
 		} else if (!strcmp(tok, "default")) {
 			for (int i = 0; !rc && pmu_default_events[i]; i++)
@@ -176,7 +163,7 @@ static char *reason_of(int rc)
 
 	switch (-rc) {
 	case ENOENT:
-		what = ": the kernel has no PMU that counts this event on this machine";
+		what = ": the kernel has no PMU for this event here";
 		break;
 	case EOPNOTSUPP:
 		what = ": the PMU cannot count this event per task";
@@ -279,7 +266,7 @@ int pmu_set_probe(struct pmu_set *s, char *err, size_t errlen)
 				  paranoid(), (unsigned)geteuid(), fallbacks);
 	for (unsigned i = 0; s->require && i < s->n; i++)
 		if (s->ev[i].err)
-			return pmu_bad(err, errlen, -EOPNOTSUPP,
+			return cgs_errf(err, errlen, -EOPNOTSUPP,
 				       "-e %s: <not supported> here: %s; drop it from -e, or leave out --require-events",
 				       s->ev[i].name, s->ev[i].reason ? s->ev[i].reason : "");
 	return 0;
@@ -327,7 +314,7 @@ int pmu_set_nofile(const struct pmu_set *s, unsigned max_tasks, char *err,
 		if (!setrlimit(RLIMIT_NOFILE, &up))
 			return 0;
 	}
-	return pmu_bad(err, errlen, -EMFILE,
+	return cgs_errf(err, errlen, -EMFILE,
 		       "-e: %u tasks x %u events need %llu open files, but RLIMIT_NOFILE allows %llu (hard limit %llu); raise it (ulimit -n %llu) or count fewer events or tasks",
 		       max_tasks, c, (unsigned long long)need,
 		       (unsigned long long)rl.rlim_cur,

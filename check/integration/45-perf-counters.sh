@@ -11,12 +11,9 @@
 #     --require-events then refuses to run (exit 2, nothing written);
 #   - an unknown name is exit 2 with libpfm4's message; RLIMIT_NOFILE is
 #     raised when tasks x events need it; `cgscale events` lists.
-set -u
-[ -r /proc/sys/kernel/perf_event_paranoid ] || {
-	echo "SKIP: this kernel has no perf_event support"; exit 77; }
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+d=$T
+[ -r /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event support"
 
 # Is anything else using the CPUs? (/proc/stat over one second, before
 # our run: busy CPUs = non-idle share x CPUs.)
@@ -120,7 +117,7 @@ fi
 "$CGSCALE" run -q -e page-faults,no-such-event page_fault1 -o "$d/x.json" 2>"$d/bad.err"
 rc=$?
 [ $rc -eq 2 ] || fail "unknown event: exit $rc, want 2"
-grep -q 'no-such-event: event not found (libpfm4).*cgscale events' "$d/bad.err" ||
+[ "$(wc -l <"$d/bad.err")" -eq 1 ] && grep -q 'no-such-event: event not found (libpfm4).*cgscale events' "$d/bad.err" ||
 	fail "unknown event message: $(cat "$d/bad.err")"
 [ ! -e "$d/x.json" ] || fail "unknown event wrote a result"
 "$CGSCALE" events fault >"$d/ev.out" || fail "cgscale events exited $?"

@@ -8,18 +8,15 @@
 #     with the kernel's reason; page-faults still count one per op;
 #   - tasks x events above a hard RLIMIT_NOFILE that nobody cannot raise
 #     fail before running, with the number needed and the limit.
-set -u
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to switch to nobody"; exit 77; }
-command -v setpriv >/dev/null || { echo "SKIP: no setpriv (util-linux)"; exit 77; }
-[ -r /proc/sys/kernel/perf_event_paranoid ] || {
-	echo "SKIP: this kernel has no perf_event support"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+d=$T
+[ "$(id -u)" = 0 ] || skip "needs root to switch to nobody"
+command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+[ -r /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event support"
 asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-asnobody test -x "$CGSCALE" || {
-	echo "SKIP: nobody cannot run $CGSCALE (a directory above it is closed to others)"; exit 77; }
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
+asnobody test -x "$CGSCALE" ||
+	skip "nobody cannot run $CGSCALE (a directory above it is closed to others)"
 chown 65534:65534 "$d" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
 par=$(cat /proc/sys/kernel/perf_event_paranoid)
 
 asnobody "$CGSCALE" run -q -t 1 -m both -w 200ms -d 1s -i 250ms --tmpdir "$d" \
