@@ -63,25 +63,20 @@ void pmu_derive(const struct pmu_set *s, const double *total,
 		on[m] = -1;
 	}
 	for (size_t r = 0; r < sizeof(pmu_ratios) / sizeof(pmu_ratios[0]); r++) {
-		int n = pmu_set_find(s, pmu_ratios[r].type, pmu_ratios[r].num, NULL);
-		int d;
+		/* the first numerator with a denominator counted alike */
+		for (unsigned n = 0; n < s->n; n++) {
+			const struct perf_event_attr *a = &s->ev[n].attr;
+			int d;
 
-		/* the first numerator whose denominator is counted alike */
-		while (n >= 0) {
-			d = pmu_set_find(s, pmu_ratios[r].type, pmu_ratios[r].den,
-					 &s->ev[n]);
-			if (d >= 0 && isfinite(total[n]) && isfinite(total[d]) && total[d] > 0) {
-				out[pmu_ratios[r].m] = pmu_ratios[r].scale * total[n] / total[d];
-				on[pmu_ratios[r].m] = n;
-				break;
-			}
-			do
-				n++;
-			while (n < (int)s->n &&
-			       (s->ev[n].err || s->ev[n].attr.type != pmu_ratios[r].type ||
-				s->ev[n].attr.config != pmu_ratios[r].num));
-			if (n >= (int)s->n)
-				n = -1;
+			if (s->ev[n].err || a->type != pmu_ratios[r].type ||
+			    a->config != pmu_ratios[r].num || !isfinite(total[n]))
+				continue;
+			d = pmu_set_find(s, pmu_ratios[r].type, pmu_ratios[r].den, &s->ev[n]);
+			if (d < 0 || !isfinite(total[d]) || total[d] <= 0)
+				continue;
+			out[pmu_ratios[r].m] = pmu_ratios[r].scale * total[n] / total[d];
+			on[pmu_ratios[r].m] = (int)n;
+			break;
 		}
 	}
 	e = pmu_set_find(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, NULL);
