@@ -29,7 +29,7 @@ quiet=$(awk -v o="$others" 'BEGIN { print (o < 0.1) ? "yes" : "no" }')
 "$CGSCALE" run -q -t 1,2 -m both -w 500ms -d 2s -i 500ms --placement none \
 	-e page-faults,context-switches,task-clock page_fault1 page_fault3 \
 	-o "$d/sw.json" >"$d/sw.out" 2>"$d/sw.err" || {
-	cat "$d/sw.err"; fail "software events run exited $?"; }
+	rc=$?; cat "$d/sw.err"; fail "software events run exited $rc"; }
 jq -e '[.points[] | select(.status == "ok")] | length == 8' "$d/sw.json" >/dev/null ||
 	fail "not all 8 points ok: $(jq -c '[.points[] | [.test, .mode, .tasks, .status, .reason]]' "$d/sw.json")"
 jq -e '[.points[].perf.events[] | .supported and .counting == "user+kernel"] | all' \
@@ -90,7 +90,7 @@ grep -q 'task-clock .*CPUs utilized' "$d/sw.out" || fail "no task-clock line in 
 # 2. cycles: <not supported> with the kernel's reason, and the run goes on
 "$CGSCALE" run -q -t 1 -m thread -w 0 -d 1s -i 250ms -e cycles,page-faults \
 	page_fault1 -o "$d/cyc.json" >"$d/cyc.out" 2>"$d/cyc.err" || {
-	cat "$d/cyc.err"; fail "-e cycles exited $?"; }
+	rc=$?; cat "$d/cyc.err"; fail "-e cycles exited $rc"; }
 if jq -e '.points[0].perf.events[0].supported' "$d/cyc.json" >/dev/null; then
 	echo "this kernel counts cycles: checking that it did"
 	jq -e '.points[0].perf.totals.cycles.count > 0' "$d/cyc.json" >/dev/null ||

@@ -21,7 +21,8 @@ par=$(cat /proc/sys/kernel/perf_event_paranoid)
 
 asnobody "$CGSCALE" run -q -t 1 -m both -w 200ms -d 1s -i 250ms --tmpdir "$d" \
 	-e page-faults,context-switches,task-clock,cycles:k page_fault1 \
-	-o "$d/r.json" >"$d/out" 2>"$d/err" || { cat "$d/err"; fail "run as nobody exited $?"; }
+	-o "$d/r.json" >"$d/out" 2>"$d/err" ||
+	{ rc=$?; cat "$d/err"; fail "run as nobody exited $rc"; }
 jq -e '[.points[] | .status == "ok"] | all' "$d/r.json" >/dev/null || fail "a point failed"
 pop() { jq -r ".points[] | .perf.totals[\"page-faults\"].per_op" "$d/r.json"; }
 for x in $(pop); do
