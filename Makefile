@@ -82,6 +82,7 @@ integration: cgscale build/san/cgscale
 
 bench: cgscale
 	@bench/harness-overhead ./cgscale
+	@bench/perf-overhead ./cgscale
 
 install: cgscale
 	install -d $(DESTDIR)$(BINDIR)
