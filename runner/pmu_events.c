@@ -56,14 +56,14 @@ static int add_event(struct pmu_set *s, const char *name, char *err,
 			return 0;
 	if (s->n == PMU_MAX_EVENTS)
 		return cgs_errf(err, errlen, -EINVAL,
-			       "-e: more than %d events; count fewer", PMU_MAX_EVENTS);
+			        "-e: more than %d events; count fewer", PMU_MAX_EVENTS);
 	ev = &s->ev[s->n];
 	rc = encode(name, PFM_PLM0 | PFM_PLM3, &ev->attr, &fstr);
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
 		return cgs_errf(err, errlen, -EINVAL,
-			       "-e %s: %s (libpfm4); see 'cgscale events [PATTERN]' for the events known here",
-			       name, pfm_strerror(rc));
+			        "-e %s: %s (libpfm4); see 'cgscale events [PATTERN]' for the events known here",
+			        name, pfm_strerror(rc));
 	}
 	/* :u/:k chose the levels when the default plm changes nothing */
 	if (encode(name, PFM_PLM3, &user, NULL) == PFM_SUCCESS)
@@ -98,15 +98,25 @@ int pmu_set_parse(struct pmu_set *s, const char *list, char *err, size_t errlen)
 	}
 	if (!*list || list[strlen(list) - 1] == ',' || *list == ',' || strstr(list, ",,")) {
 		rc = cgs_errf(err, errlen, -EINVAL,
-			     "-e '%s': an empty event name; separate names with single commas",
-			     list);
+			      "-e '%s': an empty event name; separate names with single commas",
+			      list);
 		goto out;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok && !rc;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "none")) {
+		char *end = tok + strlen(tok);
+
+		while (*tok == ' ')
+			tok++;
+		while (end > tok && end[-1] == ' ')
+			*--end = 0;
+		if (!*tok) {
 			rc = cgs_errf(err, errlen, -EINVAL,
-				     "-e: 'none' turns counting off and stands alone; drop it or the other names");
+				      "-e '%s': an empty event name; separate names with single commas",
+				      list);
+		} else if (!strcmp(tok, "none")) {
+			rc = cgs_errf(err, errlen, -EINVAL,
+				      "-e: 'none' turns counting off and stands alone; drop it or the other names");
 		} else if (!strcmp(tok, "default")) {
 			for (int i = 0; !rc && pmu_default_events[i]; i++)
 				rc = add_event(s, pmu_default_events[i], err, errlen);
@@ -267,8 +277,8 @@ int pmu_set_probe(struct pmu_set *s, char *err, size_t errlen)
 	for (unsigned i = 0; s->require && i < s->n; i++)
 		if (s->ev[i].err)
 			return cgs_errf(err, errlen, -EOPNOTSUPP,
-				       "-e %s: <not supported> here: %s; drop it from -e, or leave out --require-events",
-				       s->ev[i].name, s->ev[i].reason ? s->ev[i].reason : "");
+				        "-e %s: <not supported> here: %s; drop it from -e, or leave out --require-events",
+				        s->ev[i].name, s->ev[i].reason ? s->ev[i].reason : "");
 	return 0;
 }
 
@@ -315,10 +325,10 @@ int pmu_set_nofile(const struct pmu_set *s, unsigned max_tasks, char *err,
 			return 0;
 	}
 	return cgs_errf(err, errlen, -EMFILE,
-		       "-e: %u tasks x %u events need %llu open files, but RLIMIT_NOFILE allows %llu (hard limit %llu); raise it (ulimit -n %llu) or count fewer events or tasks",
-		       max_tasks, c, (unsigned long long)need,
-		       (unsigned long long)rl.rlim_cur,
-		       (unsigned long long)rl.rlim_max, (unsigned long long)need);
+		        "-e: %u tasks x %u events need %llu open files, but RLIMIT_NOFILE allows %llu (hard limit %llu); raise it (ulimit -n %llu) or count fewer events or tasks",
+		        max_tasks, c, (unsigned long long)need,
+		        (unsigned long long)rl.rlim_cur,
+		        (unsigned long long)rl.rlim_max, (unsigned long long)need);
 }
 
 void pmu_set_free(struct pmu_set *s)

@@ -112,6 +112,12 @@ static void test_parse_lists(void **state)
 	assert_string_equal(s.ev[0].name, "task-clock");
 	assert_string_equal(s.ev[1].name, "cycles");
 	pmu_set_free(&s);
+	/* spaces around names are not part of them */
+	parse_ok(&s, " page-faults , task-clock");
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.ev[0].name, "page-faults");
+	assert_string_equal(s.ev[1].name, "task-clock");
+	pmu_set_free(&s);
 }
 
 static void test_parse_errors(void **state)
@@ -125,6 +131,7 @@ static void test_parse_errors(void **state)
 	parse_bad("cycles,,page-faults", "empty event name");
 	parse_bad("cycles,", "empty event name");
 	parse_bad("", "empty event name");
+	parse_bad("cycles, ,page-faults", "empty event name");
 }
 
 static void test_scale(void **state)
