@@ -1,9 +1,9 @@
 /*
- * pmu_report.c - from a point's group reads to its "perf" section (raw
+ * pmu_report.c - from a point's group reads to its "perf" section: raw
  * counts, time_enabled and time_running per task and interval; totals,
- * per-op figures and derived metrics over the measured window) and from
- * that section to the perf-stat style lines of the table. The arithmetic
- * (multiplexing scale, derived metrics) is pure and unit-tested.
+ * per-op figures and derived metrics over the measured window. The
+ * arithmetic (multiplexing scale, derived metrics) is pure and
+ * unit-tested; pmu_table.c prints the section.
  */
 #include <errno.h>
 #include <math.h>
