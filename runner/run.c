@@ -118,7 +118,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r,
 	};
-	struct cgs_observer obs[1];
+	struct cgs_observer obs[4];      /* perf, cgroup stats, stat reader */
 	struct pmu_point *pp = NULL;
 	char when[32];
 	int rc;
