@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../results/report.h"
+#include "pmu.h"
 #include "run.h"
 #include "version.h"
 
@@ -18,6 +19,7 @@ struct cgs_cmd {
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
 	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
+	{ "events", pmu_cmd_events, "list the perf events libpfm4 knows here (for run -e)" },
 	{ "report", rpt_cmd_report, "write an HTML page with charts and tables of result files" },
 };
 
