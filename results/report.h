@@ -8,13 +8,17 @@
  *   report_axis.c  what is drawn: axis ranges, "nice" ticks and their
  *                  labels, the linear reference of a scalability curve;
  *   report_text.c  escaping of every string for HTML and for gnuplot;
- *   report_plot.c  a chart (struct rpt_chart, pure data) drawn by
- *                  gnuplot's SVG terminal, one gnuplot for all charts,
- *                  and the SVG made safe to embed;
+ *   report_plot.c  a chart (struct rpt_chart, pure data) and the
+ *                  gnuplot commands that draw it;
+ *   report_gnuplot.c  one gnuplot (SVG terminal) for all charts of a
+ *                  page, and the SVG made safe to embed;
  *   report_html.c  the document: text blocks and chart blocks, the
- *                  style sheet, generic tables of JSON sections;
- *   report_run.c   the pages of result files: environment, curves,
- *                  per-point task bars, time series, counters;
+ *                  style sheet, table cells;
+ *   report_json.c  generic tables of JSON sections;
+ *   report_run.c   the pages of result files: outline, summary, curves;
+ *   report_env.c   their environment table and warnings;
+ *   report_point.c per point: task bars, time series, aux counters;
+ *   report_perf.c  per point: the perf counter summary;
  *   report_cmd.c   the subcommand.
  * A comparison adds its pages by filling charts with the same model:
  * sides as bar series, runs as point series, CIs as error bars, verdicts
@@ -183,13 +187,16 @@ void rpt_chart_band(struct rpt_chart *c, bool on_y, double lo, double hi,
 /* Fit both axes to the data, bands included (see rpt_axis_fit). */
 void rpt_chart_fit(struct rpt_chart *c, unsigned xflags, unsigned yflags);
 
+/* Whether any series has a point to draw. */
+bool rpt_chart_has_data(const struct rpt_chart *c);
+
 void rpt_chart_free(struct rpt_chart *c);
 
 /* The gnuplot commands that draw @c, data inline, to the current output. */
 void rpt_gp_script(FILE *out, const struct rpt_chart *c);
 
 /*
- * Make one SVG document from gnuplot safe to embed in a page with other
+ * (report_gnuplot.c) Make one SVG document from gnuplot safe to embed in a page with other
  * charts: drop what comes before <svg (XML prolog, DOCTYPE, comments) and
  * after </svg>, prefix every id and every local reference to one
  * (href="#x", url(#x)) with @prefix, and escape "]]>". NULL when there is
@@ -198,7 +205,7 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c);
 char *rpt_svg_embed(const char *svg, size_t len, const char *prefix);
 
 /*
- * Draw @n charts with one run of @gnuplot (a path, or a name looked up in
+ * (report_gnuplot.c) Draw @n charts with one run of @gnuplot (a path, or a name looked up in
  * PATH). Fills each chart's svg, or its error. Returns 0 when all were
  * drawn; -ENOENT when gnuplot cannot be run (no chart drawn; @err says
  * so); -EIO when some were not drawn (@err has what gnuplot said).
@@ -314,9 +321,17 @@ static inline bool rpt_ok(const struct res_point *p)
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len);
 
+/* The environment table and the warnings (report_env.c). */
+void rpt_env_table(struct rpt_doc *d, const struct rpt_set *s);
+void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s);
+
 /* The section of one group: facts, per-task bars, time series, counters. */
 void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
 		       const struct rpt_group *g);
+
+/* A point's "perf" section as a summary table (report_perf.c); another
+ * shape falls back to rpt_json_tables(). */
+void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption);
 
 /* Measured ops/s of task @i of @p (from its samples); NAN if none. */
 double rpt_task_rate(const struct res_point *p, unsigned i);

@@ -341,7 +341,10 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				(int)r == first ? " open=\"open\"" : "");
 			rpt_html_puts(d->out, cap);
 			fprintf(d->out, "</summary>\n");
-			rpt_json_tables(d->out, v, cap);
+			if (!strcmp(k, "perf"))
+				rpt_perf_section(d->out, v, cap);
+			else
+				rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");
 		}
 	}

@@ -52,6 +52,22 @@ for m in process thread; do
 		fail "mean total ops/s $v of page_fault1 $m 2 not in a table"
 done
 
+# a real run with perf counters (software events count on any kernel):
+# page_fault1's page-faults per op is 1, as SCHEMA.md says of minflt
+if "$CGSCALE" run -q -m process -e default -w 0.2 -d 0.4 -i 0.2 -o perf.json page_fault1 \
+	>/dev/null 2>perf.err && jq -e '.points[0].perf.totals["page-faults"]' perf.json >/dev/null; then
+	"$CGSCALE" report -o perf.html perf.json 2>/dev/null || fail "report of a perf run"
+	wellformed perf.html
+	td() { xmllint --xpath "string(//*[local-name()='tr'][*[local-name()='td'][1]='$1']/*[local-name()='td'][$2])" perf.html; }
+	per_op=$(td page-faults 4)
+	awk -v v="$per_op" 'BEGIN { exit !(v > 0.9 && v < 1.1) }' ||
+		fail "page-faults per op of page_fault1 is '$per_op', not 1"
+	[ "$(td page-faults 2)" = "user+kernel" ] || [ "$(td page-faults 2)" = "user" ] ||
+		fail "page-faults: counting mode missing"
+else
+	echo "note: no perf counters here ($(head -n 1 perf.err)); perf table checked on synthetic data only"
+fi
+
 # -o DIR, -o -, several files and a directory of them
 mkdir out d d/sub
 "$CGSCALE" report -o out r.json 2>/dev/null || fail "-o DIR"
@@ -111,6 +127,9 @@ grep -qF 'é日 ]]&gt; end' bad.html || fail "non-ASCII or ]]> not kept as text"
 grep -qF '&lt;b&gt;died&lt;/b&gt;' bad.html || fail "failure reason not escaped"
 grep -qF 'perf counters, run 1' bad.html || fail "perf section not shown"
 grep -qF 'cycles&lt;u&gt;' bad.html || fail "perf event name not escaped"
+grep -qF 'Derived metrics' bad.html || fail "perf metrics not shown"
+grep -qF 'instructions per cycle' bad.html || fail "perf metric not explained"
+grep -qF 'user-only &amp; &lt;counting&gt;' bad.html || fail "perf note not shown, or not escaped"
 grep -qF 'cgscale.slice/a&lt;b&gt;/leaf' bad.html || fail "cgroup layout not in the page"
 # both tests got the same name, so they pool: 1 curve + 2 x 2 x 2 charts
 [ "$(count '<svg class="chart"' bad.html)" -eq 9 ] || fail "hostile names: not 9 charts drawn"
