@@ -145,6 +145,7 @@ struct rpt_series {
 	enum rpt_style style;
 	unsigned look;
 	double xoff;           /* bars: offset from x, for clusters */
+	bool label_end;        /* write the name at the last point too */
 	size_t n, cap;
 	double *x, *y, *lo, *hi;   /* lo/hi: RPT_ERRORBARS only */
 };

@@ -253,6 +253,20 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 				(bd->lo + bd->hi) / 2);
 	}
 	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct rpt_series *sr = &c->series[i];
+		size_t k = sr->n;
+
+		while (k > 0 && !(isfinite(sr->x[k - 1]) && isfinite(sr->y[k - 1])))
+			k--;
+		if (!sr->label_end || !k)
+			continue;
+		fprintf(out, "set label %u ", RPT_MAX_BANDS + 1 + i);
+		gp_str(out, sr->name);
+		fprintf(out, " at first %.10g, first %.10g right offset -0.6,0.7 front "
+			     "tc rgb '%s'\n", sr->x[k - 1] + sr->xoff, sr->y[k - 1],
+			rpt_looks[sr->look % RPT_NLOOKS].colour);
+	}
+	for (unsigned i = 0; i < c->nseries; i++) {
 		const struct rpt_series *s = &c->series[i];
 
 		fprintf(out, "$D%u << EOD\n", i);

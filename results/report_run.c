@@ -211,6 +211,8 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 		}
 		snprintf(name, sizeof(name), "%s linear", s->mode[m]);
 		ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
+		if (ref)
+			ref->label_end = true;   /* tells them apart in grey */
 		linear |= rpt_linear(tasks, ops, n, lin) == 0;
 		for (size_t k = 0; k < n; k++) {
 			if (line)

@@ -142,6 +142,7 @@ static void gp_script(void **state)
 	snprintf(c.x.label, sizeof(c.x.label), "tasks'\nsystem('id')");
 	snprintf(c.y.label, sizeof(c.y.label), "ops/s");
 	s = rpt_chart_series(&c, "p'\n!rm -rf /", RPT_LINESPOINTS, 1);
+	s->label_end = true;
 	rpt_series_add(s, 1, 100, NAN, NAN);
 	rpt_series_add(s, 2, NAN, NAN, NAN);        /* dropped from the data */
 	rpt_series_add(s, 3, 250, NAN, NAN);
@@ -159,6 +160,8 @@ static void gp_script(void **state)
 	assert_non_null(strstr(buf, "lc rgb '#D55E00'"));   /* look 1 */
 	assert_non_null(strstr(buf, "set object 1 rect from first 0, graph 0 to first 1.5"));
 	assert_non_null(strstr(buf, "name 'cgs3'"));
+	/* the end label sits at the last point that has data */
+	assert_non_null(strstr(buf, "set label 5 'p''" FFFD "!rm -rf /' at first 3, first 250 right"));
 	free(buf);
 	rpt_chart_free(&c);
 }
