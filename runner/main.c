@@ -17,6 +17,7 @@ struct cgs_cmd {
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
 	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
+	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 };
 
 static void usage(FILE *out)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgrun.h"
 #include "point.h"
 #include "run.h"
 #include "util.h"
@@ -51,6 +52,14 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "cgroup-depth", 0, CGS_OPT_STRING, RO(cgroup_depth), NULL, 0, 0, NULL, "N|LIST",
+	  "nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0" },
+	{ "cgroup-parent", 0, CGS_OPT_STRING, RO(cgroup_parent), NULL, 0, 0, NULL, "PATH",
+	  "the cgroup to create them under, as /proc/self/cgroup writes it; / is the root (default: the runner's own cgroup)" },
+	{ "cgroup-set", 0, CGS_OPT_STRLIST, RO(cgroup_set), NULL, 0, 0, NULL, "LEVEL:KNOB=VALUE",
+	  "write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)" },
+	{ "cgroup-leaf", 0, CGS_OPT_ENUM, RO(cgroup_leaf), "shared", 0, 0, cgs_cg_leaf_names,
+	  NULL, "all tasks in one leaf, or one sibling leaf per task (process mode only)" },
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
@@ -241,6 +250,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = cgs_cgrun_validate(r, false, err, errlen);
 	return rc;
 }
 
