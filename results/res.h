@@ -62,6 +62,7 @@ struct res_point {
 	unsigned places;         /* 0 when unbound */
 	bool oversubscribed;     /* more tasks than places */
 	double warmup_s, duration_s, interval_s;
+	double sampler_lag_ms;   /* the latest any sample was taken */
 	unsigned ntasks;
 	struct res_task *task;
 	unsigned nsamples;

@@ -354,6 +354,7 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 		p->warmup_s = get_num(tm, "warmup_s", r, &rc);
 		p->duration_s = get_num(tm, "duration_s", r, &rc);
 		p->interval_s = get_num(tm, "interval_s", r, &rc);
+		p->sampler_lag_ms = get_num(tm, "sampler_lag_max_ms", r, &rc);
 	}
 	p->wopts = keep(o, "workload_options", json_type_object, r, &rc);
 	read_summary(o, p, &p->sum, r, &rc);

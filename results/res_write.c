@@ -164,6 +164,7 @@ static struct json_object *point_json(const struct res_point *p)
 	add(tm, "warmup_s", jnum(p->warmup_s));
 	add(tm, "duration_s", jnum(p->duration_s));
 	add(tm, "interval_s", jnum(p->interval_s));
+	add(tm, "sampler_lag_max_ms", jnum(p->sampler_lag_ms));
 	add(o, "timing", tm);
 	add(o, "workload_options", p->wopts ? jget(p->wopts)
 					    : json_object_new_object());

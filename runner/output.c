@@ -22,6 +22,7 @@ struct agg {
 	double *total;           /* one per ok run */
 	double per_task, min_task, max_task, icov, idle, steal, scal;
 	unsigned nscal, nicov;
+	double lag_ms, interval_ms;
 	bool oversub;
 	const struct res_point *first_ok;   /* for aux names and units */
 	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
@@ -51,6 +52,9 @@ static void agg_point(struct agg *a, const struct res_point *p)
 		a->migrated += p->task[i].migrated;
 	a->oversub |= p->oversubscribed;
 	a->cg_flagged += cg_flagged(p);
+	if (p->sampler_lag_ms > a->lag_ms)
+		a->lag_ms = p->sampler_lag_ms;
+	a->interval_ms = p->interval_s * 1e3;
 	if (strcmp(p->status, "ok")) {
 		a->bad_status = p->status;
 		a->bad_reason = p->reason;
@@ -161,6 +165,9 @@ static void print_row(const struct agg *a, bool layouts, FILE *out)
 	if (a->oversub)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "oversubscribed; ");
+	if (a->lag_ms > a->interval_ms / 4)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "sampler late by up to %.0f ms (busy machine?); ", a->lag_ms);
 	if (a->migrated)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "%u task(s) migrated; ", a->migrated);

@@ -285,29 +285,32 @@ static void record_workers(struct res_point *p, int rc, struct workers *wk,
 }
 
 static void obs_sample(const struct cgs_point_spec *spec, const struct res_point *p,
-		       unsigned s)
+		       unsigned k, bool window_start)
 {
-	bool window_start = p->phase[s] != RES_PHASE_MEASURE &&
-			    s + 1 < p->nsamples &&
-			    p->phase[s + 1] == RES_PHASE_MEASURE;
-
-	for (unsigned k = 0; k < spec->nobs; k++)
-		if (spec->obs[k].sample)
-			spec->obs[k].sample(spec->obs[k].priv, s, p->t_ns[s],
-					    p->phase[s], window_start);
+	for (unsigned i = 0; i < spec->nobs; i++)
+		if (spec->obs[i].sample)
+			spec->obs[i].sample(spec->obs[i].priv, k, p->t_ns[k],
+					    p->phase[k], window_start);
 }
 
-/* Sample until the schedule ends, a task fails, or a signal arrives. */
+/*
+ * Sample until the plan ends, a task fails, or a signal arrives. Planned
+ * sample s is due at cgs_sample_due(); when the sampler wakes so late that
+ * the next sample of the same phase is due too, the missed instant is
+ * dropped and the interval simply lasts longer: rates divide by the real
+ * elapsed time, and the measurement always lasts its full duration.
+ */
 static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		       struct res_point *p, const int64_t *at,
+		       struct res_point *p, const int64_t *plan,
+		       const enum res_phase *phase, unsigned nplan,
 		       struct workers *wk, int *signo)
 {
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	struct cgs_cpustat prev = { 0 }, cur;
+	int64_t t0, wstart = 0, lag = 0;
+	unsigned k = 1;
 	bool have_stat;
-	int64_t t0;
-	unsigned s;
 	int rc = 0;
 
 	if (!last) {
@@ -318,28 +321,44 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	t0 = cgs_now_ns();
 	cgs_gate_open(sh);
 	p->t_ns[0] = 0;
+	p->phase[0] = phase[0];
 	take_counts(sh, p, last, 0);
-	obs_sample(spec, p, 0);
-	for (s = 1; s < p->nsamples; s++) {
-		rc = wait_until(t0 + at[s], spec->sigfd, signo);
+	if (nplan > 1 && phase[1] == RES_PHASE_MEASURE)
+		wstart = t0;   /* no warm-up: the start opens the window */
+	obs_sample(spec, p, 0, wstart != 0);
+	for (unsigned s = 1; s < nplan; s++) {
+		int64_t due = cgs_sample_due(plan, phase, s, t0, wstart), now;
+		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&
+			     phase[s + 1] == RES_PHASE_MEASURE;
+
+		rc = wait_until(due, spec->sigfd, signo);
 		if (rc)
 			break;
-		p->t_ns[s] = cgs_now_ns() - t0;
-		take_counts(sh, p, last, s);
-		obs_sample(spec, p, s);
+		now = cgs_now_ns();
+		if (s + 1 < nplan && phase[s + 1] == phase[s] &&
+		    now >= cgs_sample_due(plan, phase, s + 1, t0, wstart))
+			continue;   /* woke too late: merge into the next interval */
+		if (now - due > lag)
+			lag = now - due;
+		p->t_ns[k] = now - t0;
+		p->phase[k] = phase[s];
+		take_counts(sh, p, last, k);
+		if (opens)
+			wstart = now;
+		obs_sample(spec, p, k, opens);
 		if (have_stat && cpustat_read(statfd, &cur) == 0) {
-			cgs_cpustat_pct(&prev, &cur, &p->idle_pct[s],
-					&p->iowait_pct[s], &p->steal_pct[s]);
+			cgs_cpustat_pct(&prev, &cur, &p->idle_pct[k],
+					&p->iowait_pct[k], &p->steal_pct[k]);
 			prev = cur;
 		}
 		if (spec->tick)
-			spec->tick(spec->tick_arg, p->t_ns[s]);
-		if (atomic_load(&sh->failed) || any_worker_gone(wk)) {
-			s++;
+			spec->tick(spec->tick_arg, p->t_ns[k]);
+		k++;
+		if (atomic_load(&sh->failed) || any_worker_gone(wk))
 			break;
-		}
 	}
-	res_point_truncate(p, s);   /* keep only what was sampled */
+	p->sampler_lag_ms = lag / 1e6;
+	res_point_truncate(p, k);   /* keep only what was sampled */
 out:
 	if (statfd >= 0)
 		close(statfd);
@@ -427,6 +446,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	unsigned n = cgs_schedule(spec->warmup_ns, spec->duration_ns,
 				  spec->interval_ns, NULL, NULL);
 	int64_t *at = calloc(n, sizeof(*at));
+	enum res_phase *plan_phase = calloc(n, sizeof(*plan_phase));
 	const char *anames[CGS_MAX_AUX], *aunits[CGS_MAX_AUX];
 	double ascales[CGS_MAX_AUX];
 	bool killed = false, prepared = false;
@@ -437,13 +457,13 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		aunits[k] = w->aux[k].rate_unit;
 		ascales[k] = w->aux[k].rate_scale;
 	}
-	if (!at || res_point_alloc(p, spec->ntasks, n) ||
+	if (!at || !plan_phase || res_point_alloc(p, spec->ntasks, n) ||
 	    res_point_set_aux(p, (unsigned)w->naux, anames, aunits, ascales)) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
-		     at, p->phase);
+		     at, plan_phase);
 	if (w->prepare) {
 		rc = w->prepare(&pt.ctx);
 		if (rc) {
@@ -468,7 +488,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	if (!rc)
 		rc = obs_ready(spec, pt.sh, p);
 	if (!rc)
-		rc = sample_loop(spec, pt.sh, p, at, &wk, signo);
+		rc = sample_loop(spec, pt.sh, p, at, plan_phase, n, &wk, signo);
 	else
 		res_point_truncate(p, 0);
 	killed = collect(spec, pt.sh, &wk);
@@ -498,5 +518,6 @@ out:
 	free(wk.wst);
 	free(wk.reaped);
 	free(at);
+	free(plan_phase);
 	return rc;
 }

@@ -80,6 +80,15 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
 		      int64_t *at, enum res_phase *phase);
 
+/*
+ * When planned sample @s is due, in CLOCK_MONOTONIC ns: warm-up instants
+ * count from the gate (@t0); measurement instants count from the real time
+ * of the sample that opened the window (@window_start, 0 while unknown),
+ * so a late warm-up sample never shortens the measurement.
+ */
+int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
+		       unsigned s, int64_t t0, int64_t window_start);
+
 /* One reading of the first line of /proc/stat, in jiffies. */
 struct cgs_cpustat {
 	uint64_t total, idle, iowait, steal;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,19 +92,6 @@ void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
 		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
-/* Put a one-line message in @err and return @rc. */
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* Registry and option tables are checked before anything else. */
 int cgs_run_check_registry(char *err, size_t errlen)
 {
@@ -111,7 +99,7 @@ int cgs_run_check_registry(char *err, size_t errlen)
 				     err, errlen);
 
 	if (cgs_nworkloads > 64)
-		return bad(err, errlen, -EINVAL, "too many workloads");
+		return cgs_errf(err, errlen, -EINVAL, "too many workloads");
 	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
 		const struct cgs_workload *w = cgs_workloads[i];
 
@@ -121,7 +109,7 @@ int cgs_run_check_registry(char *err, size_t errlen)
 				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
 				    (w->opts[k].short_name &&
 				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
-					return bad(err, errlen, -EINVAL,
+					return cgs_errf(err, errlen, -EINVAL,
 							"workload %s: --%s clashes with a run option",
 							w->name, w->opts[k].name);
 		}
@@ -129,18 +117,28 @@ int cgs_run_check_registry(char *err, size_t errlen)
 	return rc;
 }
 
-/* Can we create a file in @dir? O_TMPFILE leaves nothing behind. */
+/* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
+ * filesystem lacks it, a probe file is created and removed at once. */
 static int dir_writable(const char *dir)
 {
+	char probe[PATH_MAX];
 	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 
 	if (fd >= 0) {
 		close(fd);
 		return 0;
 	}
-	if (errno == EOPNOTSUPP || errno == EISDIR)
-		return access(dir, W_OK) ? -errno : 0;
-	return -errno;
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	if (snprintf(probe, sizeof(probe), "%s/.cgscale-probe.XXXXXX", dir) >=
+	    (int)sizeof(probe))
+		return -ENAMETOOLONG;
+	fd = mkstemp(probe);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(probe);
+	return 0;
 }
 
 static int check_output(struct cgs_run *r, char *err, size_t errlen)
@@ -173,13 +171,13 @@ static int check_output(struct cgs_run *r, char *err, size_t errlen)
 		else
 			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o + (slash == o)), o);
 		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-			return bad(err, errlen, -ENOENT,
+			return cgs_errf(err, errlen, -ENOENT,
 					"-o %s: directory %s does not exist; create it or choose another path",
 					o, dir);
 	}
 	rc = dir_writable(dir);
 	if (rc)
-		return bad(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
+		return cgs_errf(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
 				dir, strerror(-rc));
 	return 0;
 }
@@ -196,13 +194,13 @@ static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
 		return 0;
 	}
 	if (stat(r->o.tmpdir, &st))
-		return bad(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
+		return cgs_errf(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
 				r->o.tmpdir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return bad(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
+		return cgs_errf(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
 				r->o.tmpdir);
 	if (dir_writable(r->o.tmpdir))
-		return bad(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
+		return cgs_errf(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
 				r->o.tmpdir);
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", r->o.tmpdir);
 	return 0;
@@ -216,14 +214,14 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	int rc;
 
 	if (first >= argc)
-		return bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
 	for (int i = first; i < argc; i++) {
 		const struct cgs_workload *w = cgs_workload_find(argv[i]);
 		bool dup = false;
 
 		if (!w)
-			return bad(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "unknown test '%s'; see 'cgscale list'", argv[i]);
 		for (unsigned k = 0; k < r->ntests; k++)
 			dup |= r->tests[k] == w;
@@ -233,17 +231,17 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (r->o.interval_ns > r->o.duration_ns) {
 		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
 		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
-		return bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 				"--interval %s is longer than --duration %s; give a shorter interval",
 				a, b);
 	}
 	if (cgs_schedule(r->o.warmup_ns, r->o.duration_ns, r->o.interval_ns,
 			 NULL, NULL) > CGS_MAX_SAMPLES)
-		return bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 				"more than %d samples per point; give a longer --interval",
 				CGS_MAX_SAMPLES);
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
-		return bad(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
+		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
 				r->o.governor);
 	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
 	if (!rc)

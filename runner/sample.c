@@ -68,3 +68,16 @@ void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
 	*steal = 100.0 * ((double)b->steal - (double)a->steal) / dt;
 }
 
+
+int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
+		       unsigned s, int64_t t0, int64_t window_start)
+{
+	unsigned w;
+
+	if (phase[s] != RES_PHASE_MEASURE || !window_start)
+		return t0 + plan[s];
+	/* the plan's window start: the last sample before the first measure */
+	for (w = s; w > 0 && phase[w - 1] == RES_PHASE_MEASURE; w--)
+		;
+	return window_start + plan[s] - plan[w - 1];   /* phase[0] is start */
+}
