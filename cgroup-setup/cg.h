@@ -281,9 +281,26 @@ struct cg_clean_opts {
 int cg_clean(const struct cg_layout *l, const struct cg_clean_opts *o,
 	     char *err, size_t errlen);
 
-/* Parse a marker value: its pid, start time and enabled controllers. */
-int cg_marker_parse(const char *v, pid_t *pid, unsigned long long *start,
-		    char *enabled, size_t len);
+/* The same among the direct children of cgroup dir @full of hierarchy
+ * @hi only: what a run does under its parents before it starts. */
+int cg_clean_children(const struct cg_layout *l, unsigned hi, const char *full,
+		      const struct cg_clean_opts *o);
+
+/* What a marker says: who made the cgroup, and what it enabled in the
+ * parent (v2). */
+struct cg_marker {
+	pid_t pid;
+	unsigned long long start;    /* /proc/PID/stat starttime */
+	unsigned long long pidns;    /* inode of its pid namespace */
+	char enabled[128];           /* "parent_enabled=", comma-separated */
+};
+
+/* Parse a marker value. 0 or -EINVAL. */
+int cg_marker_parse(const char *v, struct cg_marker *m);
+
+/* Does the run that wrote @m still run: 1 yes, 0 no, -1 cannot tell (it
+ * ran in another pid namespace). */
+int cg_marker_owner(const struct cg_marker *m);
 
 /* Is process @pid alive with start time @start (from /proc/PID/stat)? */
 bool cg_owner_alive(pid_t pid, unsigned long long start);

@@ -25,6 +25,7 @@ struct walk {
 	const struct cg_hier *h;
 	const struct cg_clean_opts *o;
 	int left;                 /* could not be removed */
+	bool shallow;             /* only the direct children of the start */
 };
 
 static void say(const struct walk *w, const char *path, const char *what)
@@ -34,8 +35,7 @@ static void say(const struct walk *w, const char *path, const char *what)
 }
 
 /* The marker of @full, parsed: 0, or -ENODATA when it has none. */
-static int read_marker(const char *full, pid_t *pid, unsigned long long *start,
-		       char *enabled, size_t len)
+static int read_marker(const char *full, struct cg_marker *m)
 {
 	char v[512];
 	ssize_t n = getxattr(full, CG_MARKER, v, sizeof(v) - 1);
@@ -43,7 +43,7 @@ static int read_marker(const char *full, pid_t *pid, unsigned long long *start,
 	if (n < 0)
 		return errno == ENODATA || errno == ENOTSUP ? -ENODATA : -errno;
 	v[n] = 0;
-	return cg_marker_parse(v, pid, start, enabled, len) ? -ENODATA : 0;
+	return cg_marker_parse(v, m) ? -ENODATA : 0;
 }
 
 static bool ours_by_name(const char *name)
@@ -90,14 +90,13 @@ static int remove_tree(struct walk *w, const char *full, int depth)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
-		pid_t pid;
-		unsigned long long start;
+		struct cg_marker m;
 
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (snprintf(sub, sizeof(sub), "%s/%s", full, e->d_name) >= (int)sizeof(sub))
 			continue;
-		if (!ours_by_name(e->d_name) || read_marker(sub, &pid, &start, NULL, 0)) {
+		if (!ours_by_name(e->d_name) || read_marker(sub, &m)) {
 			say(w, sub, "not made by cgscale (no prefix or marker): left alone, so its parent stays too");
 			rc = -EBUSY;
 			continue;
@@ -174,9 +173,8 @@ static int walk(struct walk *w, const char *full, int depth)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char sub[PATH_MAX], enabled[256], what[128];
-		unsigned long long start;
-		pid_t pid;
+		char sub[PATH_MAX], what[128];
+		struct cg_marker m;
 		int rc;
 
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -184,25 +182,41 @@ static int walk(struct walk *w, const char *full, int depth)
 		if (snprintf(sub, sizeof(sub), "%s/%s", full, e->d_name) >= (int)sizeof(sub))
 			continue;
 		if (!ours_by_name(e->d_name)) {
-			walk(w, sub, depth + 1);
+			if (!w->shallow)
+				walk(w, sub, depth + 1);
 			continue;
 		}
-		rc = read_marker(sub, &pid, &start, enabled, sizeof(enabled));
+		rc = read_marker(sub, &m);
 		if (rc) {
 			say(w, sub, "has the cgscale name prefix but no cgscale marker: not ours, left alone");
 			continue;
 		}
-		if (cg_owner_alive(pid, start)) {
-			snprintf(what, sizeof(what), "in use by cgscale pid %d, still running: left alone",
-				 (int)pid);
+		rc = cg_marker_owner(&m);
+		if (rc) {
+			snprintf(what, sizeof(what), rc > 0 ?
+				 "in use by cgscale pid %d, still running: left alone" :
+				 "made by pid %d in another pid namespace, which may still run: left alone",
+				 (int)m.pid);
 			say(w, sub, what);
 			continue;
 		}
 		if (!remove_tree(w, sub, depth + 1))
-			restore_parent(w, sub, enabled);
+			restore_parent(w, sub, m.enabled);
 	}
 	closedir(d);
 	return 0;
+}
+
+int cg_clean_children(const struct cg_layout *l, unsigned hi, const char *full,
+		      const struct cg_clean_opts *o)
+{
+	struct walk w = { .l = l, .o = o, .shallow = true };
+
+	if (hi >= l->n)
+		return -EINVAL;
+	w.h = &l->h[hi];
+	walk(&w, full, 0);
+	return w.left;
 }
 
 int cg_clean(const struct cg_layout *l, const struct cg_clean_opts *o,

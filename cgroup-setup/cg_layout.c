@@ -11,14 +11,7 @@
 #include <string.h>
 
 #include "cg.h"
-
-static int fail(char *err, size_t errlen, int rc, const char *msg,
-		const char *arg)
-{
-	if (err)
-		snprintf(err, errlen, msg, arg);
-	return rc;
-}
+#include "cg_int.h"
 
 bool cg_list_has(const char *list, const char *word)
 {
@@ -255,8 +248,8 @@ int cg_layout_parse(const char *mountinfo, const char *self_cgroup,
 		rc = add_hier(l, m, v2_ctrls, devs);
 	}
 	if (rc) {
-		rc = fail(err, errlen, rc, "more than %s cgroup hierarchies mounted",
-			  "16");
+		rc = cg_errf(err, errlen, rc, "more than %d cgroup hierarchies mounted",
+			     CG_MAX_HIER);
 		goto out;
 	}
 	for (unsigned i = 0; i < l->n; i++) {
@@ -326,8 +319,8 @@ int cg_layout_detect(struct cg_layout *l, char *err, size_t errlen)
 	int rc;
 
 	if (!mi) {
-		rc = fail(err, errlen, -errno, "cannot read %s",
-			  "/proc/self/mountinfo");
+		rc = cg_errf(err, errlen, -errno, "cannot read /proc/self/mountinfo: %s",
+			     strerror(errno));
 		goto out;
 	}
 	/* a first pass finds the cgroup2 mount, whose root lists its

@@ -17,6 +17,7 @@
  *    we bind to the symbol under our own name.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,19 @@
 #include <libcgroup.h>
 
 #include "cg.h"
+#include "cg_int.h"
+
+int cg_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
 
 /* enum cg_version_t is CGROUP_UNK = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 */
 extern int cg_lib_controller_version(const char *ctrl, int *version)

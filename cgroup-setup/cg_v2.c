@@ -85,32 +85,48 @@ bool cg_owner_alive(pid_t pid, unsigned long long start)
 	return pid > 0 && start && cg_proc_start(pid) == start;
 }
 
+/* The inode of our pid namespace: a pid means something only there. */
+static unsigned long long pidns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
 int cg_marker_value(char *out, size_t len, const char *extra)
 {
 	pid_t self = getpid();
-	int n = snprintf(out, len, "cgscale pid=%d start=%llu%s%s", (int)self,
-			 cg_proc_start(self), extra && *extra ? " " : "",
-			 extra ? extra : "");
+	int n = snprintf(out, len, "cgscale pid=%d start=%llu pidns=%llu%s%s",
+			 (int)self, cg_proc_start(self), pidns(),
+			 extra && *extra ? " " : "", extra ? extra : "");
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int cg_marker_parse(const char *v, pid_t *pid, unsigned long long *start,
-		    char *enabled, size_t len)
+int cg_marker_parse(const char *v, struct cg_marker *m)
 {
 	const char *e;
 	int p;
 
-	if (sscanf(v, "cgscale pid=%d start=%llu", &p, start) != 2 || p <= 0)
+	memset(m, 0, sizeof(*m));
+	if (sscanf(v, "cgscale pid=%d start=%llu", &p, &m->start) != 2 || p <= 0)
 		return -EINVAL;
-	*pid = p;
-	if (enabled && len) {
-		enabled[0] = 0;
-		e = strstr(v, " parent_enabled=");
-		if (e)
-			snprintf(enabled, len, "%.*s", (int)strcspn(e + 16, " "), e + 16);
-	}
+	m->pid = p;
+	e = strstr(v, " pidns=");
+	if (e)
+		m->pidns = strtoull(e + 7, NULL, 10);
+	e = strstr(v, " parent_enabled=");
+	if (e)
+		snprintf(m->enabled, sizeof(m->enabled), "%.*s",
+			 (int)strcspn(e + 16, " "), e + 16);
 	return 0;
+}
+
+int cg_marker_owner(const struct cg_marker *m)
+{
+	if (m->pidns && m->pidns != pidns())
+		return -1;
+	return cg_owner_alive(m->pid, m->start) ? 1 : 0;
 }
 
 int cg_mark(const char *full, const char *value, char *err, size_t errlen)

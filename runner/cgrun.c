@@ -11,7 +11,6 @@
  * that holds other processes...).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,6 @@
 #include "util.h"
 
 const char *const cgs_cg_leaf_names[] = { "shared", "per-task", NULL };
-
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 unsigned cgs_cg_order(unsigned nlayouts, unsigned run, unsigned i)
 {
@@ -58,24 +45,24 @@ int cgs_cg_parse_depths(const char *s, unsigned *depths, unsigned max,
 
 		if (end == p || (*end && *end != ',') || v < 0 || v > CG_MAX_DEPTH ||
 		    *p == '-' || *p == '+' || *p == ' ')
-			return bad(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "--cgroup-depth '%s': give levels 0..%d, or a list like 0,3",
 				   s, CG_MAX_DEPTH);
 		for (unsigned i = 0; i < n; i++)
 			if (depths[i] == (unsigned)v)
-				return bad(err, errlen, -EINVAL,
+				return cgs_errf(err, errlen, -EINVAL,
 					   "--cgroup-depth '%s': %ld is given twice", s, v);
 		if (n == max)
-			return bad(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "--cgroup-depth '%s': at most %u layouts", s, max);
 		depths[n++] = (unsigned)v;
 		p = *end ? end + 1 : NULL;
 		if (p && !*p)
-			return bad(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "--cgroup-depth '%s': trailing comma", s);
 	}
 	if (!n)
-		return bad(err, errlen, -EINVAL, "--cgroup-depth: empty; give e.g. 3 or 0,3");
+		return cgs_errf(err, errlen, -EINVAL, "--cgroup-depth: empty; give e.g. 3 or 0,3");
 	return (int)n;
 }
 
@@ -105,16 +92,16 @@ static int parse_knobs(struct cgs_cgrun *c, const struct cgs_strlist *set,
 		int rc;
 
 		if (c->nknobs == CG_MAX_KNOBS)
-			return bad(err, errlen, -EINVAL, "more than %d --cgroup-set", CG_MAX_KNOBS);
+			return cgs_errf(err, errlen, -EINVAL, "more than %d --cgroup-set", CG_MAX_KNOBS);
 		rc = cg_knob_parse(set->v[i], k, err, errlen);
 		if (rc)
 			return rc;
 		for (unsigned j = 0; j < c->nknobs; j++)
 			if (c->knobs[j].level == k->level && !strcmp(c->knobs[j].name, k->name))
-				return bad(err, errlen, -EINVAL,
+				return cgs_errf(err, errlen, -EINVAL,
 					   "--cgroup-set %u:%s is given twice", k->level, k->name);
 		if (k->level > maxdepth)
-			return bad(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "--cgroup-set '%s': level %u does not exist with --cgroup-depth %u%s; give a deeper --cgroup-depth",
 				   set->v[i], k->level, maxdepth,
 				   !c->depth_default ? "" : maxdepth ? " (the default as root)"
@@ -135,11 +122,11 @@ static int check_system(struct cgs_cgrun *c, const unsigned *depths, unsigned nd
 	int rc;
 
 	if (geteuid() && !dry)
-		return bad(err, errlen, -EPERM,
+		return cgs_errf(err, errlen, -EPERM,
 			   "%s needs root: cgscale creates and removes cgroups; run as root, or use --cgroup-depth 0",
 			   c->has_parent ? "--cgroup-parent" : "--cgroup-depth > 0");
 	if (c->lay.kind == CG_NONE)
-		return bad(err, errlen, -ENODEV,
+		return cgs_errf(err, errlen, -ENODEV,
 			   "no cgroup file system is mounted (no cgroup or cgroup2 in /proc/self/mountinfo); mount one, or use --cgroup-depth 0");
 	if (!c->lib_ready) {
 		rc = cg_lib_init(err, errlen);
@@ -164,7 +151,7 @@ static int check_system(struct cgs_cgrun *c, const unsigned *depths, unsigned nd
 			snprintf(path, sizeof(path), "%s%s", lh->mount,
 				 strcmp(t.h[h].parent, "/") ? t.h[h].parent : "");
 			if (stat(path, &st) || !S_ISDIR(st.st_mode))
-				rc = bad(err, errlen, -ENOENT,
+				rc = cgs_errf(err, errlen, -ENOENT,
 					 "--cgroup-parent %s does not exist in the %s hierarchy (%s); create it or choose another",
 					 t.h[h].parent, t.h[h].need, path);
 		}
@@ -204,7 +191,7 @@ int cgs_cgrun_validate(struct cgs_run *r, bool dry, char *err, size_t errlen)
 		rc = cg_path_check(r->o.cgroup_parent, c->parent, sizeof(c->parent),
 				   err, errlen);
 		if (rc)
-			return bad(err, errlen, rc, "--cgroup-parent %s", err);
+			return cgs_errf(err, errlen, rc, "--cgroup-parent %s", err);
 		c->has_parent = true;
 	}
 	/* the layout is recorded even at depth 0, when it can be read */
@@ -229,11 +216,11 @@ int cgs_cgrun_validate(struct cgs_run *r, bool dry, char *err, size_t errlen)
 			return rc;
 	}
 	if (c->per_task && !maxdepth)
-		return bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-leaf per-task needs cgroups of our own: give --cgroup-depth 1 or more%s%s",
 			   c->note[0] ? "; " : "", c->note);
 	if (c->per_task && r->o.mode != CGS_MODE_PROCESS)
-		return bad(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-leaf per-task needs --mode process: memory is charged per process, so threads of one process cannot be split over cgroups");
 	for (int i = 0; i < nd; i++) {
 		c->L[i].depth = depths[i];
@@ -258,10 +245,35 @@ static int try_join_parent(struct cgs_cgrun *c, char *err, size_t errlen)
 		_exit(cg_lib_attach("memory", c->parent, getpid(), e, sizeof(e)) ? 1 : 0);
 	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-		return bad(err, errlen, -EBUSY,
+		return cgs_errf(err, errlen, -EBUSY,
 			   "--cgroup-depth 0 --cgroup-parent %s: a task cannot join %s (on cgroup v2 only the root and leaves without enabled controllers can hold processes)",
 			   c->parent, c->parent);
 	return 0;
+}
+
+static void swept(void *arg, const char *path, const char *what)
+{
+	(void)arg;
+	if (!strcmp(what, "removed"))
+		cgs_warn("removed %s, left behind by a cgscale run that was killed", path);
+	else if (strncmp(what, "in use", 6))
+		cgs_warn("%s: %s", path, what);
+}
+
+/* Leftovers of killed runs under the parents of @t: ours by prefix and
+ * marker, and their runner gone. */
+static void sweep(const struct cgs_cgrun *c, const struct cg_tree *t)
+{
+	struct cg_clean_opts o = { .wait_ns = 2000000000LL, .report = swept };
+
+	for (unsigned h = 0; h < t->nh; h++) {
+		const struct cg_hier *lh = &c->lay.h[t->h[h].hi];
+		char full[2 * PATH_MAX];
+
+		snprintf(full, sizeof(full), "%s%s", lh->mount,
+			 strcmp(t->h[h].parent, "/") ? t->h[h].parent : "");
+		cg_clean_children(&c->lay, t->h[h].hi, full, &o);
+	}
 }
 
 int cgs_cgrun_preflight(struct cgs_run *r, char *err, size_t errlen)
@@ -287,6 +299,8 @@ int cgs_cgrun_preflight(struct cgs_run *r, char *err, size_t errlen)
 			 (int)getpid(), c->rand, i);
 		rc = cg_tree_plan(&t, &c->lay, &spec, why, sizeof(why));
 		if (!rc)
+			sweep(c, &t);
+		if (!rc)
 			rc = cg_tree_create(&t, why, sizeof(why));
 		if (!rc)
 			rc = cg_tree_destroy(&t, why, sizeof(why));
@@ -302,7 +316,7 @@ int cgs_cgrun_preflight(struct cgs_run *r, char *err, size_t errlen)
 			cgs_warn("%s", c->note);
 			continue;
 		}
-		return bad(err, errlen, rc, "cgroup layout %s: %s", c->L[i].name, why);
+		return cgs_errf(err, errlen, rc, "cgroup layout %s: %s", c->L[i].name, why);
 	}
 	return 0;
 }

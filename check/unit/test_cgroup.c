@@ -385,30 +385,41 @@ static void test_order_and_depths(void **state)
 static void test_kv_marker(void **state)
 {
 	struct cg_kv *kv = malloc(sizeof(*kv));
-	unsigned long long start;
-	char en[64];
-	int64_t v;
-	pid_t pid;
+	struct cg_marker m;
+	char v[256];
+	int64_t x;
 
 	(void)state;
 	assert_non_null(kv);
 	cg_kv_parse("low 0\nhigh 12\nmax 3\noom 0\noom_kill 1\nbogus\n\nx y\n", kv);
 	assert_int_equal(kv->n, 5);
-	assert_int_equal(cg_kv_get(kv, "high", &v), 0);
-	assert_int_equal(v, 12);
-	assert_int_equal(cg_kv_get(kv, "oom_kill", &v), 0);
-	assert_int_equal(v, 1);
-	assert_int_equal(cg_kv_get(kv, "bogus", &v), -ENOENT);
+	assert_int_equal(cg_kv_get(kv, "high", &x), 0);
+	assert_int_equal(x, 12);
+	assert_int_equal(cg_kv_get(kv, "oom_kill", &x), 0);
+	assert_int_equal(x, 1);
+	assert_int_equal(cg_kv_get(kv, "bogus", &x), -ENOENT);
 	free(kv);
-	assert_int_equal(cg_marker_parse("cgscale pid=12 start=345 parent_enabled=memory,cpu",
-					 &pid, &start, en, sizeof(en)), 0);
-	assert_int_equal(pid, 12);
-	assert_true(start == 345);
-	assert_string_equal(en, "memory,cpu");
-	assert_int_equal(cg_marker_parse("cgscale pid=7 start=9", &pid, &start, en, sizeof(en)), 0);
-	assert_string_equal(en, "");
-	assert_int_equal(cg_marker_parse("something else", &pid, &start, en, sizeof(en)), -EINVAL);
-	assert_int_equal(cg_marker_parse("cgscale pid=0 start=9", &pid, &start, en, sizeof(en)), -EINVAL);
+	assert_int_equal(cg_marker_parse("cgscale pid=12 start=345 pidns=4026531836 parent_enabled=memory,cpu",
+					 &m), 0);
+	assert_int_equal(m.pid, 12);
+	assert_true(m.start == 345);
+	assert_true(m.pidns == 4026531836ULL);
+	assert_string_equal(m.enabled, "memory,cpu");
+	assert_int_equal(cg_marker_parse("cgscale pid=7 start=9", &m), 0);
+	assert_string_equal(m.enabled, "");
+	assert_true(m.pidns == 0);
+	assert_int_equal(cg_marker_parse("something else", &m), -EINVAL);
+	assert_int_equal(cg_marker_parse("cgscale pid=0 start=9", &m), -EINVAL);
+	/* our own marker: alive; with another start time: gone; made in
+	 * another pid namespace: cannot tell */
+	assert_int_equal(cg_marker_value(v, sizeof(v), "parent_enabled=memory"), 0);
+	assert_int_equal(cg_marker_parse(v, &m), 0);
+	assert_int_equal(cg_marker_owner(&m), 1);
+	assert_string_equal(m.enabled, "memory");
+	m.start++;
+	assert_int_equal(cg_marker_owner(&m), 0);
+	m.pidns++;
+	assert_int_equal(cg_marker_owner(&m), -1);
 	/* our own start time makes us alive; another does not */
 	assert_true(cg_owner_alive(getpid(), cg_proc_start(getpid())));
 	assert_false(cg_owner_alive(getpid(), cg_proc_start(getpid()) + 1));
