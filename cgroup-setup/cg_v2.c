@@ -317,10 +317,13 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 		}
 		if (us) {
 			/* as container runtimes do: move ourselves into a leaf
-			 * of our own. mkdir directly: libcgroup's create would
-			 * enable the controllers in the parent first, which
-			 * fails while we are still in it. */
+			 * of our own. Directly: libcgroup's create would enable
+			 * the controllers in the parent first, which fails while
+			 * we are still in it, and 2.0.2's attach refuses a v2
+			 * cgroup whose parent does not enable the controller
+			 * ("Cgroup is not mounted"), which is the point here. */
 			char rel[PATH_MAX + 96], leaf[2 * PATH_MAX], mark[512];
+			char procs[2 * PATH_MAX + 16], pid[24];
 
 			snprintf(rel, sizeof(rel), "%s/%s-runner", h->parent, t->spec.id);
 			snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, rel);
@@ -332,9 +335,14 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 			cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
 			cg_copy(h->runner_from, sizeof(h->runner_from), h->parent);
 			if ((rc = cg_marker_value(mark, sizeof(mark), extra)) ||
-			    (rc = cg_mark(leaf, mark, err, errlen)) ||
-			    (rc = cg_lib_attach(h->ctrl, rel, self, err, errlen)))
+			    (rc = cg_mark(leaf, mark, err, errlen)))
 				return rc;
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+			snprintf(pid, sizeof(pid), "%d", (int)self);
+			rc = cg_file_write(procs, pid);
+			if (rc)
+				return cg_errf(err, errlen, rc, "cannot move the runner into %s: %s",
+					       leaf, strerror(-rc));
 		}
 	}
 	rc = subtree_write(full, missing, '+');

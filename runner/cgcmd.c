@@ -165,7 +165,7 @@ static void report(void *arg, const char *path, const char *what)
 	printf("%s: %s\n", path, what);
 	if (!strcmp(what, "removed") || !strcmp(what, "would remove"))
 		t->removed++;
-	else
+	else if (strncmp(what, "turned off", 10))
 		t->kept++;
 }
 
