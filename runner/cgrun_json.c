@@ -6,6 +6,7 @@
  * memory events (v2 memory.events, v1 failcnt and oom_kill) of every
  * level, with "flags" naming any OOM, limit hit or throttling.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,10 @@ static void kv_sum(const struct cg_kv *v, unsigned n, struct cg_kv *out)
 				out->val[k] = 0;
 				out->n++;
 			}
-			out->val[k] += v[l].val[i];
+			/* saturate: v1 adds limits such as
+			 * hierarchical_memory_limit, near INT64_MAX */
+			if (__builtin_add_overflow(out->val[k], v[l].val[i], &out->val[k]))
+				out->val[k] = v[l].val[i] > 0 ? INT64_MAX : INT64_MIN;
 		}
 }
 

@@ -55,8 +55,9 @@ jq -r '.points[] | "\(.mode): ops \(.summary.ops), leaf pgfault \(.cgroup.memory
 gone d3.json
 
 # 2. one leaf per task, in process mode; shared by nothing
-"$CGSCALE" run -q -m process -t 2 -w 0 -d 0.6 -i 0.3 --cgroup-depth 2 --cgroup-leaf per-task \
+"$CGSCALE_SAN" run -q -m process -t 2 -w 0 -d 0.6 -i 0.3 --cgroup-depth 2 --cgroup-leaf per-task \
 	-o pt.json page_fault1 >/dev/null 2>err.txt || fail "per-task run: $(cat err.txt)"
+grep -q Sanitizer err.txt && fail "sanitizer report: $(head -n 20 err.txt)"
 jq_check pt.json '.points[0].status == "ok" and .points[0].cgroup.layout == "depth=2 leaf=per-task"' "per-task ran"
 jq_check pt.json '.points[0].cgroup.hierarchies[0].levels[1] | length == 2 and (unique | length) == 2' \
 	"two sibling leaves"

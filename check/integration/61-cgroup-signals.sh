@@ -68,6 +68,12 @@ done
 left=$(ours $pid | wc -l)
 [ "$left" -eq 6 ] || fail "expected 6 cgroups left by SIGKILL (2 hierarchies x 3), found: $(ours $pid)"
 
+# a process in a leftover cgroup: cleanup waits a bounded time, then kills
+# it (v1: SIGKILL per pid)
+sleep 300 &
+stray=$!
+echo $stray >"$(ours $pid | grep memory | grep 'cgscale-t0$')/cgroup.procs" || fail "cannot place the stray"
+
 # a decoy cleanup must leave alone: our prefix without our marker
 parent=$(dirname "$(ours $pid | grep memory | head -n 1)")
 mkdir "$parent/cgscale-decoy-$$" || fail "cannot make the decoy"
@@ -80,6 +86,9 @@ rc=$?
 cat clean.txt
 [ $rc -eq 0 ] || fail "cleanup exit $rc"
 [ -z "$(ours $pid)" ] || fail "cleanup left: $(ours $pid)"
+wait $stray
+rc=$?
+[ $rc -eq 137 ] || fail "the stray process in a leftover cgroup ended with $rc, not SIGKILL"
 grep -q "cgscale-decoy-$$: has the cgscale name prefix but no cgscale marker" clean.txt ||
 	fail "the decoy was not reported as not ours"
 [ -d "$parent/cgscale-decoy-$$" ] || fail "cleanup removed a cgroup without our marker"

@@ -17,7 +17,8 @@
 #      `- cgscale-t0, -t1     memory.max read back
 #   OOM: 2:memory.max=32M fails the point and flags oom_kill
 #   C: SIGKILL mid-point, then `cgscale cgroup cleanup` removes the tree and
-#      the runner's leaf, turns /box's controllers off, leaves a decoy
+#      the runner's leaf (cgroup.kill for a process left inside), turns
+#      /box's controllers off, leaves a decoy without our marker
 # Boot 2 (-smp 8,sockets=2,cores=2,threads=2): hwloc sees 2 packages with
 #   SMT, and --placement cores/pus/spread bind where they say.
 . "$(dirname "$0")/lib.sh"
@@ -94,6 +95,7 @@ jq_check oom.json '.points[0] | .status == "failed" and .cgroup.flagged == true 
 	fail "C: after cleanup $(val left_after_cleanup) cgscale-* cgroups (the decoy: $(val decoy_after_cleanup)): $(cat cleanup.txt)"
 grep -q 'cgscale-decoy: has the cgscale name prefix but no cgscale marker' cleanup.txt || fail "C: decoy not reported"
 grep -q 'runner: removed' cleanup.txt || fail "C: the runner's leaf was not removed"
+[ "$(val stray_status)" = 137 ] || fail "C: a process left in the tree ended with $(val stray_status), not cgroup.kill's SIGKILL"
 [ -z "$(val box_subtree_after_cleanup)" ] || fail "C: /box still enables '$(val box_subtree_after_cleanup)'"
 
 # Boot 2: 2 packages x 2 cores x 2 threads
