@@ -171,7 +171,7 @@ static void report(void *arg, const char *path, const char *what)
 
 static int cmd_cleanup(int argc, char **argv)
 {
-	struct cg_clean_opts o = { .wait_ns = 5 * 1000000000LL, .report = report };
+	struct cg_clean_opts o = { .wait_ns = 2 * 1000000000LL, .report = report };
 	struct tally t = { 0, 0 };
 	struct cg_layout l;
 	char err[1024];
