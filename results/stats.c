@@ -421,6 +421,8 @@ static double quantile_sorted(const double *v, size_t n, double q)
 
 	if (i + 1 >= n)
 		return v[n - 1];
+	if (pos == i || !isfinite(v[i + 1]))
+		return pos == i ? v[i] : v[i + 1];  /* no inf - inf */
 	return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
