@@ -302,7 +302,8 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		ok = measured(p, &disagree);
 		if (!ok) {
 			c->fail_reason = p->reason ? p->reason :
-					 p->status ? p->status : "failed";
+					 p->status && strcmp(p->status, "ok") ? p->status :
+					 "no measured interval";
 			continue;
 		}
 		nmeasured++;
