@@ -21,7 +21,8 @@ UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
 
-.PHONY: all deps check check-deps unit integration install clean bench fuzz FORCE
+.SECONDARY:
+.PHONY: all deps-build-check check check-run unit integration install clean bench fuzz FORCE
 
 all: deps-build-check cgscale
 

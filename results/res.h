@@ -18,6 +18,7 @@
 struct json_object;
 
 #define RES_SCHEMA_VERSION 1
+#define RES_MAX_AUX 4   /* auxiliary counters per point (see workload.h) */
 #define RES_MAX_DEPTH 64   /* JSON nesting the reader accepts */
 #define RES_MAX_T_NS 1000000000000000000LL  /* 31 years of samples */
 
@@ -34,6 +35,7 @@ struct res_task {
 	int64_t minflt, majflt;  /* getrusage(RUSAGE_THREAD) over the loop */
 	char *status;            /* "ok", "failed", "skipped" */
 	char *error;             /* why, when not ok */
+	uint64_t aux[RES_MAX_AUX];   /* aux totals over the whole loop */
 };
 
 struct res_summary {
@@ -46,6 +48,8 @@ struct res_summary {
 	double interval_cov_pct;       /* spread across measured intervals */
 	double idle_pct, iowait_pct, steal_pct;  /* /proc/stat, same window */
 	double scalability;            /* ops(N) / (N x ops(1)); NAN if none */
+	double aux_rate[RES_MAX_AUX];  /* all tasks, in the aux's rate unit */
+	double aux_task_rate[RES_MAX_AUX];  /* per task, same unit */
 };
 
 struct res_point {
@@ -60,6 +64,7 @@ struct res_point {
 	unsigned places;         /* 0 when unbound */
 	bool oversubscribed;     /* more tasks than places */
 	double warmup_s, duration_s, interval_s;
+	double sampler_lag_ms;   /* the latest any sample was taken */
 	unsigned ntasks;
 	struct res_task *task;
 	unsigned nsamples;
@@ -67,6 +72,10 @@ struct res_point {
 	enum res_phase *phase;
 	uint64_t *ops;           /* ntasks x nsamples interval deltas */
 	double *idle_pct, *iowait_pct, *steal_pct;  /* per interval; [0] NAN */
+	unsigned naux;           /* auxiliary counters, e.g. bytes received */
+	char *aux_name[RES_MAX_AUX], *aux_unit[RES_MAX_AUX];
+	double aux_scale[RES_MAX_AUX];  /* aux_unit per (count/s) */
+	uint64_t *aux[RES_MAX_AUX];     /* each ntasks x nsamples, like ops */
 	struct res_summary sum;
 	struct json_object *wopts;   /* the workload's options */
 	struct json_object *extra;   /* sections owned by other modules */
@@ -94,7 +103,15 @@ static inline uint64_t res_ops(const struct res_point *p, unsigned task,
 /* Allocate a point's task and sample arrays, zeroed. 0 or -ENOMEM. */
 int res_point_alloc(struct res_point *p, unsigned ntasks, unsigned nsamples);
 void res_point_free(struct res_point *p);
+
+/* Declare the point's aux counters (after res_point_alloc). 0/-ENOMEM */
+int res_point_set_aux(struct res_point *p, unsigned naux,
+		      const char *const *names, const char *const *units,
+		      const double *scales);
 void res_file_free(struct res_file *f);
+
+/* Keep only the first @n samples (a point that ended early). */
+void res_point_truncate(struct res_point *p, unsigned n);
 
 /* Add a zeroed point at the end of @f; NULL on ENOMEM. */
 struct res_point *res_file_add_point(struct res_file *f);

@@ -41,8 +41,32 @@ int res_point_alloc(struct res_point *p, unsigned ntasks, unsigned nsamples)
 	return 0;
 }
 
+int res_point_set_aux(struct res_point *p, unsigned naux,
+		      const char *const *names, const char *const *units,
+		      const double *scales)
+{
+	if (naux > RES_MAX_AUX)
+		return -EINVAL;
+	p->naux = naux;
+	for (unsigned k = 0; k < naux; k++) {
+		p->aux_name[k] = strdup(names[k]);
+		p->aux_unit[k] = strdup(units[k]);
+		p->aux_scale[k] = scales[k];
+		p->aux[k] = calloc((size_t)p->ntasks * p->nsamples + 1,
+				   sizeof(uint64_t));
+		if (!p->aux_name[k] || !p->aux_unit[k] || !p->aux[k])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 void res_point_free(struct res_point *p)
 {
+	for (unsigned k = 0; k < p->naux && k < RES_MAX_AUX; k++) {
+		free(p->aux_name[k]);
+		free(p->aux_unit[k]);
+		free(p->aux[k]);
+	}
 	for (unsigned i = 0; p->task && i < p->ntasks; i++) {
 		free(p->task[i].cpuset);
 		free(p->task[i].status);
@@ -82,6 +106,22 @@ void res_file_free(struct res_file *f)
 	json_object_put(f->environment);
 	json_object_put(f->options);
 	memset(f, 0, sizeof(*f));
+}
+
+static void shrink_rows(uint64_t *v, unsigned rows, unsigned from, unsigned to)
+{
+	for (unsigned i = 1; i < rows; i++)
+		memmove(&v[(size_t)i * to], &v[(size_t)i * from], to * sizeof(*v));
+}
+
+void res_point_truncate(struct res_point *p, unsigned n)
+{
+	if (n >= p->nsamples)
+		return;
+	shrink_rows(p->ops, p->ntasks, p->nsamples, n);
+	for (unsigned k = 0; k < p->naux; k++)
+		shrink_rows(p->aux[k], p->ntasks, p->nsamples, n);
+	p->nsamples = n;
 }
 
 struct res_point *res_file_add_point(struct res_file *f)
@@ -178,6 +218,17 @@ void res_point_summarise(struct res_point *p)
 		sum->task_cov_pct = res_cov_pct(trate, p->ntasks);
 	} else {
 		sum->task_cov_pct = NAN;
+	}
+	for (unsigned a = 0; a < p->naux; a++) {
+		uint64_t tot = 0;
+
+		for (unsigned k = 1; k < p->nsamples; k++)
+			for (unsigned i = 0; p->phase[k] == RES_PHASE_MEASURE &&
+					     i < p->ntasks; i++)
+				tot += p->aux[a][(size_t)i * p->nsamples + k];
+		sum->aux_rate[a] = sum->elapsed_s > 0 ?
+			tot / sum->elapsed_s * p->aux_scale[a] : NAN;
+		sum->aux_task_rate[a] = p->ntasks ? sum->aux_rate[a] / p->ntasks : NAN;
 	}
 	sum->interval_cov_pct = res_cov_pct(rate, nrate);
 	sum->idle_pct = window_pct(p, p->idle_pct);

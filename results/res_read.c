@@ -116,8 +116,10 @@ static struct json_object *keep(struct json_object *o, const char *k,
 	return v ? json_object_get(v) : NULL;
 }
 
-static int read_task(struct json_object *o, struct res_task *t, struct rd *r)
+static int read_task(struct json_object *o, const struct res_point *p,
+		     struct res_task *t, struct rd *r)
 {
+	struct json_object *aux;
 	int rc = 0;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -134,6 +136,74 @@ static int read_task(struct json_object *o, struct res_task *t, struct rd *r)
 	t->majflt = get_int(o, "majflt", false, r, &rc);
 	t->status = get_str(o, "status", true, r, &rc);
 	t->error = get_str(o, "error", false, r, &rc);
+	aux = field(o, "aux", json_type_object, false, r, &rc);
+	for (unsigned k = 0; aux && !rc && k < p->naux; k++)
+		t->aux[k] = (uint64_t)get_int(aux, p->aux_name[k], false, r, &rc);
+	return rc;
+}
+
+/* Per-task rows of interval counts, @n per row, into @out. */
+static int read_rows(struct json_object *rows, unsigned ntasks, unsigned n,
+		     uint64_t *out, const char *what, struct rd *r)
+{
+	int rc = 0;
+
+	if (!json_object_is_type(rows, json_type_array) ||
+	    json_object_array_length(rows) != ntasks)
+		return rd_fail(r, "%s should have one row per task (%u)", what, ntasks);
+	for (unsigned i = 0; !rc && i < ntasks; i++) {
+		struct json_object *row = json_object_array_get_idx(rows, i);
+
+		if (!json_object_is_type(row, json_type_array) ||
+		    json_object_array_length(row) != n)
+			return rd_fail(r, "%s[%u] is not an array of %u counts", what, i, n);
+		for (unsigned k = 0; !rc && k < n; k++)
+			out[(size_t)i * n + k] =
+				get_u64(json_object_array_get_idx(row, k), r, &rc, what);
+	}
+	return rc;
+}
+
+/* The aux counters a point declares, then their sample rows. */
+static int read_aux(struct json_object *o, struct res_point *p, struct rd *r)
+{
+	const char *names[RES_MAX_AUX], *units[RES_MAX_AUX];
+	double scales[RES_MAX_AUX];
+	struct json_object *decl, *samples, *rows;
+	unsigned n;
+	int rc = 0;
+
+	decl = field(o, "aux_counters", json_type_array, false, r, &rc);
+	if (!decl)
+		return rc;
+	n = (unsigned)json_object_array_length(decl);
+	if (n > RES_MAX_AUX)
+		return rd_fail(r, "more than %d aux_counters", RES_MAX_AUX);
+	for (unsigned k = 0; k < n; k++) {
+		struct json_object *a = json_object_array_get_idx(decl, k), *v;
+
+		if (!json_object_is_type(a, json_type_object))
+			return rd_fail(r, "aux_counters[%u] is not an object", k);
+		v = field(a, "name", json_type_string, true, r, &rc);
+		names[k] = v ? json_object_get_string(v) : "";
+		v = field(a, "rate_unit", json_type_string, true, r, &rc);
+		units[k] = v ? json_object_get_string(v) : "";
+		scales[k] = get_num(a, "rate_scale", r, &rc);
+		if (rc)
+			return rc;
+	}
+	rc = res_point_set_aux(p, n, names, units, scales);
+	if (rc || !n)
+		return rc;
+	samples = field(o, "samples", json_type_object, true, r, &rc);
+	rows = samples ? field(samples, "aux", json_type_object, true, r, &rc) : NULL;
+	for (unsigned k = 0; rows && !rc && k < n; k++) {
+		struct json_object *v = field(rows, names[k], json_type_array, true, r, &rc);
+
+		if (v)
+			rc = read_rows(v, p->ntasks, p->nsamples, p->aux[k],
+				       "samples.aux rows", r);
+	}
 	return rc;
 }
 
@@ -181,9 +251,6 @@ static int read_samples(struct json_object *o, struct res_point *p,
 	if (json_object_array_length(ph) != n)
 		return rd_fail(r, "samples.phase has %zu values, expected %u",
 			       json_object_array_length(ph), n);
-	if (json_object_array_length(ops) != ntasks)
-		return rd_fail(r, "samples.ops has %zu rows for %u tasks",
-			       json_object_array_length(ops), ntasks);
 	if (res_point_alloc(p, ntasks, n))
 		return -ENOMEM;
 	for (unsigned k = 0; k < n; k++) {
@@ -208,17 +275,8 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		if (k && p->t_ns[k] < p->t_ns[k - 1])
 			return rd_fail(r, "samples.t_ns goes backwards at %u", k);
 	}
-	for (unsigned i = 0; !rc && i < ntasks; i++) {
-		struct json_object *row = json_object_array_get_idx(ops, i);
-
-		if (!json_object_is_type(row, json_type_array) ||
-		    json_object_array_length(row) != n)
-			return rd_fail(r, "samples.ops[%u] is not an array of %u counts", i, n);
-		for (unsigned k = 0; !rc && k < n; k++)
-			p->ops[(size_t)i * n + k] =
-				get_u64(json_object_array_get_idx(row, k), r,
-					&rc, "samples.ops[][]");
-	}
+	if (!rc)
+		rc = read_rows(ops, ntasks, n, p->ops, "samples.ops", r);
 	if (!rc)
 		rc = read_pct(s, "idle_pct", p->idle_pct, n, r);
 	if (!rc)
@@ -228,10 +286,11 @@ static int read_samples(struct json_object *o, struct res_point *p,
 	return rc;
 }
 
-static void read_summary(struct json_object *o, struct res_summary *s,
-			 struct rd *r, int *rc)
+static void read_summary(struct json_object *o, const struct res_point *p,
+			 struct res_summary *s, struct rd *r, int *rc)
 {
 	struct json_object *v = field(o, "summary", json_type_object, true, r, rc);
+	struct json_object *aux;
 
 	if (!v)
 		return;
@@ -247,12 +306,20 @@ static void read_summary(struct json_object *o, struct res_summary *s,
 	s->iowait_pct = get_num(v, "iowait_pct", r, rc);
 	s->steal_pct = get_num(v, "steal_pct", r, rc);
 	s->scalability = get_num(v, "scalability", r, rc);
+	aux = field(v, "aux", json_type_object, false, r, rc);
+	for (unsigned k = 0; k < p->naux; k++) {
+		struct json_object *a = aux ? field(aux, p->aux_name[k],
+						    json_type_object, false, r, rc) : NULL;
+
+		s->aux_rate[k] = a ? get_num(a, "rate", r, rc) : NAN;
+		s->aux_task_rate[k] = a ? get_num(a, "per_task_rate", r, rc) : NAN;
+	}
 }
 
 static const char *const point_keys[] = {
 	"seq", "test", "mode", "tasks", "run", "status", "reason",
 	"started_at", "placement", "timing", "workload_options",
-	"tasks_detail", "samples", "summary", NULL,
+	"tasks_detail", "samples", "summary", "aux_counters", NULL,
 };
 
 static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
@@ -278,8 +345,10 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 	if (json_object_array_length(td) > 1000000)
 		return rd_fail(r, "'tasks_detail' is too long");
 	rc = read_samples(o, p, (unsigned)json_object_array_length(td), r);
+	if (!rc)
+		rc = read_aux(o, p, r);
 	for (unsigned i = 0; !rc && i < p->ntasks; i++)
-		rc = read_task(json_object_array_get_idx(td, i), &p->task[i], r);
+		rc = read_task(json_object_array_get_idx(td, i), p, &p->task[i], r);
 	if (rc)
 		return rc;
 	if ((pl = field(o, "placement", json_type_object, false, r, &rc))) {
@@ -291,9 +360,10 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 		p->warmup_s = get_num(tm, "warmup_s", r, &rc);
 		p->duration_s = get_num(tm, "duration_s", r, &rc);
 		p->interval_s = get_num(tm, "interval_s", r, &rc);
+		p->sampler_lag_ms = get_num(tm, "sampler_lag_max_ms", r, &rc);
 	}
 	p->wopts = keep(o, "workload_options", json_type_object, r, &rc);
-	read_summary(o, &p->sum, r, &rc);
+	read_summary(o, p, &p->sum, r, &rc);
 	if (rc)
 		return rc;
 	p->extra = json_object_new_object();

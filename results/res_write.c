@@ -37,9 +37,11 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *task_json(const struct res_task *t)
+static struct json_object *task_json(const struct res_point *p,
+				     const struct res_task *t)
 {
 	struct json_object *o = json_object_new_object();
+	struct json_object *aux = json_object_new_object();
 
 	add(o, "index", json_object_new_int(t->index));
 	add(o, "pid", json_object_new_int(t->pid));
@@ -53,7 +55,27 @@ static struct json_object *task_json(const struct res_task *t)
 	add(o, "majflt", json_object_new_int64(t->majflt));
 	add(o, "status", jstr(t->status));
 	add(o, "error", jstr(t->error));
+	for (unsigned k = 0; k < p->naux; k++)
+		add(aux, p->aux_name[k], json_object_new_uint64(t->aux[k]));
+	add(o, "aux", aux);
 	return o;
+}
+
+/* Rows of per-task interval counts: ops, or one aux counter. */
+static struct json_object *rows_json(const struct res_point *p,
+				     const uint64_t *v)
+{
+	struct json_object *rows = json_object_new_array_ext((int)p->ntasks);
+
+	for (unsigned i = 0; i < p->ntasks; i++) {
+		struct json_object *row = json_object_new_array_ext((int)p->nsamples);
+
+		for (unsigned s = 0; s < p->nsamples; s++)
+			json_object_array_add(row,
+				json_object_new_uint64(v[(size_t)i * p->nsamples + s]));
+		json_object_array_add(rows, row);
+	}
+	return rows;
 }
 
 static struct json_object *pct_array(const double *v, unsigned n)
@@ -70,33 +92,30 @@ static struct json_object *samples_json(const struct res_point *p)
 	struct json_object *o = json_object_new_object();
 	struct json_object *t = json_object_new_array_ext((int)p->nsamples);
 	struct json_object *ph = json_object_new_array_ext((int)p->nsamples);
-	struct json_object *ops = json_object_new_array_ext((int)p->ntasks);
+	struct json_object *aux = json_object_new_object();
 
 	for (unsigned s = 0; s < p->nsamples; s++) {
 		json_object_array_add(t, json_object_new_int64(p->t_ns[s]));
 		json_object_array_add(ph, json_object_new_string(
 					      res_phase_names[p->phase[s]]));
 	}
-	for (unsigned i = 0; i < p->ntasks; i++) {
-		struct json_object *row = json_object_new_array_ext((int)p->nsamples);
-
-		for (unsigned s = 0; s < p->nsamples; s++)
-			json_object_array_add(row,
-				json_object_new_uint64(res_ops(p, i, s)));
-		json_object_array_add(ops, row);
-	}
 	add(o, "t_ns", t);
 	add(o, "phase", ph);
-	add(o, "ops", ops);
+	add(o, "ops", rows_json(p, p->ops));
+	for (unsigned k = 0; k < p->naux; k++)
+		add(aux, p->aux_name[k], rows_json(p, p->aux[k]));
+	add(o, "aux", aux);
 	add(o, "idle_pct", pct_array(p->idle_pct, p->nsamples));
 	add(o, "iowait_pct", pct_array(p->iowait_pct, p->nsamples));
 	add(o, "steal_pct", pct_array(p->steal_pct, p->nsamples));
 	return o;
 }
 
-static struct json_object *summary_json(const struct res_summary *s)
+static struct json_object *summary_json(const struct res_point *p,
+					const struct res_summary *s)
 {
 	struct json_object *o = json_object_new_object();
+	struct json_object *aux = json_object_new_object();
 
 	add(o, "ops", json_object_new_uint64(s->ops));
 	add(o, "elapsed_s", jnum(s->elapsed_s));
@@ -110,6 +129,15 @@ static struct json_object *summary_json(const struct res_summary *s)
 	add(o, "iowait_pct", jnum(s->iowait_pct));
 	add(o, "steal_pct", jnum(s->steal_pct));
 	add(o, "scalability", jnum(s->scalability));
+	for (unsigned k = 0; k < p->naux; k++) {
+		struct json_object *a = json_object_new_object();
+
+		add(a, "rate", jnum(s->aux_rate[k]));
+		add(a, "per_task_rate", jnum(s->aux_task_rate[k]));
+		add(a, "unit", jstr(p->aux_unit[k]));
+		add(aux, p->aux_name[k], a);
+	}
+	add(o, "aux", aux);
 	return o;
 }
 
@@ -119,6 +147,7 @@ static struct json_object *point_json(const struct res_point *p)
 	struct json_object *pl = json_object_new_object();
 	struct json_object *tm = json_object_new_object();
 	struct json_object *tasks = json_object_new_array_ext((int)p->ntasks);
+	struct json_object *auxd = json_object_new_array();
 
 	add(o, "seq", json_object_new_int((int)p->seq));
 	add(o, "test", jstr(p->test));
@@ -135,14 +164,24 @@ static struct json_object *point_json(const struct res_point *p)
 	add(tm, "warmup_s", jnum(p->warmup_s));
 	add(tm, "duration_s", jnum(p->duration_s));
 	add(tm, "interval_s", jnum(p->interval_s));
+	add(tm, "sampler_lag_max_ms", jnum(p->sampler_lag_ms));
 	add(o, "timing", tm);
 	add(o, "workload_options", p->wopts ? jget(p->wopts)
 					    : json_object_new_object());
 	for (unsigned i = 0; i < p->ntasks; i++)
-		json_object_array_add(tasks, task_json(&p->task[i]));
+		json_object_array_add(tasks, task_json(p, &p->task[i]));
+	for (unsigned k = 0; k < p->naux; k++) {
+		struct json_object *a = json_object_new_object();
+
+		add(a, "name", jstr(p->aux_name[k]));
+		add(a, "rate_unit", jstr(p->aux_unit[k]));
+		add(a, "rate_scale", jnum(p->aux_scale[k]));
+		json_object_array_add(auxd, a);
+	}
+	add(o, "aux_counters", auxd);
 	add(o, "tasks_detail", tasks);
 	add(o, "samples", samples_json(p));
-	add(o, "summary", summary_json(&p->sum));
+	add(o, "summary", summary_json(p, &p->sum));
 	if (p->extra) {
 		json_object_object_foreach(p->extra, k, v)
 			if (!json_object_object_get_ex(o, k, NULL))

@@ -14,22 +14,13 @@
 #include <json-c/json.h>
 
 #include "opt.h"
+#include "util.h"
 
 #define NSEC_PER_SEC ((int64_t)1000000000)
 
 static void *opt_field(const struct cgs_opt *o, void *base)
 {
 	return (char *)base + o->offset;
-}
-
-static int opt_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
 }
 
 /* Split "1.5ms" into a finite non-negative number and its unit. */
@@ -51,54 +42,55 @@ static int split_number(const char *s, double *num, const char **unit)
 	return 0;
 }
 
-int cgs_parse_duration(const char *s, int64_t *ns)
+struct unit {
+	const char *name;
+	double mul;
+};
+
+/* A number and one of @units; @whole: the result must be an integer. */
+static int parse_scaled(const char *s, const struct unit *units, size_t n,
+			bool whole, int64_t *out)
 {
-	static const struct { const char *u; double mul; } units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
-		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
-	};
 	const char *unit;
 	double num;
 
 	if (split_number(s, &num, &unit))
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(unit, units[i].u))
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		double v = num * units[i].mul;
-		if (v > 9.2e18)
+
+		if (strcmp(unit, units[i].name))
+			continue;
+		if (v > 9.2e18 || (whole && v != floor(v)))
 			return -EINVAL;
-		*ns = (int64_t)llround(v);
+		*out = whole ? (int64_t)v : (int64_t)llround(v);
 		return 0;
 	}
 	return -EINVAL;
 }
 
+int cgs_parse_duration(const char *s, int64_t *ns)
+{
+	static const struct unit units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
+
+	return parse_scaled(s, units, sizeof(units) / sizeof(units[0]), false, ns);
+}
+
 int cgs_parse_size(const char *s, int64_t *bytes)
 {
 	/* netperf's convention: K/M/G are powers of 1024, k/m/g of 1000 */
-	static const struct { const char *u; double mul; } units[] = {
+	static const struct unit units[] = {
 		{ "", 1 }, { "B", 1 },
 		{ "K", 1024.0 }, { "KiB", 1024.0 }, { "k", 1e3 },
 		{ "M", 1048576.0 }, { "MiB", 1048576.0 }, { "m", 1e6 },
 		{ "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "g", 1e9 },
 		{ "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
 	};
-	const char *unit;
-	double num;
 
-	if (split_number(s, &num, &unit))
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(unit, units[i].u))
-			continue;
-		double v = num * units[i].mul;
-		if (v > 9.2e18 || v != floor(v))
-			return -EINVAL;
-		*bytes = (int64_t)v;
-		return 0;
-	}
-	return -EINVAL;
+	return parse_scaled(s, units, sizeof(units) / sizeof(units[0]), true, bytes);
 }
 
 int cgs_parse_int(const char *s, int64_t *v)
@@ -170,12 +162,12 @@ static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 	else
 		rc = cgs_parse_size(val, &v);
 	if (rc)
-		return opt_err(err, errlen, "--%s: '%s' is not %s",
+		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not %s",
 			       o->name, val, what[o->type]);
 	if (v < o->min || v > o->max) {
 		fmt_bound(o, o->min, lo, sizeof(lo));
 		fmt_bound(o, o->max, hi, sizeof(hi));
-		return opt_err(err, errlen,
+		return cgs_errf(err, errlen, -EINVAL,
 			       "--%s: '%s' is out of range; give a value from %s to %s",
 			       o->name, val, lo, hi);
 	}
@@ -197,7 +189,7 @@ static int set_enum(const struct cgs_opt *o, void *base, const char *val,
 			strncat(list, "|", sizeof(list) - strlen(list) - 1);
 		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
 	}
-	return opt_err(err, errlen, "--%s: '%s' is not one of %s", o->name,
+	return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not one of %s", o->name,
 		       val, list);
 }
 
@@ -213,7 +205,7 @@ static int set_bool(const struct cgs_opt *o, void *base, const char *val,
 		 !strcmp(val, "false"))
 		*b = false;
 	else
-		return opt_err(err, errlen, "--%s: '%s' is not yes or no",
+		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not yes or no",
 			       o->name, val);
 	return 0;
 }
@@ -254,7 +246,7 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 		return 0;
 	}
 	}
-	return opt_err(err, errlen, "--%s: unknown option type", o->name);
+	return cgs_errf(err, errlen, -EINVAL, "--%s: unknown option type", o->name);
 }
 
 int cgs_opt_defaults(const struct cgs_optset *set, char *err, size_t errlen)
@@ -300,21 +292,21 @@ int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 		const struct cgs_opt *o = &opts[i];
 
 		if (!o->name || !*o->name || !o->help || !*o->help)
-			return opt_err(err, errlen,
+			return cgs_errf(err, errlen, -EINVAL,
 				       "%s: option %zu lacks a name or help",
 				       owner, i);
 		if (o->type == CGS_OPT_ENUM && (!o->choices || !o->choices[0]))
-			return opt_err(err, errlen, "%s: --%s has no choices",
+			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has no choices",
 				       owner, o->name);
 		if ((o->type == CGS_OPT_INT || o->type == CGS_OPT_DURATION ||
 		     o->type == CGS_OPT_SIZE) && o->min > o->max)
-			return opt_err(err, errlen, "%s: --%s has min > max",
+			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has min > max",
 				       owner, o->name);
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(opts[k].name, o->name) ||
 			    (o->short_name &&
 			     o->short_name == opts[k].short_name))
-				return opt_err(err, errlen,
+				return cgs_errf(err, errlen, -EINVAL,
 					       "%s: --%s is declared twice",
 					       owner, o->name);
 	}
@@ -480,14 +472,14 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 			const char *bad = argv[optind - 1];
 
 			if (c == ':')
-				rc = opt_err(err, errlen,
+				rc = cgs_errf(err, errlen, -EINVAL,
 					     "option %s needs a value", bad);
 			else if (optopt && optopt < 256)
-				rc = opt_err(err, errlen,
+				rc = cgs_errf(err, errlen, -EINVAL,
 					     "unknown option '-%c'; see --help",
 					     optopt);
 			else
-				rc = opt_err(err, errlen,
+				rc = cgs_errf(err, errlen, -EINVAL,
 					     "unknown option '%s'; see --help",
 					     bad);
 			goto out;
@@ -500,7 +492,7 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 					r = &refs[i];
 		}
 		if (!r) {
-			rc = opt_err(err, errlen, "unexpected option '%c'", c);
+			rc = cgs_errf(err, errlen, -EINVAL, "unexpected option '%c'", c);
 			goto out;
 		}
 		rc = cgs_opt_set(r->opt, r->set->base, optarg, err, errlen);

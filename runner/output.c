@@ -18,8 +18,11 @@ struct agg {
 	unsigned tasks, ok, runs, migrated;
 	double *total;           /* one per ok run */
 	double per_task, min_task, max_task, icov, idle, steal, scal;
-	unsigned nscal;
+	unsigned nscal, nicov;
+	double lag_ms, interval_ms;
 	bool oversub;
+	const struct res_point *first_ok;   /* for aux names and units */
+	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
 	const char *bad_status, *bad_reason;
 };
 
@@ -29,18 +32,30 @@ static void agg_point(struct agg *a, const struct res_point *p)
 	for (unsigned i = 0; i < p->ntasks; i++)
 		a->migrated += p->task[i].migrated;
 	a->oversub |= p->oversubscribed;
+	if (p->sampler_lag_ms > a->lag_ms)
+		a->lag_ms = p->sampler_lag_ms;
+	a->interval_ms = p->interval_s * 1e3;
 	if (strcmp(p->status, "ok")) {
 		a->bad_status = p->status;
 		a->bad_reason = p->reason;
 		return;
 	}
 	a->total[a->ok] = p->sum.total_ops_per_sec;
+	if (!a->first_ok)
+		a->first_ok = p;
+	for (unsigned k = 0; k < p->naux; k++) {
+		a->aux[k] += p->sum.aux_rate[k];
+		a->aux_task[k] += p->sum.aux_task_rate[k];
+	}
 	if (!a->ok || p->sum.min_task_ops_per_sec < a->min_task)
 		a->min_task = p->sum.min_task_ops_per_sec;
 	if (p->sum.max_task_ops_per_sec > a->max_task)
 		a->max_task = p->sum.max_task_ops_per_sec;
 	a->per_task += p->sum.per_task_ops_per_sec;
-	a->icov += isnan(p->sum.interval_cov_pct) ? 0 : p->sum.interval_cov_pct;
+	if (!isnan(p->sum.interval_cov_pct)) {
+		a->icov += p->sum.interval_cov_pct;
+		a->nicov++;
+	}
 	a->idle += isnan(p->sum.idle_pct) ? 0 : p->sum.idle_pct;
 	a->steal += isnan(p->sum.steal_pct) ? 0 : p->sum.steal_pct;
 	if (!isnan(p->sum.scalability)) {
@@ -111,7 +126,7 @@ static void print_row(const struct agg *a, FILE *out)
 	fmt_num(n ? a->per_task / n : NAN, per, sizeof(per), "%.0f");
 	fmt_num(n ? a->min_task : NAN, mn, sizeof(mn), "%.0f");
 	fmt_num(n ? a->max_task : NAN, mx, sizeof(mx), "%.0f");
-	fmt_num(n ? a->icov / n : NAN, icov, sizeof(icov), "%.1f");
+	fmt_num(a->nicov ? a->icov / a->nicov : NAN, icov, sizeof(icov), "%.1f");
 	fmt_num(n > 1 ? res_cov_pct(a->total, n) : NAN, rcov, sizeof(rcov), "%.1f");
 	fmt_num(n ? a->idle / n : NAN, idle, sizeof(idle), "%.1f");
 	fmt_num(n ? a->steal / n : NAN, steal, sizeof(steal), "%.1f");
@@ -121,6 +136,9 @@ static void print_row(const struct agg *a, FILE *out)
 	if (a->oversub)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "oversubscribed; ");
+	if (a->lag_ms > a->interval_ms / 4)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "sampler late by up to %.0f ms (busy machine?); ", a->lag_ms);
 	if (a->migrated)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "%u task(s) migrated; ", a->migrated);
@@ -133,6 +151,11 @@ static void print_row(const struct agg *a, FILE *out)
 	fprintf(out, "  %-8s %5u %4u/%-4u %14s %14s %12s %12s %6s %6s %6s %6s  %s\n",
 		a->mode, a->tasks, a->ok, a->runs, tot, per, mn, mx, icov, rcov,
 		idle, steal, notes);
+	/* the workload's own counters, as rates in their units */
+	for (unsigned k = 0; n && a->first_ok && k < a->first_ok->naux; k++)
+		fprintf(out, "  %-8s %5s %9s %14.1f %14.1f  %s (%s: total, per task)\n",
+			"", "", "", a->aux[k] / n, a->aux_task[k] / n,
+			a->first_ok->aux_unit[k], a->first_ok->aux_name[k]);
 }
 
 void cgs_print_table(const struct cgs_run *r, FILE *out)

@@ -26,63 +26,6 @@
 #include "task.h"
 #include "util.h"
 
-int64_t cgs_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
-		      int64_t *at, enum res_phase *phase)
-{
-	unsigned n = 0;
-
-#define SCHED_ADD(t, ph) do { if (at) { at[n] = (t); phase[n] = (ph); } n++; } while (0)
-	SCHED_ADD(0, RES_PHASE_START);
-	for (int64_t t = interval; t < warmup; t += interval)
-		SCHED_ADD(t, RES_PHASE_WARMUP);
-	if (warmup > 0)
-		SCHED_ADD(warmup, RES_PHASE_WARMUP);
-	for (int64_t t = warmup + interval; t < warmup + duration; t += interval)
-		SCHED_ADD(t, RES_PHASE_MEASURE);
-	SCHED_ADD(warmup + duration, RES_PHASE_MEASURE);
-#undef SCHED_ADD
-	return n;
-}
-
-int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out)
-{
-	unsigned long long v[8] = { 0 };
-	int n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
-		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-
-	if (n < 4)
-		return -EINVAL;
-	out->total = 0;
-	for (int i = 0; i < 8; i++)
-		out->total += v[i];    /* guest time is already in user */
-	out->idle = v[3];
-	out->iowait = v[4];
-	out->steal = v[7];
-	return 0;
-}
-
-void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
-		     double *idle, double *iowait, double *steal)
-{
-	double dt = (double)b->total - (double)a->total;
-
-	if (!(dt > 0)) {
-		*idle = *iowait = *steal = NAN;
-		return;
-	}
-	*idle = 100.0 * ((double)b->idle - (double)a->idle) / dt;
-	*iowait = 100.0 * ((double)b->iowait - (double)a->iowait) / dt;
-	*steal = 100.0 * ((double)b->steal - (double)a->steal) / dt;
-}
-
 static int cpustat_read(int fd, struct cgs_cpustat *out)
 {
 	char buf[512];
@@ -119,19 +62,40 @@ static int wait_until(int64_t when, int sigfd, int *signo)
 	}
 }
 
-/* Has the worker exited? Fills *st when it has. */
-static bool worker_gone(pid_t worker, int *st, bool *reaped)
+/* The workers of a point, one per group, and what became of them. */
+struct workers {
+	unsigned n;
+	pid_t *pid;
+	int *wst;
+	bool *reaped;
+};
+
+/* Has any worker exited? (Before stop, that is always a failure.) */
+static bool any_worker_gone(struct workers *wk)
 {
-	if (*reaped)
-		return true;
-	if (waitpid(worker, st, WNOHANG) == worker)
-		*reaped = true;
-	return *reaped;
+	bool gone = false;
+
+	for (unsigned g = 0; g < wk->n; g++) {
+		if (!wk->reaped[g] && wk->pid[g] > 0 &&
+		    waitpid(wk->pid[g], &wk->wst[g], WNOHANG) == wk->pid[g])
+			wk->reaped[g] = true;
+		gone |= wk->reaped[g];
+	}
+	return gone;
+}
+
+static bool all_workers_gone(struct workers *wk)
+{
+	any_worker_gone(wk);
+	for (unsigned g = 0; g < wk->n; g++)
+		if (!wk->reaped[g] && wk->pid[g] > 0)
+			return false;
+	return true;
 }
 
 /* Wait for every task at the gate, a failure, or the timeout. */
 static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		      pid_t worker, int *wst, bool *reaped, int *signo)
+		      struct workers *wk, int *signo)
 {
 	int64_t deadline = cgs_now_ns() + spec->ready_timeout_ns;
 
@@ -140,7 +104,7 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 
 		if (atomic_load(&sh->failed))
 			return -ECANCELED;
-		if (worker_gone(worker, wst, reaped))
+		if (any_worker_gone(wk))
 			return -ECHILD;
 		if (cgs_now_ns() > deadline)
 			return -ETIMEDOUT;
@@ -151,9 +115,10 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	return 0;
 }
 
-/* Stop the tasks and reap the worker and anything left in its group. */
+/* Stop the tasks and reap the workers and anything left in their process
+ * groups. Returns true when they had to be killed. */
 static bool collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		    pid_t worker, int *wst, bool *reaped)
+		    struct workers *wk)
 {
 	int64_t deadline = cgs_now_ns() + spec->stop_timeout_ns;
 	bool killed = false;
@@ -161,33 +126,51 @@ static bool collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 
 	atomic_store(&sh->stop, 1);
 	cgs_gate_open(sh);    /* tasks still at the gate leave at once */
-	while (!worker_gone(worker, wst, reaped)) {
+	while (!all_workers_gone(wk)) {
 		if (cgs_now_ns() > deadline) {
-			kill(-worker, SIGKILL);
+			for (unsigned g = 0; g < wk->n; g++) {
+				if (wk->reaped[g] || wk->pid[g] <= 0)
+					continue;
+				kill(-wk->pid[g], SIGKILL);
+				if (waitpid(wk->pid[g], &wk->wst[g], 0) == wk->pid[g])
+					wk->reaped[g] = true;
+			}
 			killed = true;
-			if (waitpid(worker, wst, 0) == worker)
-				*reaped = true;
 			break;
 		}
 		wait_until(cgs_now_ns() + 2000000, -1, &dummy);
 	}
-	/* the worker's group: tasks or partners orphaned by a dead worker */
-	kill(-worker, SIGKILL);
-	deadline = cgs_now_ns() + 5000000000LL;
-	while (waitpid(-worker, NULL, WNOHANG) >= 0 && cgs_now_ns() < deadline)
-		wait_until(cgs_now_ns() + 1000000, -1, &dummy);
+	/* the groups: tasks or partners orphaned by a dead worker come to
+	 * us (we are a child subreaper); kill and reap them */
+	for (unsigned g = 0; g < wk->n; g++) {
+		if (wk->pid[g] <= 0)
+			continue;
+		kill(-wk->pid[g], SIGKILL);
+		deadline = cgs_now_ns() + 5000000000LL;
+		while (waitpid(-wk->pid[g], NULL, WNOHANG) >= 0 &&
+		       cgs_now_ns() < deadline)
+			wait_until(cgs_now_ns() + 1000000, -1, &dummy);
+	}
 	return killed;
 }
 
 static void take_counts(const struct cgs_shared *sh, struct res_point *p,
 			uint64_t *last, unsigned s)
 {
-	for (unsigned i = 0; i < sh->ntasks; i++) {
-		uint64_t v = atomic_load_explicit(&sh->slots[i].ops,
-						  memory_order_relaxed);
+	unsigned stride = 1 + CGS_MAX_AUX;
 
-		p->ops[(size_t)i * p->nsamples + s] = v - last[i];
-		last[i] = v;
+	for (unsigned i = 0; i < sh->ntasks; i++) {
+		const struct cgs_slot *sl = &sh->slots[i];
+		size_t at = (size_t)i * p->nsamples + s;
+		uint64_t v = atomic_load_explicit(&sl->ops, memory_order_relaxed);
+
+		p->ops[at] = v - last[i * stride];
+		last[i * stride] = v;
+		for (unsigned k = 0; k < p->naux; k++) {
+			v = atomic_load_explicit(&sl->aux[k], memory_order_relaxed);
+			p->aux[k][at] = v - last[i * stride + 1 + k];
+			last[i * stride + 1 + k] = v;
+		}
 	}
 }
 
@@ -216,6 +199,7 @@ static void record_tasks(const struct cgs_point_spec *spec,
 		t->migrated = in->cpu_start >= 0 && in->cpu_end >= 0 &&
 			      in->cpu_start != in->cpu_end;
 		t->ops = in->ops_final;
+		memcpy(t->aux, in->aux_final, sizeof(t->aux));
 		t->minflt = in->minflt;
 		t->majflt = in->majflt;
 		if (place) {
@@ -255,44 +239,78 @@ static void record_tasks(const struct cgs_point_spec *spec,
 }
 
 /* The outcome when no task failed on its own: worker or timing trouble. */
-static void record_worker(struct res_point *p, int rc, int wst, bool reaped,
-			  bool killed, const struct cgs_point_spec *spec)
+static void record_workers(struct res_point *p, int rc, struct workers *wk,
+			   bool killed, const struct cgs_point_spec *spec)
 {
 	if (p->status)
 		return;
 	if (killed) {
 		p->status = strdup("failed");
 		p->reason = cgs_fmt("tasks did not stop within %.0f s and were killed",
-				spec->stop_timeout_ns / 1e9);
-	} else if (reaped && WIFSIGNALED(wst)) {
-		p->status = strdup("failed");
-		p->reason = cgs_fmt("the %s-mode worker was killed by signal %d (%s)",
-				spec->threads ? "thread" : "process",
-				WTERMSIG(wst), strsignal(WTERMSIG(wst)));
-	} else if (rc == -ETIMEDOUT) {
+				    spec->stop_timeout_ns / 1e9);
+		return;
+	}
+	for (unsigned g = 0; g < wk->n; g++) {
+		int st = wk->wst[g];
+
+		if (!wk->reaped[g])
+			continue;
+		if (WIFSIGNALED(st)) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("the %s-mode worker was killed by signal %d (%s)",
+					    spec->threads ? "thread" : "process",
+					    WTERMSIG(st), strsignal(WTERMSIG(st)));
+			return;
+		}
+		if (WEXITSTATUS(st)) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("a worker exited with status %d",
+					    WEXITSTATUS(st));
+			return;
+		}
+	}
+	if (rc == -ETIMEDOUT) {
 		p->status = strdup("failed");
 		p->reason = cgs_fmt("tasks were not ready within %.0f s",
-				spec->ready_timeout_ns / 1e9);
-	} else if (rc == -ECHILD || (reaped && WEXITSTATUS(wst))) {
+				    spec->ready_timeout_ns / 1e9);
+	} else if (rc == -ECHILD) {
 		p->status = strdup("failed");
-		p->reason = cgs_fmt("the worker exited early (status %d)",
-				reaped ? WEXITSTATUS(wst) : -1);
+		p->reason = cgs_fmt("a worker exited before its tasks were ready");
+	} else if (rc && rc != -ECANCELED) {
+		p->status = strdup("failed");
+		p->reason = cgs_fmt("%s", strerror(-rc));
 	} else {
 		p->status = strdup("ok");
 	}
 }
 
-/* Sample until the schedule ends, a task fails, or a signal arrives. */
-static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		       struct res_point *p, const int64_t *at, pid_t worker,
-		       int *wst, bool *reaped, int *signo)
+static void obs_sample(const struct cgs_point_spec *spec, const struct res_point *p,
+		       unsigned k, bool window_start)
 {
-	uint64_t *last = calloc(sh->ntasks, sizeof(*last));
+	for (unsigned i = 0; i < spec->nobs; i++)
+		if (spec->obs[i].sample)
+			spec->obs[i].sample(spec->obs[i].priv, k, p->t_ns[k],
+					    p->phase[k], window_start);
+}
+
+/*
+ * Sample until the plan ends, a task fails, or a signal arrives. Planned
+ * sample s is due at cgs_sample_due(); when the sampler wakes so late that
+ * the next sample of the same phase is due too, the missed instant is
+ * dropped and the interval simply lasts longer: rates divide by the real
+ * elapsed time, and the measurement always lasts its full duration.
+ */
+static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
+		       struct res_point *p, const int64_t *plan,
+		       const enum res_phase *phase, unsigned nplan,
+		       struct workers *wk, int *signo)
+{
+	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	struct cgs_cpustat prev = { 0 }, cur;
+	int64_t t0, wstart = 0, lag = 0;
+	unsigned k = 1;
 	bool have_stat;
-	int64_t t0;
-	unsigned s;
 	int rc = 0;
 
 	if (!last) {
@@ -303,38 +321,104 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	t0 = cgs_now_ns();
 	cgs_gate_open(sh);
 	p->t_ns[0] = 0;
+	p->phase[0] = phase[0];
 	take_counts(sh, p, last, 0);
-	for (s = 1; s < p->nsamples; s++) {
-		rc = wait_until(t0 + at[s], spec->sigfd, signo);
+	if (nplan > 1 && phase[1] == RES_PHASE_MEASURE)
+		wstart = t0;   /* no warm-up: the start opens the window */
+	obs_sample(spec, p, 0, wstart != 0);
+	for (unsigned s = 1; s < nplan; s++) {
+		int64_t due = cgs_sample_due(plan, phase, s, t0, wstart), now;
+		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&
+			     phase[s + 1] == RES_PHASE_MEASURE;
+
+		rc = wait_until(due, spec->sigfd, signo);
 		if (rc)
 			break;
-		p->t_ns[s] = cgs_now_ns() - t0;
-		take_counts(sh, p, last, s);
+		now = cgs_now_ns();
+		if (s + 1 < nplan && phase[s + 1] == phase[s] &&
+		    now >= cgs_sample_due(plan, phase, s + 1, t0, wstart))
+			continue;   /* woke too late: merge into the next interval */
+		if (now - due > lag)
+			lag = now - due;
+		p->t_ns[k] = now - t0;
+		p->phase[k] = phase[s];
+		take_counts(sh, p, last, k);
+		if (opens)
+			wstart = now;
+		obs_sample(spec, p, k, opens);
 		if (have_stat && cpustat_read(statfd, &cur) == 0) {
-			cgs_cpustat_pct(&prev, &cur, &p->idle_pct[s],
-					&p->iowait_pct[s], &p->steal_pct[s]);
+			cgs_cpustat_pct(&prev, &cur, &p->idle_pct[k],
+					&p->iowait_pct[k], &p->steal_pct[k]);
 			prev = cur;
 		}
 		if (spec->tick)
-			spec->tick(spec->tick_arg, p->t_ns[s]);
-		if (atomic_load(&sh->failed) || worker_gone(worker, wst, reaped)) {
-			s++;
+			spec->tick(spec->tick_arg, p->t_ns[k]);
+		k++;
+		if (atomic_load(&sh->failed) || any_worker_gone(wk))
 			break;
-		}
 	}
-	/* keep only what was sampled: shrink the columns in place */
-	if (s < p->nsamples) {
-		for (unsigned i = 1; i < sh->ntasks; i++)
-			memmove(&p->ops[(size_t)i * s],
-				&p->ops[(size_t)i * p->nsamples],
-				s * sizeof(*p->ops));
-		p->nsamples = s;
-	}
+	p->sampler_lag_ms = lag / 1e6;
+	res_point_truncate(p, k);   /* keep only what was sampled */
 out:
 	if (statfd >= 0)
 		close(statfd);
 	free(last);
 	return rc;
+}
+
+/* Tell the observers all tasks are at the gate. */
+static int obs_ready(const struct cgs_point_spec *spec, const struct cgs_shared *sh,
+		     struct res_point *p)
+{
+	int *pid = calloc(sh->ntasks, sizeof(*pid)), *tid = calloc(sh->ntasks, sizeof(*tid));
+	char msg[512] = "";
+	int rc = pid && tid ? 0 : -ENOMEM;
+
+	for (unsigned i = 0; !rc && i < sh->ntasks; i++) {
+		pid[i] = sh->info[i].pid;
+		tid[i] = sh->info[i].tid;
+	}
+	for (unsigned k = 0; !rc && k < spec->nobs; k++) {
+		if (!spec->obs[k].ready)
+			continue;
+		rc = spec->obs[k].ready(spec->obs[k].priv, sh->ntasks, pid, tid,
+					msg, sizeof(msg));
+		if (rc) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("%s: %s", spec->obs[k].name,
+					    msg[0] ? msg : strerror(-rc));
+		}
+	}
+	free(pid);
+	free(tid);
+	return rc;
+}
+
+static int start_workers(const struct cgs_point_spec *spec,
+			 struct cgs_point_tasks *pt, struct workers *wk)
+{
+	struct cgs_group all = { 0, spec->ntasks };
+
+	pt->groups = spec->ngroups ? spec->groups : &all;
+	wk->n = spec->ngroups ? spec->ngroups : 1;
+	wk->pid = calloc(wk->n, sizeof(*wk->pid));
+	wk->wst = calloc(wk->n, sizeof(*wk->wst));
+	wk->reaped = calloc(wk->n, sizeof(*wk->reaped));
+	if (!wk->pid || !wk->wst || !wk->reaped)
+		return -ENOMEM;
+	if (spec->threads && wk->n > 1)
+		return -EINVAL;    /* threads of one mm cannot be split */
+	for (unsigned g = 0; g < wk->n; g++) {
+		pid_t pid;
+
+		pt->group = g;
+		pid = cgs_worker_start(pt);
+		if (pid < 0)
+			return pid;
+		setpgid(pid, pid);   /* also done by the worker: no race */
+		wk->pid[g] = pid;
+	}
+	return 0;
 }
 
 int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
@@ -355,20 +439,31 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		.topo = spec->topo,
 		.places = spec->places,
 		.runner = getpid(),
+		.enter = spec->enter,
+		.enter_arg = spec->enter_arg,
 	};
+	struct workers wk = { 0 };
 	unsigned n = cgs_schedule(spec->warmup_ns, spec->duration_ns,
 				  spec->interval_ns, NULL, NULL);
 	int64_t *at = calloc(n, sizeof(*at));
-	bool reaped = false, killed = false, prepared = false;
-	pid_t worker = -1;
-	int rc, wst = 0;
+	enum res_phase *plan_phase = calloc(n, sizeof(*plan_phase));
+	const char *anames[CGS_MAX_AUX], *aunits[CGS_MAX_AUX];
+	double ascales[CGS_MAX_AUX];
+	bool killed = false, prepared = false;
+	int rc;
 
-	if (!at || res_point_alloc(p, spec->ntasks, n)) {
+	for (size_t k = 0; k < w->naux; k++) {
+		anames[k] = w->aux[k].name;
+		aunits[k] = w->aux[k].rate_unit;
+		ascales[k] = w->aux[k].rate_scale;
+	}
+	if (!at || !plan_phase || res_point_alloc(p, spec->ntasks, n) ||
+	    res_point_set_aux(p, (unsigned)w->naux, anames, aunits, ascales)) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
-		     at, p->phase);
+		     at, plan_phase);
 	if (w->prepare) {
 		rc = w->prepare(&pt.ctx);
 		if (rc) {
@@ -376,7 +471,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 
 			p->status = strdup(skip ? "skipped" : "failed");
 			p->reason = strdup(why[0] ? why : strerror(-rc));
-			p->nsamples = 0;
+			res_point_truncate(p, 0);
 			rc = 0;
 			goto out;
 		}
@@ -387,29 +482,30 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		rc = -errno;
 		goto out;
 	}
-	worker = cgs_worker_start(&pt);
-	if (worker < 0) {
-		rc = worker;
-		goto out;
-	}
-	setpgid(worker, worker);   /* also done by the worker: no race */
-	rc = wait_ready(spec, pt.sh, worker, &wst, &reaped, signo);
-	if (rc == 0)
-		rc = sample_loop(spec, pt.sh, p, at, worker, &wst, &reaped, signo);
+	rc = start_workers(spec, &pt, &wk);
+	if (!rc)
+		rc = wait_ready(spec, pt.sh, &wk, signo);
+	if (!rc)
+		rc = obs_ready(spec, pt.sh, p);
+	if (!rc)
+		rc = sample_loop(spec, pt.sh, p, at, plan_phase, n, &wk, signo);
 	else
-		p->nsamples = 0;
-	killed = collect(spec, pt.sh, worker, &wst, &reaped);
+		res_point_truncate(p, 0);
+	killed = collect(spec, pt.sh, &wk);
 	record_tasks(spec, pt.sh, p);
 	if (rc == -EINTR) {
 		free(p->status);
 		p->status = strdup("interrupted");
 	} else {
-		record_worker(p, rc, wst, reaped, killed, spec);
+		record_workers(p, rc, &wk, killed, spec);
 		if (rc != -ENOMEM)
 			rc = 0;
 	}
 	if (p->status && !strcmp(p->status, "ok"))
 		res_point_summarise(p);
+	for (unsigned k = 0; k < spec->nobs; k++)
+		if (spec->obs[k].finish)
+			spec->obs[k].finish(spec->obs[k].priv, p);
 out:
 	if (!p->status && rc) {
 		p->status = strdup("failed");
@@ -418,6 +514,10 @@ out:
 	if (prepared && w->cleanup)
 		w->cleanup(&pt.ctx);
 	cgs_shared_unmap(pt.sh);
+	free(wk.pid);
+	free(wk.wst);
+	free(wk.reaped);
 	free(at);
+	free(plan_phase);
 	return rc;
 }

@@ -12,9 +12,31 @@
 
 #include "../results/res.h"
 #include "../tests/workload.h"
+#include "task.h"
 #include "topo.h"
 
 #define CGS_MAX_SAMPLES 200000
+
+/*
+ * Something that watches a point from the runner: perf counters, cgroup
+ * statistics, a stats reader. Every hook is optional.
+ */
+struct cgs_observer {
+	const char *name;
+	void *priv;
+	/* All tasks wait at the gate; pid[i]/tid[i] per task. Returns 0 or
+	 * -errno with @msg: the point then fails with that reason. */
+	int (*ready)(void *priv, unsigned ntasks, const int *pid,
+		     const int *tid, char *msg, size_t len);
+	/* Sample @s was just taken at @t_ns, of phase @ph. @window_start is
+	 * true at the sample that opens the measured window (the start or
+	 * the last warm-up sample): enable measurement-only counters there. */
+	void (*sample)(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+		       bool window_start);
+	/* The tasks are gone: add sections to p->extra. Also called when the
+	 * point failed; p->nsamples says how far it got. */
+	void (*finish)(void *priv, struct res_point *p);
+};
 
 struct cgs_point_spec {
 	const struct cgs_workload *w;
@@ -28,6 +50,13 @@ struct cgs_point_spec {
 	int64_t ready_timeout_ns;   /* for setup, before the gate */
 	int64_t stop_timeout_ns;    /* for tasks to leave after stop */
 	int sigfd;                  /* signalfd for SIGINT/SIGTERM, or -1 */
+	/* groups of tasks, one worker each; ngroups == 0: one group of all */
+	unsigned ngroups;
+	const struct cgs_group *groups;
+	cgs_group_enter_fn enter;   /* run in each worker first; may be NULL */
+	void *enter_arg;
+	struct cgs_observer *obs;   /* nobs observers */
+	unsigned nobs;
 	/* called after each sample, e.g. for a progress line; may be NULL */
 	void (*tick)(void *arg, int64_t elapsed_ns);
 	void *tick_arg;
@@ -50,6 +79,15 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
  */
 unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
 		      int64_t *at, enum res_phase *phase);
+
+/*
+ * When planned sample @s is due, in CLOCK_MONOTONIC ns: warm-up instants
+ * count from the gate (@t0); measurement instants count from the real time
+ * of the sample that opened the window (@window_start, 0 while unknown),
+ * so a late warm-up sample never shortens the measurement.
+ */
+int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
+		       unsigned s, int64_t t0, int64_t window_start);
 
 /* One reading of the first line of /proc/stat, in jiffies. */
 struct cgs_cpustat {

@@ -32,233 +32,6 @@
 #define EXIT_BADINPUT 2
 #define EXIT_INTERNAL 70
 
-const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
-
-#define RO(f) offsetof(struct cgs_run_opts, f)
-#define HOUR (3600LL * 1000000000LL)
-const struct cgs_opt cgs_run_optdefs[] = {
-	{ "tasks", 't', CGS_OPT_STRING, RO(tasks), "1", 0, 0, NULL, "LIST",
-	  "task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep" },
-	{ "mode", 'm', CGS_OPT_ENUM, RO(mode), "both", 0, 0, cgs_mode_names, NULL,
-	  "tasks as processes, threads, or both (reported apart)" },
-	{ "placement", 0, CGS_OPT_ENUM, RO(placement), "cores", 0, 0,
-	  cgs_placement_names, NULL,
-	  "where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound" },
-	{ "warmup", 'w', CGS_OPT_DURATION, RO(warmup_ns), "2s", 0, HOUR, NULL, NULL,
-	  "time before the measurement; its samples are kept, labelled warmup" },
-	{ "duration", 'd', CGS_OPT_DURATION, RO(duration_ns), "5s", 1000000, 24 * HOUR,
-	  NULL, NULL, "measured time per point" },
-	{ "interval", 'i', CGS_OPT_DURATION, RO(interval_ns), "1s", 1000000, HOUR,
-	  NULL, NULL, "time between samples of the counters" },
-	{ "runs", 'r', CGS_OPT_INT, RO(runs), "1", 1, 1000, NULL, NULL,
-	  "repeat every point, interleaved: all points once, then all again" },
-	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
-	  "result file, or a directory for it (default: a new directory under results/runs/)" },
-	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
-	  "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)" },
-	{ "csv", 0, CGS_OPT_BOOL, RO(csv), NULL, 0, 0, NULL, NULL,
-	  "print will-it-scale runtest.py CSV instead of the table" },
-	{ "quiet", 'q', CGS_OPT_BOOL, RO(quiet), NULL, 0, 0, NULL, NULL,
-	  "no progress line" },
-	{ "aslr", 0, CGS_OPT_BOOL, RO(aslr), NULL, 0, 0, NULL, NULL,
-	  "keep address-space randomisation on in the tasks (off by default, as LKP)" },
-	{ "governor", 0, CGS_OPT_STRING, RO(governor), NULL, 0, 0, NULL, "NAME",
-	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
-	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
-	  "stop at the first failed point" },
-};
-const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
-
-/* The option sets: the runner's, then each workload's that has knobs. */
-static size_t build_sets(struct cgs_run *r, struct cgs_optset *sets)
-{
-	size_t n = 0;
-
-	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
-					 cgs_run_noptdefs, &r->o };
-	for (size_t i = 0; i < cgs_nworkloads; i++) {
-		const struct cgs_workload *w = cgs_workloads[i];
-
-		if (!w->nopts)
-			continue;
-		sets[n++] = (struct cgs_optset){ w->name, w->opts, w->nopts,
-						 r->wopts[i] };
-	}
-	return n;
-}
-
-static void usage(struct cgs_optset *sets, size_t nsets, FILE *out)
-{
-	fprintf(out, "usage: cgscale run [options] TEST...\n"
-		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
-	for (size_t i = 0; i < nsets; i++)
-		cgs_opt_help(&sets[i], out);
-	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
-		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
-}
-
-/* Put a one-line message in @err and return @rc. */
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* Registry and option tables are checked before anything else. */
-static int check_registry(char *err, size_t errlen)
-{
-	int rc = cgs_opt_check_table(cgs_run_optdefs, cgs_run_noptdefs, "run",
-				     err, errlen);
-
-	if (cgs_nworkloads > 64)
-		return bad(err, errlen, -EINVAL, "too many workloads");
-	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
-		const struct cgs_workload *w = cgs_workloads[i];
-
-		rc = cgs_workload_check(w, err, errlen);
-		for (size_t k = 0; !rc && k < w->nopts; k++) {
-			for (size_t g = 0; g < cgs_run_noptdefs; g++)
-				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
-				    (w->opts[k].short_name &&
-				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
-					return bad(err, errlen, -EINVAL,
-							"workload %s: --%s clashes with a run option",
-							w->name, w->opts[k].name);
-		}
-	}
-	return rc;
-}
-
-/* Can we create a file in @dir? O_TMPFILE leaves nothing behind. */
-static int dir_writable(const char *dir)
-{
-	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-
-	if (fd >= 0) {
-		close(fd);
-		return 0;
-	}
-	if (errno == EOPNOTSUPP || errno == EISDIR)
-		return access(dir, W_OK) ? -errno : 0;
-	return -errno;
-}
-
-static int check_output(struct cgs_run *r, char *err, size_t errlen)
-{
-	char stamp[32], dir[PATH_MAX];
-	struct stat st;
-	const char *o = r->o.output;
-	int rc;
-
-	cgs_stamp_now(stamp, sizeof(stamp));
-	if (!o) {
-		/* results/runs/<stamp>/result.json; check the nearest parent */
-		snprintf(r->outpath, sizeof(r->outpath),
-			 "results/runs/%s/result.json", stamp);
-		r->out_is_default = true;
-		snprintf(dir, sizeof(dir), "results/runs");
-		if (stat(dir, &st))
-			snprintf(dir, sizeof(dir), "results");
-		if (stat(dir, &st))
-			snprintf(dir, sizeof(dir), ".");
-	} else if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(r->outpath, sizeof(r->outpath), "%s/cgscale-%s.json", o, stamp);
-		snprintf(dir, sizeof(dir), "%s", o);
-	} else {
-		const char *slash = strrchr(o, '/');
-
-		snprintf(r->outpath, sizeof(r->outpath), "%s", o);
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o + (slash == o)), o);
-		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-			return bad(err, errlen, -ENOENT,
-					"-o %s: directory %s does not exist; create it or choose another path",
-					o, dir);
-	}
-	rc = dir_writable(dir);
-	if (rc)
-		return bad(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
-				dir, strerror(-rc));
-	return 0;
-}
-
-static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
-{
-	char note[512];
-	struct stat st;
-
-	if (!r->o.tmpdir) {
-		cgs_default_tmpdir(r->tmpdir, sizeof(r->tmpdir), note, sizeof(note));
-		if (note[0])
-			cgs_warn("%s", note);
-		return 0;
-	}
-	if (stat(r->o.tmpdir, &st))
-		return bad(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
-				r->o.tmpdir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return bad(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
-				r->o.tmpdir);
-	if (dir_writable(r->o.tmpdir))
-		return bad(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
-				r->o.tmpdir);
-	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", r->o.tmpdir);
-	return 0;
-}
-
-/* Everything that can be wrong with the input, before anything runs. */
-static int validate(struct cgs_run *r, int argc, char **argv, int first,
-		    char *err, size_t errlen)
-{
-	char a[32], b[32];
-	int rc;
-
-	if (first >= argc)
-		return bad(err, errlen, -EINVAL,
-			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
-	for (int i = first; i < argc; i++) {
-		const struct cgs_workload *w = cgs_workload_find(argv[i]);
-		bool dup = false;
-
-		if (!w)
-			return bad(err, errlen, -EINVAL,
-				   "unknown test '%s'; see 'cgscale list'", argv[i]);
-		for (unsigned k = 0; k < r->ntests; k++)
-			dup |= r->tests[k] == w;
-		if (!dup)
-			r->tests[r->ntests++] = w;
-	}
-	if (r->o.interval_ns > r->o.duration_ns) {
-		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
-		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
-		return bad(err, errlen, -EINVAL,
-				"--interval %s is longer than --duration %s; give a shorter interval",
-				a, b);
-	}
-	if (cgs_schedule(r->o.warmup_ns, r->o.duration_ns, r->o.interval_ns,
-			 NULL, NULL) > CGS_MAX_SAMPLES)
-		return bad(err, errlen, -EINVAL,
-				"more than %d samples per point; give a longer --interval",
-				CGS_MAX_SAMPLES);
-	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
-		return bad(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
-				r->o.governor);
-	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
-	if (!rc)
-		rc = check_tmpdir(r, err, errlen);
-	if (!rc)
-		rc = check_output(r, err, errlen);
-	return rc;
-}
-
 /* Tasks run with ADDR_NO_RANDOMIZE, as LKP's `setarch -R`: it only takes
  * effect at exec, so set it and exec ourselves once. */
 static void aslr_off_reexec(struct cgs_run *r)
@@ -271,16 +44,18 @@ static void aslr_off_reexec(struct cgs_run *r)
 		r->aslr_off = true;
 		return;
 	}
-	char **av = calloc(r->argc + 2, sizeof(*av));
+	char **av = calloc(r->argc + 2, sizeof(*av)), self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (!av || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
+	if (!av || n <= 0 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
 		free(av);
 		return;
 	}
+	self[n] = 0;
 	/* our argv starts at the subcommand: put the program name back */
 	av[0] = "cgscale";
 	memcpy(av + 1, r->argv, r->argc * sizeof(*av));
-	execv("/proc/self/exe", av);
+	execv(self, av);
 	cgs_warn("could not re-exec with ASLR off (%s); tasks run with ASLR on",
 		 strerror(errno));
 	personality((unsigned long)cur);
@@ -504,7 +279,7 @@ int cgs_cmd_run(int argc, char **argv)
 	r->sigfd = -1;
 	r->argc = argc;
 	r->argv = argv;
-	if (check_registry(err, sizeof(err))) {
+	if (cgs_run_check_registry(err, sizeof(err))) {
 		cgs_err("internal error: %s", err);
 		status = EXIT_INTERNAL;
 		goto out;
@@ -513,7 +288,7 @@ int cgs_cmd_run(int argc, char **argv)
 		if (cgs_workloads[i]->opts_size &&
 		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
 			goto out;
-	nsets = build_sets(r, sets);
+	nsets = cgs_run_optsets(r, sets);
 	for (size_t i = 0; i < nsets; i++)
 		if (cgs_opt_defaults(&sets[i], err, sizeof(err))) {
 			cgs_err("internal error: %s", err);
@@ -522,7 +297,7 @@ int cgs_cmd_run(int argc, char **argv)
 		}
 	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
 	if (rc == 1) {
-		usage(sets, nsets, stdout);
+		cgs_run_usage(sets, nsets, stdout);
 		status = 0;
 		goto out;
 	}
@@ -536,7 +311,7 @@ int cgs_cmd_run(int argc, char **argv)
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	if (validate(r, argc, argv, first, err, sizeof(err))) {
+	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
 		goto out;
 	}

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../results/res.h"
 #include "../tests/workload.h"
@@ -55,6 +56,16 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 };
+
+/* run_opts.c: the option sets of `run` (its own, then each workload's
+ * with knobs) into @sets; returns how many. */
+size_t cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets);
+void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out);
+/* Check the registry and the option tables; 0 or -EINVAL with @err. */
+int cgs_run_check_registry(char *err, size_t errlen);
+/* Check all input; 0 or -errno with a one-line message in @err. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		     char *err, size_t errlen);
 
 /* `cgscale run`: returns the process exit status. */
 int cgs_cmd_run(int argc, char **argv);

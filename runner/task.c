@@ -191,6 +191,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 		in->majflt -= majflt0;
 		in->cpu_end = sched_getcpu();
 		in->ops_final = t.ops;
+		memcpy(in->aux_final, t.aux, sizeof(in->aux_final));
 		if (!rc && !atomic_load(&sh->stop))
 			rc = cgs_task_fail(&t, -ECANCELED,
 					   "the loop returned before it was told to stop");
@@ -227,9 +228,10 @@ static void die_with_parent(pid_t parent)
 		_exit(127);
 }
 
-static void worker_threads(const struct cgs_point_tasks *pt)
+static void worker_threads(const struct cgs_point_tasks *pt,
+			   const struct cgs_group *g)
 {
-	unsigned n = pt->sh->ntasks, started = 0;
+	unsigned n = g->n, started = 0;
 	pthread_t *th = calloc(n, sizeof(*th));
 	struct thread_arg *args = calloc(n, sizeof(*args));
 
@@ -238,10 +240,10 @@ static void worker_threads(const struct cgs_point_tasks *pt)
 	for (unsigned i = 0; i < n; i++) {
 		int e;
 
-		args[i] = (struct thread_arg){ .pt = pt, .nr = i };
+		args[i] = (struct thread_arg){ .pt = pt, .nr = g->first + i };
 		e = pthread_create(&th[i], NULL, task_thread, &args[i]);
 		if (e) {
-			struct cgs_task_info *in = &pt->sh->info[i];
+			struct cgs_task_info *in = &pt->sh->info[g->first + i];
 
 			snprintf(in->msg, sizeof(in->msg),
 				 "pthread_create: %s", strerror(e));
@@ -256,9 +258,10 @@ static void worker_threads(const struct cgs_point_tasks *pt)
 	free(args);
 }
 
-static void worker_processes(const struct cgs_point_tasks *pt)
+static void worker_processes(const struct cgs_point_tasks *pt,
+			     const struct cgs_group *g)
 {
-	unsigned n = pt->sh->ntasks, alive = 0;
+	unsigned n = g->n, alive = 0;
 	pid_t self = getpid(), *pids = calloc(n, sizeof(*pids));
 
 	if (!pids)
@@ -268,10 +271,10 @@ static void worker_processes(const struct cgs_point_tasks *pt)
 
 		if (pid == 0) {
 			die_with_parent(self);
-			_exit(task_run(pt, i) ? 1 : 0);
+			_exit(task_run(pt, g->first + i) ? 1 : 0);
 		}
 		if (pid < 0) {
-			struct cgs_task_info *in = &pt->sh->info[i];
+			struct cgs_task_info *in = &pt->sh->info[g->first + i];
 
 			snprintf(in->msg, sizeof(in->msg), "fork: %s",
 				 strerror(errno));
@@ -291,7 +294,7 @@ static void worker_processes(const struct cgs_point_tasks *pt)
 			break;
 		}
 		for (unsigned i = 0; i < n; i++) {
-			struct cgs_task_info *in = &pt->sh->info[i];
+			struct cgs_task_info *in = &pt->sh->info[g->first + i];
 			int state;
 
 			if (pids[i] != pid)
@@ -319,6 +322,7 @@ static void worker_processes(const struct cgs_point_tasks *pt)
 
 pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
 {
+	const struct cgs_group *g = &pt->groups[pt->group];
 	sigset_t none;
 	pid_t pid = fork();
 
@@ -331,9 +335,25 @@ pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_NAME, "cgs:worker");
+	if (pt->enter) {
+		char msg[sizeof(pt->sh->info[0].msg)] = "";
+		int rc = pt->enter(pt->enter_arg, pt->group, msg, sizeof(msg));
+
+		if (rc) {
+			/* the group's tasks never start: each fails with why */
+			for (unsigned i = 0; i < g->n; i++) {
+				struct cgs_task_info *in = &pt->sh->info[g->first + i];
+
+				snprintf(in->msg, sizeof(in->msg), "%s",
+					 msg[0] ? msg : strerror(-rc));
+				mark_failed(pt->sh, in, rc);
+			}
+			_exit(1);
+		}
+	}
 	if (pt->ctx.threads)
-		worker_threads(pt);
+		worker_threads(pt, g);
 	else
-		worker_processes(pt);
+		worker_processes(pt, g);
 	_exit(0);
 }

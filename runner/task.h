@@ -38,6 +38,7 @@ struct cgs_task_info {
 	int wstatus;             /* process mode: wait status of the task */
 	bool reaped;
 	uint64_t ops_final;
+	uint64_t aux_final[CGS_MAX_AUX];
 	int64_t minflt, majflt;
 	char msg[240];
 };
@@ -53,6 +54,22 @@ struct cgs_shared {
 	size_t maplen;
 };
 
+/*
+ * A group of tasks started by one worker process: all tasks by default,
+ * or the tasks of one cgroup leaf. Tasks first..first+n-1.
+ */
+struct cgs_group {
+	unsigned first, n;
+};
+
+/*
+ * Called in each worker before it starts its tasks, e.g. to move the
+ * worker into its group's cgroup so the tasks inherit it. Returns 0 or
+ * -errno with a message in @msg; the group's tasks then fail with it.
+ */
+typedef int (*cgs_group_enter_fn)(void *arg, unsigned group, char *msg,
+				  size_t len);
+
 /* What the worker and its tasks need; all of it is inherited by fork. */
 struct cgs_point_tasks {
 	const struct cgs_workload *w;
@@ -61,13 +78,18 @@ struct cgs_point_tasks {
 	const struct cgs_places *places;
 	struct cgs_shared *sh;
 	pid_t runner;
+	unsigned group;              /* which group this worker starts */
+	const struct cgs_group *groups;
+	cgs_group_enter_fn enter;    /* may be NULL */
+	void *enter_arg;
 };
 
 /* Map the shared area for @ntasks tasks. Returns NULL with errno set. */
 struct cgs_shared *cgs_shared_map(unsigned ntasks);
 void cgs_shared_unmap(struct cgs_shared *sh);
 
-/* Fork the worker, which starts the tasks. Returns its pid or -errno. */
+/* Fork the worker of pt->group, which starts its tasks. Returns its pid
+ * or -errno. */
 pid_t cgs_worker_start(const struct cgs_point_tasks *pt);
 
 /* Open the gate: every task waiting in it starts at once. */

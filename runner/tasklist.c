@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "tasklist.h"
-
-static int tl_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+#include "util.h"
 
 static int tl_add(struct cgs_tasklist *l, unsigned v)
 {
@@ -80,7 +71,7 @@ static int tl_item(struct cgs_tasklist *l, const char *s, size_t len,
 	if (len && s[len - 1] == '%') {
 		a = tl_number(s, len - 1);
 		if (a < 1 || a > 1000)
-			return tl_err(err, errlen,
+			return cgs_errf(err, errlen, -EINVAL,
 				      "-t: '%.*s' is not a percentage from 1%% to 1000%%",
 				      (int)len, s);
 		b = a * (long)topo->pus / 100;
@@ -90,7 +81,7 @@ static int tl_item(struct cgs_tasklist *l, const char *s, size_t len,
 		a = tl_number(s, dash - s);
 		b = tl_number(dash + 1, len - (dash + 1 - s));
 		if (a < 1 || b < 1 || a > b || b > CGS_MAX_TASKS)
-			return tl_err(err, errlen,
+			return cgs_errf(err, errlen, -EINVAL,
 				      "-t: '%.*s' is not a range such as 1-8 (from 1 up to %d)",
 				      (int)len, s, CGS_MAX_TASKS);
 		for (long v = a; v <= b; v++) {
@@ -103,7 +94,7 @@ static int tl_item(struct cgs_tasklist *l, const char *s, size_t len,
 	}
 	a = tl_number(s, len);
 	if (a < 1 || a > CGS_MAX_TASKS)
-		return tl_err(err, errlen,
+		return cgs_errf(err, errlen, -EINVAL,
 			      "-t: '%.*s' is not a task count; use N (1-%d), a list 1,2,4, a range 1-8, 50%%, all or sweep",
 			      (int)len, s, CGS_MAX_TASKS);
 	return tl_add(l, (unsigned)a);
@@ -124,7 +115,7 @@ int cgs_tasklist_parse(const char *s, const struct cgs_topo *topo,
 
 	memset(out, 0, sizeof(*out));
 	if (!s || !*s)
-		return tl_err(err, errlen, "-t: empty task list; use e.g. -t 1,all");
+		return cgs_errf(err, errlen, -EINVAL, "-t: empty task list; use e.g. -t 1,all");
 	while (!rc) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);

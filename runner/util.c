@@ -84,6 +84,16 @@ void cgs_stamp_now(char *buf, size_t len)
 	strftime(buf, len, "%Y%m%d-%H%M%S", &tm);
 }
 
+int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 char *cgs_fmt(const char *fmt, ...)
 {
 	va_list ap;

@@ -23,6 +23,10 @@ void cgs_iso8601_now(char *buf, size_t len);
 /* The current local time as a directory-friendly stamp. */
 void cgs_stamp_now(char *buf, size_t len);
 
+/* Format a one-line message into @err and return @rc (a -errno). */
+int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* asprintf that returns NULL on failure. */
 char *cgs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

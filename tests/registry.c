@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../runner/util.h"
 #include "workload.h"
 
 #define CGS_WORKLOAD(n) extern const struct cgs_workload n##_workload;
@@ -29,39 +30,37 @@ const struct cgs_workload *cgs_workload_find(const char *name)
 	return NULL;
 }
 
-static int check_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 int cgs_workload_check(const struct cgs_workload *w, char *err, size_t errlen)
 {
 	const char *n = w->name ? w->name : "(unnamed)";
 
 	if (!w->name || !*w->name)
-		return check_fail(err, errlen, "a workload has no name");
+		return cgs_errf(err, errlen, -EINVAL, "a workload has no name");
 	for (const char *p = w->name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
 		      *p == '_'))
-			return check_fail(err, errlen,
+			return cgs_errf(err, errlen, -EINVAL,
 					  "workload '%s': name must be [a-z0-9_]", n);
 	if (!w->desc || !*w->desc)
-		return check_fail(err, errlen, "workload '%s' has no description", n);
+		return cgs_errf(err, errlen, -EINVAL, "workload '%s' has no description", n);
 	if (!w->unit || !*w->unit)
-		return check_fail(err, errlen, "workload '%s' has no unit for one op", n);
+		return cgs_errf(err, errlen, -EINVAL, "workload '%s' has no unit for one op", n);
 	if (!w->loop)
-		return check_fail(err, errlen, "workload '%s' has no loop hook", n);
+		return cgs_errf(err, errlen, -EINVAL, "workload '%s' has no loop hook", n);
+	if (w->naux > CGS_MAX_AUX || (w->naux && !w->aux))
+		return cgs_errf(err, errlen, -EINVAL, "workload '%s': at most %d aux counters",
+				  n, CGS_MAX_AUX);
+	for (size_t i = 0; i < w->naux; i++)
+		if (!w->aux[i].name || !w->aux[i].rate_unit || !(w->aux[i].rate_scale > 0))
+			return cgs_errf(err, errlen, -EINVAL,
+					  "workload '%s': aux counter %zu lacks a name, unit or scale",
+					  n, i);
 	if (w->cleanup && !w->prepare)
-		return check_fail(err, errlen,
+		return cgs_errf(err, errlen, -EINVAL,
 				  "workload '%s' has cleanup without prepare", n);
 	if ((w->nopts != 0) != (w->opts != NULL) ||
 	    (w->nopts && !w->opts_size))
-		return check_fail(err, errlen,
+		return cgs_errf(err, errlen, -EINVAL,
 				  "workload '%s': options table and size disagree", n);
 	if (w->nopts)
 		return cgs_opt_check_table(w->opts, w->nopts, w->name, err, errlen);

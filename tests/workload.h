@@ -35,9 +35,27 @@
 
 #include "../runner/opt.h"
 
-/* The per-task op counter, alone on its own cache lines (see task.h). */
+#define CGS_MAX_AUX 4
+
+/*
+ * The per-task counters, alone on their own cache lines (see task.h): the
+ * op counter and up to CGS_MAX_AUX auxiliary counters the workload
+ * declares (e.g. bytes received), all written by that task only.
+ */
 struct cgs_slot {
 	_Alignas(256) _Atomic uint64_t ops;
+	_Atomic uint64_t aux[CGS_MAX_AUX];
+};
+
+/*
+ * An auxiliary counter: sampled with the ops, reported as a rate in its
+ * own unit. rate_scale converts counts per second into rate_unit
+ * (8e-6 turns bytes/s into Mbit/s).
+ */
+struct cgs_aux {
+	const char *name;        /* e.g. "rx_bytes" */
+	const char *rate_unit;   /* e.g. "Mbit/s" */
+	double rate_scale;
 };
 
 /* Whole-point context, given to prepare/cleanup and seen by each task. */
@@ -58,6 +76,7 @@ struct cgs_task {
 	void *priv;               /* the workload's per-task state */
 	/* below: runner-owned */
 	uint64_t ops;             /* local copy of the counter */
+	uint64_t aux[CGS_MAX_AUX];
 	struct cgs_slot *slot;    /* shared counter the sampler reads */
 	const _Atomic int *stop;  /* set by the runner to end the loop */
 	char *msg;                /* shared error message buffer */
@@ -68,6 +87,8 @@ struct cgs_workload {
 	const char *name;        /* e.g. "page_fault1" */
 	const char *desc;        /* one line */
 	const char *unit;        /* what one op is, e.g. "page touched" */
+	const struct cgs_aux *aux;   /* auxiliary counters, may be NULL */
+	size_t naux;                 /* at most CGS_MAX_AUX */
 	const struct cgs_opt *opts;  /* the workload's knobs, may be NULL */
 	size_t nopts;
 	size_t opts_size;        /* sizeof its options struct */
@@ -89,6 +110,13 @@ static inline void cgs_add(struct cgs_task *t, uint64_t n)
 {
 	t->ops += n;
 	atomic_store_explicit(&t->slot->ops, t->ops, memory_order_relaxed);
+}
+
+/* Count @n in auxiliary counter @k (an index into the workload's aux). */
+static inline void cgs_aux_add(struct cgs_task *t, unsigned k, uint64_t n)
+{
+	t->aux[k] += n;
+	atomic_store_explicit(&t->slot->aux[k], t->aux[k], memory_order_relaxed);
 }
 
 /* Record why a task failed; returns @err (a -errno) for `return`. */

@@ -1,0 +1,26 @@
+# lib.sh - helpers for the integration tests (sourced, not run).
+# Each test gets $T, a temporary directory removed on exit, and runs
+# cgscale from inside it so that default paths land there too.
+set -u
+: "${CGSCALE:?set CGSCALE to the cgscale binary}"
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d /tmp/cgscale-it.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# jq_check FILE FILTER MESSAGE: the jq filter must print true.
+jq_check() {
+	r=$(jq -r "$2" "$1") || fail "jq failed on $1: $2"
+	[ "$r" = true ] || fail "$3 (jq: $2 gave $r)"
+}
+
+# Our processes still alive: anything running the binary under test.
+our_procs() {
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		[ "$exe" = "$CGSCALE" ] || [ "$exe" = "${CGSCALE_SAN:-}" ] && echo "${p#/proc/}"
+	done
+}

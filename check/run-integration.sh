@@ -1,0 +1,45 @@
+#!/bin/sh
+# run-integration.sh CGSCALE [CGSCALE_SAN] - run every executable
+# check/integration/*.sh in order with $CGSCALE (and $CGSCALE_SAN, the
+# sanitizer build) set. Exit 0 = pass, 77 = skip (with a reason on its
+# last line), anything else = fail. Afterwards no cgscale process may be
+# left running.
+CGSCALE=$(realpath "$1")
+CGSCALE_SAN=$(realpath "${2:-$1}")
+export CGSCALE CGSCALE_SAN
+cd "$(dirname "$0")/.." || exit 1
+# Processes running our binaries (not another checkout's).
+ours() {
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		case "$exe" in
+		"$CGSCALE" | "$CGSCALE_SAN") echo "${p#/proc/}" ;;
+		esac
+	done | tr '\n' ' '
+}
+pass=0 fail=0 skip=0
+for t in check/integration/*.sh; do
+	[ -x "$t" ] || continue
+	start=$(date +%s)
+	out=$("$t" 2>&1)
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0) pass=$((pass + 1)); echo "ok      $t (${secs}s)" ;;
+	77) skip=$((skip + 1)); echo "SKIP    $t: $(printf '%s\n' "$out" | tail -n 1)" ;;
+	*) fail=$((fail + 1)); echo "FAILED  $t (exit $rc, ${secs}s)"
+	   printf '%s\n' "$out" | tail -n 40 | sed 's/^/        /' ;;
+	esac
+	left=$(ours)
+	if [ -n "$left" ]; then
+		sleep 1
+		left=$(ours)
+	fi
+	if [ -n "$left" ]; then
+		fail=$((fail + 1))
+		echo "FAILED  $t left cgscale processes behind: $left"
+		kill -9 $left 2>/dev/null
+	fi
+done
+echo "integration tests: $pass passed, $skip skipped, $fail failed"
+[ $fail -eq 0 ]

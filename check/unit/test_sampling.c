@@ -1,0 +1,195 @@
+/*
+ * test_sampling.c - the sampling arithmetic: the schedule of instants,
+ * /proc/stat percentages, and the per-point summary, whose rates divide
+ * by the real elapsed time of the measured intervals only.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../runner/point.h"
+
+#define S 1000000000LL
+
+static void t_schedule(void **state)
+{
+	int64_t at[32];
+	enum res_phase ph[32];
+	unsigned n;
+
+	(void)state;
+	/* warm-up 2 s, measure 5 s, every second */
+	n = cgs_schedule(2 * S, 5 * S, S, at, ph);
+	assert_int_equal(n, 8);
+	assert_int_equal(cgs_schedule(2 * S, 5 * S, S, NULL, NULL), n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(at[i], (int64_t)i * S);
+	assert_int_equal(ph[0], RES_PHASE_START);
+	assert_int_equal(ph[1], RES_PHASE_WARMUP);
+	assert_int_equal(ph[2], RES_PHASE_WARMUP);
+	assert_int_equal(ph[3], RES_PHASE_MEASURE);
+	assert_int_equal(ph[7], RES_PHASE_MEASURE);
+
+	/* intervals that do not divide: each phase still ends exactly */
+	n = cgs_schedule(S / 2, 1 * S + S / 4, 400000000, at, ph);
+	/* 0 | 0.4 0.5 | 0.9 1.3 1.7 1.75 */
+	assert_int_equal(n, 7);
+	assert_int_equal(at[1], 400000000);
+	assert_int_equal(at[2], 500000000);
+	assert_int_equal(ph[2], RES_PHASE_WARMUP);
+	assert_int_equal(at[3], 900000000);
+	assert_int_equal(at[6], 1750000000);
+	assert_int_equal(ph[6], RES_PHASE_MEASURE);
+
+	/* no warm-up: the start sample opens the window */
+	n = cgs_schedule(0, S, S / 10, at, ph);
+	assert_int_equal(n, 11);
+	assert_int_equal(ph[1], RES_PHASE_MEASURE);
+}
+
+static void t_due(void **state)
+{
+	int64_t at[16];
+	enum res_phase ph[16];
+	unsigned n = cgs_schedule(S / 2, S, S / 4, at, ph);
+	const int64_t t0 = 1000 * S;
+
+	(void)state;
+	/* 0 | .25 .5 | .75 1 1.25 1.5 */
+	assert_int_equal(n, 7);
+	assert_int_equal(cgs_sample_due(at, ph, 1, t0, 0), t0 + S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 2, t0, 0), t0 + S / 2);
+	/* window opened on time: the plan holds */
+	assert_int_equal(cgs_sample_due(at, ph, 3, t0, t0 + S / 2), t0 + 3 * S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 6, t0, t0 + S / 2), t0 + 3 * S / 2);
+	/* the window-opening sample came 1 s late: the whole measurement
+	 * shifts, it is never shortened */
+	assert_int_equal(cgs_sample_due(at, ph, 3, t0, t0 + 3 * S / 2), t0 + 7 * S / 4);
+	assert_int_equal(cgs_sample_due(at, ph, 6, t0, t0 + 3 * S / 2), t0 + 5 * S / 2);
+	/* no warm-up: the start opens the window */
+	n = cgs_schedule(0, S, S / 2, at, ph);
+	assert_int_equal(cgs_sample_due(at, ph, 2, t0, t0), t0 + S);
+}
+
+static void t_cpustat(void **state)
+{
+	struct cgs_cpustat a, b;
+	double idle, iowait, steal;
+
+	(void)state;
+	assert_int_equal(cgs_cpustat_parse("cpu  100 0 50 800 10 0 5 35 0 0\n", &a), 0);
+	assert_int_equal(a.total, 1000);
+	assert_int_equal(a.idle, 800);
+	assert_int_equal(a.iowait, 10);
+	assert_int_equal(a.steal, 35);
+	assert_int_equal(cgs_cpustat_parse("cpu  200 0 100 1300 10 0 5 85 0 0\n", &b), 0);
+	cgs_cpustat_pct(&a, &b, &idle, &iowait, &steal);
+	/* total +700: idle +500, steal +50 */
+	assert_float_equal(idle, 100.0 * 500 / 700, 1e-9);
+	assert_float_equal(iowait, 0, 1e-9);
+	assert_float_equal(steal, 100.0 * 50 / 700, 1e-9);
+	cgs_cpustat_pct(&a, &a, &idle, &iowait, &steal);
+	assert_true(isnan(idle));
+	assert_int_equal(cgs_cpustat_parse("intr 1 2 3", &a), -EINVAL);
+}
+
+/* Two tasks; the sampler woke late: the second interval lasted 1.2 s. */
+static void t_summary(void **state)
+{
+	struct res_point p;
+	const int64_t t[] = { 0, 500000000, 1500000000, 2700000000 };
+	const enum res_phase ph[] = { RES_PHASE_START, RES_PHASE_WARMUP,
+				      RES_PHASE_MEASURE, RES_PHASE_MEASURE };
+	const uint64_t ops[2][4] = { { 0, 999, 1000, 1200 }, { 0, 999, 3000, 3600 } };
+	const double idle[] = { NAN, 10, 20, 50 };
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(res_point_alloc(&p, 2, 4), 0);
+	for (int s = 0; s < 4; s++) {
+		p.t_ns[s] = t[s];
+		p.phase[s] = ph[s];
+		p.idle_pct[s] = idle[s];
+		for (int i = 0; i < 2; i++)
+			p.ops[i * 4 + s] = ops[i][s];
+	}
+	res_point_summarise(&p);
+	/* measured: 1.0 s + 1.2 s; the warm-up's 1998 ops do not count */
+	assert_int_equal(p.sum.ops, 1000 + 1200 + 3000 + 3600);
+	assert_float_equal(p.sum.elapsed_s, 2.2, 1e-9);
+	assert_float_equal(p.sum.total_ops_per_sec, 8800 / 2.2, 1e-6);
+	assert_float_equal(p.sum.per_task_ops_per_sec, 4400 / 2.2, 1e-6);
+	assert_float_equal(p.sum.min_task_ops_per_sec, 2200 / 2.2, 1e-6);
+	assert_float_equal(p.sum.max_task_ops_per_sec, 6600 / 2.2, 1e-6);
+	/* interval rates 4000/s and 4000/s: no spread */
+	assert_float_equal(p.sum.interval_cov_pct, 0, 1e-9);
+	/* idle weighted by time: (20 x 1.0 + 50 x 1.2) / 2.2 */
+	assert_float_equal(p.sum.idle_pct, (20 + 60) / 2.2, 1e-9);
+	/* task spread: 1000 and 3000 ops/s, sd 1414.2, mean 2000 */
+	assert_float_equal(p.sum.task_cov_pct, 100 * sqrt(2e6) / 2000, 1e-6);
+	res_point_free(&p);
+}
+
+static void t_truncate(void **state)
+{
+	struct res_point p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(res_point_alloc(&p, 3, 5), 0);
+	for (int i = 0; i < 3; i++)
+		for (int s = 0; s < 5; s++)
+			p.ops[i * 5 + s] = 10 * i + s;
+	res_point_truncate(&p, 2);
+	assert_int_equal(p.nsamples, 2);
+	for (int i = 0; i < 3; i++)
+		for (int s = 0; s < 2; s++)
+			assert_int_equal(res_ops(&p, i, s), 10 * i + s);
+	res_point_free(&p);
+}
+
+static void t_scalability(void **state)
+{
+	struct res_file f;
+	const unsigned tasks[] = { 1, 4, 4 };
+	const char *mode[] = { "process", "process", "thread" };
+	const double ops[] = { 100, 300, 380 };
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	for (int i = 0; i < 3; i++) {
+		struct res_point *p = res_file_add_point(&f);
+
+		p->test = strdup("x");
+		p->mode = strdup(mode[i]);
+		p->status = strdup("ok");
+		p->tasks = tasks[i];
+		p->sum.total_ops_per_sec = ops[i];
+	}
+	res_file_scalability(&f);
+	assert_float_equal(f.points[0].sum.scalability, 1.0, 1e-12);
+	assert_float_equal(f.points[1].sum.scalability, 300.0 / 400, 1e-12);
+	/* no thread-mode point with 1 task: no figure, not a guess */
+	assert_true(isnan(f.points[2].sum.scalability));
+	res_file_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_schedule),
+		cmocka_unit_test(t_due),
+		cmocka_unit_test(t_cpustat),
+		cmocka_unit_test(t_summary),
+		cmocka_unit_test(t_truncate),
+		cmocka_unit_test(t_scalability),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# run.sh - run cgscale's default suite: page_fault1-3 and fallocate2, in
+# process and thread mode, with 1 task and with one task per CPU.
+#
+#   ./run.sh                 2 s warm-up, 5 s measured per point
+#   ./run.sh --quick         the same in under a minute
+#   ./run.sh [--quick] OPTS  extra options go to `cgscale run` (e.g. -r 3)
+#
+# It installs the Debian packages it needs (as root; otherwise it names
+# them), builds cgscale, runs, prints where the results went, then the
+# summary table.
+set -eu
+cd "$(dirname "$0")"
+scripts/deps.sh build
+make -s cgscale >/dev/null
+
+timing=""
+if [ "${1:-}" = "--quick" ]; then
+	timing="-w 0.5 -d 1 -i 0.5"
+	shift
+fi
+dir="results/runs/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$dir"
+rc=0
+# shellcheck disable=SC2086
+./cgscale run -t 1,all $timing -o "$dir/result.json" "$@" \
+	page_fault1 page_fault2 page_fault3 fallocate2 >"$dir/summary.txt" || rc=$?
+if [ -s "$dir/result.json" ]; then
+	echo "results: $dir/result.json"
+	echo "table:   $dir/summary.txt"
+	cat "$dir/summary.txt"
+else
+	rmdir "$dir" 2>/dev/null || true
+fi
+exit $rc

@@ -1,0 +1,244 @@
+/*
+ * run_opts.c - the options of `cgscale run` (one typed table: parsing,
+ * defaults, ranges, help and the echo into results) and the checks of
+ * everything the user gave, done before anything runs or is written:
+ * tests, timing, task list, --tmpdir and the output path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "point.h"
+#include "run.h"
+#include "util.h"
+
+const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
+
+#define RO(f) offsetof(struct cgs_run_opts, f)
+#define HOUR (3600LL * 1000000000LL)
+const struct cgs_opt cgs_run_optdefs[] = {
+	{ "tasks", 't', CGS_OPT_STRING, RO(tasks), "1", 0, 0, NULL, "LIST",
+	  "task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep" },
+	{ "mode", 'm', CGS_OPT_ENUM, RO(mode), "both", 0, 0, cgs_mode_names, NULL,
+	  "tasks as processes, threads, or both (reported apart)" },
+	{ "placement", 0, CGS_OPT_ENUM, RO(placement), "cores", 0, 0,
+	  cgs_placement_names, NULL,
+	  "where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound" },
+	{ "warmup", 'w', CGS_OPT_DURATION, RO(warmup_ns), "2s", 0, HOUR, NULL, NULL,
+	  "time before the measurement; its samples are kept, labelled warmup" },
+	{ "duration", 'd', CGS_OPT_DURATION, RO(duration_ns), "5s", 1000000, 24 * HOUR,
+	  NULL, NULL, "measured time per point" },
+	{ "interval", 'i', CGS_OPT_DURATION, RO(interval_ns), "1s", 1000000, HOUR,
+	  NULL, NULL, "time between samples of the counters" },
+	{ "runs", 'r', CGS_OPT_INT, RO(runs), "1", 1, 1000, NULL, NULL,
+	  "repeat every point, interleaved: all points once, then all again" },
+	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
+	  "result file, or a directory for it (default: a new directory under results/runs/)" },
+	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
+	  "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)" },
+	{ "csv", 0, CGS_OPT_BOOL, RO(csv), NULL, 0, 0, NULL, NULL,
+	  "print will-it-scale runtest.py CSV instead of the table" },
+	{ "quiet", 'q', CGS_OPT_BOOL, RO(quiet), NULL, 0, 0, NULL, NULL,
+	  "no progress line" },
+	{ "aslr", 0, CGS_OPT_BOOL, RO(aslr), NULL, 0, 0, NULL, NULL,
+	  "keep address-space randomisation on in the tasks (off by default, as LKP)" },
+	{ "governor", 0, CGS_OPT_STRING, RO(governor), NULL, 0, 0, NULL, "NAME",
+	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
+	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
+	  "stop at the first failed point" },
+};
+const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
+
+/* The option sets: the runner's, then each workload's that has knobs. */
+size_t cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets)
+{
+	size_t n = 0;
+
+	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
+					 cgs_run_noptdefs, &r->o };
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		if (!w->nopts)
+			continue;
+		sets[n++] = (struct cgs_optset){ w->name, w->opts, w->nopts,
+						 r->wopts[i] };
+	}
+	return n;
+}
+
+void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
+{
+	fprintf(out, "usage: cgscale run [options] TEST...\n"
+		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_help(&sets[i], out);
+	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
+		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
+}
+
+/* Registry and option tables are checked before anything else. */
+int cgs_run_check_registry(char *err, size_t errlen)
+{
+	int rc = cgs_opt_check_table(cgs_run_optdefs, cgs_run_noptdefs, "run",
+				     err, errlen);
+
+	if (cgs_nworkloads > 64)
+		return cgs_errf(err, errlen, -EINVAL, "too many workloads");
+	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		rc = cgs_workload_check(w, err, errlen);
+		for (size_t k = 0; !rc && k < w->nopts; k++) {
+			for (size_t g = 0; g < cgs_run_noptdefs; g++)
+				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
+				    (w->opts[k].short_name &&
+				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
+					return cgs_errf(err, errlen, -EINVAL,
+							"workload %s: --%s clashes with a run option",
+							w->name, w->opts[k].name);
+		}
+	}
+	return rc;
+}
+
+/* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
+ * filesystem lacks it, a probe file is created and removed at once. */
+static int dir_writable(const char *dir)
+{
+	char probe[PATH_MAX];
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	if (snprintf(probe, sizeof(probe), "%s/.cgscale-probe.XXXXXX", dir) >=
+	    (int)sizeof(probe))
+		return -ENAMETOOLONG;
+	fd = mkstemp(probe);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+static int check_output(struct cgs_run *r, char *err, size_t errlen)
+{
+	char stamp[32], dir[PATH_MAX];
+	struct stat st;
+	const char *o = r->o.output;
+	int rc;
+
+	cgs_stamp_now(stamp, sizeof(stamp));
+	if (!o) {
+		/* results/runs/<stamp>/result.json; check the nearest parent */
+		snprintf(r->outpath, sizeof(r->outpath),
+			 "results/runs/%s/result.json", stamp);
+		r->out_is_default = true;
+		snprintf(dir, sizeof(dir), "results/runs");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), "results");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), ".");
+	} else if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(r->outpath, sizeof(r->outpath), "%s/cgscale-%s.json", o, stamp);
+		snprintf(dir, sizeof(dir), "%s", o);
+	} else {
+		const char *slash = strrchr(o, '/');
+
+		snprintf(r->outpath, sizeof(r->outpath), "%s", o);
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o + (slash == o)), o);
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			return cgs_errf(err, errlen, -ENOENT,
+					"-o %s: directory %s does not exist; create it or choose another path",
+					o, dir);
+	}
+	rc = dir_writable(dir);
+	if (rc)
+		return cgs_errf(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
+				dir, strerror(-rc));
+	return 0;
+}
+
+static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
+{
+	char note[512];
+	struct stat st;
+
+	if (!r->o.tmpdir) {
+		cgs_default_tmpdir(r->tmpdir, sizeof(r->tmpdir), note, sizeof(note));
+		if (note[0])
+			cgs_warn("%s", note);
+		return 0;
+	}
+	if (stat(r->o.tmpdir, &st))
+		return cgs_errf(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
+				r->o.tmpdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cgs_errf(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
+				r->o.tmpdir);
+	if (dir_writable(r->o.tmpdir))
+		return cgs_errf(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
+				r->o.tmpdir);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", r->o.tmpdir);
+	return 0;
+}
+
+/* Everything that can be wrong with the input, before anything runs. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		    char *err, size_t errlen)
+{
+	char a[32], b[32];
+	int rc;
+
+	if (first >= argc)
+		return cgs_errf(err, errlen, -EINVAL,
+			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
+	for (int i = first; i < argc; i++) {
+		const struct cgs_workload *w = cgs_workload_find(argv[i]);
+		bool dup = false;
+
+		if (!w)
+			return cgs_errf(err, errlen, -EINVAL,
+				   "unknown test '%s'; see 'cgscale list'", argv[i]);
+		for (unsigned k = 0; k < r->ntests; k++)
+			dup |= r->tests[k] == w;
+		if (!dup)
+			r->tests[r->ntests++] = w;
+	}
+	if (r->o.interval_ns > r->o.duration_ns) {
+		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
+		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
+		return cgs_errf(err, errlen, -EINVAL,
+				"--interval %s is longer than --duration %s; give a shorter interval",
+				a, b);
+	}
+	if (cgs_schedule(r->o.warmup_ns, r->o.duration_ns, r->o.interval_ns,
+			 NULL, NULL) > CGS_MAX_SAMPLES)
+		return cgs_errf(err, errlen, -EINVAL,
+				"more than %d samples per point; give a longer --interval",
+				CGS_MAX_SAMPLES);
+	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
+		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
+				r->o.governor);
+	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
+	if (!rc)
+		rc = check_tmpdir(r, err, errlen);
+	if (!rc)
+		rc = check_output(r, err, errlen);
+	return rc;
+}
+

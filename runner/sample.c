@@ -1,0 +1,83 @@
+/*
+ * sample.c - the pure arithmetic of sampling, kept apart so it can be
+ * unit-tested: the schedule of sample instants (warm-up, then the
+ * measurement, each ending exactly at its end) and the CPU idle, iowait
+ * and steal percentages between two readings of /proc/stat.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "point.h"
+
+int64_t cgs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
+		      int64_t *at, enum res_phase *phase)
+{
+	unsigned n = 0;
+
+#define SCHED_ADD(t, ph) do { if (at) { at[n] = (t); phase[n] = (ph); } n++; } while (0)
+	SCHED_ADD(0, RES_PHASE_START);
+	for (int64_t t = interval; t < warmup; t += interval)
+		SCHED_ADD(t, RES_PHASE_WARMUP);
+	if (warmup > 0)
+		SCHED_ADD(warmup, RES_PHASE_WARMUP);
+	for (int64_t t = warmup + interval; t < warmup + duration; t += interval)
+		SCHED_ADD(t, RES_PHASE_MEASURE);
+	SCHED_ADD(warmup + duration, RES_PHASE_MEASURE);
+#undef SCHED_ADD
+	return n;
+}
+
+int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out)
+{
+	unsigned long long v[8] = { 0 };
+	int n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+
+	if (n < 4)
+		return -EINVAL;
+	out->total = 0;
+	for (int i = 0; i < 8; i++)
+		out->total += v[i];    /* guest time is already in user */
+	out->idle = v[3];
+	out->iowait = v[4];
+	out->steal = v[7];
+	return 0;
+}
+
+void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
+		     double *idle, double *iowait, double *steal)
+{
+	double dt = (double)b->total - (double)a->total;
+
+	if (!(dt > 0)) {
+		*idle = *iowait = *steal = NAN;
+		return;
+	}
+	*idle = 100.0 * ((double)b->idle - (double)a->idle) / dt;
+	*iowait = 100.0 * ((double)b->iowait - (double)a->iowait) / dt;
+	*steal = 100.0 * ((double)b->steal - (double)a->steal) / dt;
+}
+
+
+int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
+		       unsigned s, int64_t t0, int64_t window_start)
+{
+	unsigned w;
+
+	if (phase[s] != RES_PHASE_MEASURE || !window_start)
+		return t0 + plan[s];
+	/* the plan's window start: the last sample before the first measure */
+	for (w = s; w > 0 && phase[w - 1] == RES_PHASE_MEASURE; w--)
+		;
+	return window_start + plan[s] - plan[w - 1];   /* phase[0] is start */
+}
