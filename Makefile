@@ -87,7 +87,7 @@ bench: cgscale
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the
 # corpus with gcc and the sanitizers where clang is missing.
 FUZZ_CC ?= clang
-FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c) runner/opt.c
+FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c) runner/opt.c runner/util.c
 build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/stats.h | build/gen/cgs_git.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c) -g -O1 \

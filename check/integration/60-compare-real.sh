@@ -4,17 +4,15 @@
 # and every per-run figure compare reports is the one in the file (round
 # trip). show, export --tsv, every --format and --junit work on it.
 # Exit 0 pass, 1 fail, 77 skip.
-set -eu
-CGSCALE=${CGSCALE:-./cgscale}
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+set -e
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq missing"
+tmp=$T
 
 "$CGSCALE" run -q -t 1 -m process -r 3 -w 0.1 -d 0.3 -i 0.1 page_fault3 \
 	-o "$tmp/a.json" >/dev/null 2>"$tmp/run.err" || fail "run: $(cat "$tmp/run.err")"
 [ "$(jq '[.points[] | select(.status == "ok")] | length' "$tmp/a.json")" = 3 ] ||
-	{ echo "SKIP: page_fault3 did not run here"; exit 77; }
+	skip "page_fault3 did not run here"
 
 # A/A: a file against itself; this VM is too noisy to expect NO_CHANGE,
 # but never a REGRESSION, so exit 0

@@ -4,17 +4,15 @@
 # measured point, a missing file each get one line on stderr that names
 # the file, and exit 2; sides with no point in common exit 3; with
 # --bisect both become 125 (skip). Exit 0 pass, 1 fail, 77 skip.
-set -eu
-CGSCALE=${CGSCALE:-./cgscale}
-command -v jq >/dev/null || { echo "SKIP: jq missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+set -e
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq missing"
+tmp=$T
 
 "$CGSCALE" run -q -t 1 -m process -r 2 -w 0 -d 0.2 -i 0.1 page_fault1 \
 	-o "$tmp/good.json" >/dev/null 2>&1 || fail "run"
 [ "$(jq '[.points[] | select(.status == "ok")] | length' "$tmp/good.json")" = 2 ] ||
-	{ echo "SKIP: page_fault1 did not run here"; exit 77; }
+	skip "page_fault1 did not run here"
 
 head -c 700 "$tmp/good.json" >"$tmp/truncated.json"
 sed 's/"points"/"poi\x01nts"/' "$tmp/good.json" >"$tmp/corrupt.json"
@@ -25,9 +23,13 @@ jq '.points[].status = "failed"' "$tmp/good.json" >"$tmp/nomeasured.json"
 jq '.points = []' "$tmp/good.json" >"$tmp/nopoints.json"
 jq '.points[0].samples.ops[0] = "many"' "$tmp/good.json" >"$tmp/badtype.json"
 
-# check FILE WANT-STATUS WORD: one stderr line naming FILE, containing WORD
+# check FILE WANT-STATUS WORD: one stderr line naming FILE, containing WORD;
+# the sanitizer build too, where there is one
 check() {
 	set +e
+	"${CGSCALE_SAN:-$CGSCALE}" compare "$tmp/good.json" "$tmp/$1" >/dev/null 2>"$tmp/err"
+	st=$?
+	[ "$st" = "$2" ] || fail "$1: the sanitizer build exits $st: $(cat "$tmp/err")"
 	"$CGSCALE" compare "$tmp/good.json" "$tmp/$1" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	set -e

@@ -5,15 +5,17 @@
 # stays as committed. Without clang, the corpus is replayed through the
 # same harness built with gcc and the sanitizers.
 # CGS_FUZZ_SECONDS sets the time (default 15). Exit 0 pass, 1 fail, 77 skip.
-set -eu
-root=$(cd "$(dirname "$0")/../.." && pwd)
+CGSCALE=${CGSCALE:-unused}
+. "$(dirname "$0")/lib.sh"
+set -e
+root=$REPO
 secs=${CGS_FUZZ_SECONDS:-15}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$T
 cd "$root"
 
-if command -v "${FUZZ_CC:-clang}" >/dev/null &&
-	make -s build/fuzz/fuzz_res_read >"$tmp/build.log" 2>&1; then
+if command -v "${FUZZ_CC:-clang}" >/dev/null; then
+	make -s build/fuzz/fuzz_res_read >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log"; fail "the fuzz harness does not build"; }
 	mkdir "$tmp/new" "$tmp/crash"
 	if ! build/fuzz/fuzz_res_read "$tmp/new" check/fuzz/corpus \
 		-dict=check/fuzz/res.dict -max_total_time="$secs" -timeout=10 \
