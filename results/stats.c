@@ -325,12 +325,13 @@ int st_welch(const double *a, size_t na, const double *b, size_t nb,
 
 double st_mwu_min_p(size_t na, size_t nb)
 {
-	double lchoose;
+	double c = 1;  /* C(na + nb, na), exact while it fits a double */
 
 	if (!na || !nb)
 		return 1;
-	lchoose = lgamma(na + nb + 1.0) - lgamma(na + 1.0) - lgamma(nb + 1.0);
-	return fmin(1.0, 2 * exp(-lchoose));
+	for (size_t i = 1; i <= na; i++)
+		c = c * (nb + i) / i;
+	return fmin(1.0, 2 / c);
 }
 
 struct idx_p {
