@@ -328,13 +328,20 @@ static int adjust(struct cmp_result *r, struct cmp_group *g, unsigned s)
 	return rc;
 }
 
-static int judge_group(struct cmp_result *r, struct cmp_group *g)
+static int describe_group(struct cmp_result *r, struct cmp_group *g)
 {
 	int rc = 0;
 
 	for (unsigned s = 0; s < r->nsides; s++)
 		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
 			rc = st_describe(g->cell[s].v[m], g->cell[s].n[m], &g->cell[s].d[m]);
+	return rc;
+}
+
+static int judge_group(struct cmp_result *r, struct cmp_group *g)
+{
+	int rc = 0;
+
 	for (unsigned s = 1; !rc && s < r->nsides; s++) {
 		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
 			rc = delta(r, g, s, m);
@@ -402,6 +409,8 @@ int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 		rc = cmp_env_diff(r, err, errlen);
 	if (!rc)
 		rc = coverage_notes(r);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		rc = describe_group(r, &r->groups[i]);
 	for (unsigned i = 0; !rc && i < r->ngroups; i++)
 		if (r->groups[i].common)
 			rc = judge_group(r, &r->groups[i]);

@@ -148,9 +148,16 @@ static int flatten(struct kvlist *l, const char *prefix, struct json_object *o,
 	if (depth > 8)
 		return 0;
 	if (!json_object_is_type(o, json_type_object)) {
+		char num[32];
 		const char *v = !o ? "null" : json_object_is_type(o, json_type_string) ?
 			json_object_get_string(o) :
 			json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+
+		if (json_object_is_type(o, json_type_double)) {
+			/* 0.1, not 0.10000000000000001 */
+			snprintf(num, sizeof(num), "%.15g", json_object_get_double(o));
+			v = num;
+		}
 
 		if (!strcmp(prefix, "kernel.cmdline") && o &&
 		    json_object_is_type(o, json_type_string)) {

@@ -57,11 +57,12 @@ static void show_one(const struct cmp_result *r, FILE *out)
 
 			if (!c->n[m])
 				snprintf(v, sizeof(v), "-");
-			else if (c->n[m] < 2)
-				snprintf(v, sizeof(v), "%.6g", c->d[m].mean);
 			else
-				snprintf(v, sizeof(v), "%.6g \xc2\xb1%.1f%%", c->d[m].mean,
-					 c->d[m].cov_pct);
+				snprintf(v, sizeof(v), fabs(c->d[m].mean) >= 100 ?
+					 "%.0f" : "%.4g", c->d[m].mean);
+			if (c->n[m] >= 2)
+				snprintf(v + strlen(v), sizeof(v) - strlen(v),
+					 " \xc2\xb1%.1f%%", c->d[m].cov_pct);
 			fprintf(out, " %24s", v);
 		}
 		if (isfinite(c->drift_pct))

@@ -56,6 +56,9 @@ fi
 "$CGSCALE" show "$tmp/a.json" >"$tmp/show.txt" || fail "show exit $?"
 grep -q "page_fault3 process tasks=1" "$tmp/show.txt" || fail "show lacks the point"
 grep -q "3/3" "$tmp/show.txt" || fail "show does not count 3 ok runs"
+mean=$(jq '[.points[].summary.per_task_ops_per_sec] | add / length | round' "$tmp/a.json")
+grep "page_fault3 process tasks=1" "$tmp/show.txt" | grep -qw "$mean" ||
+	fail "show does not print the mean per_task_ops $mean: $(cat "$tmp/show.txt")"
 
 "$CGSCALE" export --tsv "$tmp/a.json" >"$tmp/a.tsv" || fail "export exit $?"
 head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	metric	task	interval	phase	t_s	value$" ||
