@@ -43,9 +43,8 @@ static double m_scalability(const struct res_point *p)
 }
 
 /*
- * The metrics. Perf counters and latency percentiles of later issues are
- * one line each, e.g.
- *   { "instr_per_op", "instructions", "...", -1, CMP_SECONDARY, NULL, "perf.instructions_per_op" },
+ * The metrics, one line each: an extractor, or a dotted path to a number
+ * in the point's extra sections. Latency percentiles would be e.g.
  *   { "fault_p99", "ns", "...", -1, CMP_TAIL, NULL, "latency.fault.p99_ns" },
  */
 const struct cmp_metric cmp_metrics[] = {
@@ -56,6 +55,15 @@ const struct cmp_metric cmp_metrics[] = {
 	  +1, CMP_SECONDARY, m_min_task, NULL },
 	{ "scalability", "ratio", "ops(N) / (N x ops(1)) in the same run",
 	  +1, CMP_SECONDARY, m_scalability, NULL },
+	/* perf counters (run -e), from the point's "perf" section */
+	{ "path_length", "instr/op", "instructions per op, LKP's path-length (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.path_length" },
+	{ "ipc", "instr/cycle", "instructions per cycle (perf)",
+	  +1, CMP_SECONDARY, NULL, "perf.metrics.ipc" },
+	{ "cache_miss_pct", "%", "cache-misses per cache-reference (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.cache_miss_pct" },
+	{ "branch_miss_pct", "%", "branch-misses per branch (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.branch_miss_pct" },
 };
 const size_t cmp_nmetrics = sizeof(cmp_metrics) / sizeof(cmp_metrics[0]);
 

@@ -23,6 +23,7 @@ struct synth {
 	unsigned tasks, runs;
 	double mean, cov, shift;   /* ops/s per task, %, % */
 	double slow;               /* task 1 runs this fraction slower */
+	double path_length;        /* perf.metrics.path_length; 0: none */
 	uint64_t seed;
 	const char *status;        /* of every point; NULL: "ok" */
 };
@@ -85,6 +86,16 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 
 		json_object_object_add(cg, "layout", json_object_new_string(s->layout));
 		json_object_object_add(p->extra, "cgroup", cg);
+	}
+	if (s->path_length > 0) {
+		struct json_object *perf = json_object_new_object();
+		struct json_object *m = json_object_new_object();
+
+		/* instructions per op rise as ops/s fall */
+		json_object_object_add(m, "path_length", json_object_new_double(
+			s->path_length * s->mean / value));
+		json_object_object_add(perf, "metrics", m);
+		json_object_object_add(p->extra, "perf", perf);
 	}
 	for (unsigned k = 0; k < 4; k++) {
 		p->t_ns[k] = (int64_t)k * 1000000000;

@@ -331,6 +331,37 @@ static void test_fairness_metric(void **state)
 	cmp_result_free(&r);
 }
 
+/* A lower-is-better metric read from the perf section by its path. */
+static void test_perf_metric(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "path_length"); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	assert_int_equal(cmp_metrics[m].dir, -1);
+	put(f, "a.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 70, .path_length = 1500 });
+	put(f, "b.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 71, .shift = -10,
+					 .path_length = 1500 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	d = cmp_delta_of(&r, &r.groups[0], 1, m);
+	assert_true(d->valid);
+	/* 11% more instructions per op is worse: a negative change */
+	assert_true(d->pct < -9 && d->pct > -13);
+	assert_true(d->hi < -5);
+	assert_int_equal(d->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* files without a perf section simply lack the metric */
+	put(f, "c.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 72 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_false(cmp_delta_of(&r, &r.groups[0], 1, m)->valid);
+	cmp_result_free(&r);
+}
+
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
@@ -414,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grouping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
 	};
