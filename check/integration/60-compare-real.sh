@@ -63,9 +63,14 @@ grep "page_fault3 process tasks=1" "$tmp/show.txt" | grep -qw "$mean" ||
 "$CGSCALE" export --tsv "$tmp/a.json" >"$tmp/a.tsv" || fail "export exit $?"
 head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	metric	task	interval	phase	t_s	value$" ||
 	fail "export header: $(head -1 "$tmp/a.tsv")"
-# 3 runs: per run 3 metrics + total, and per interval 1 task + all
+# per interval: each task's rate and the sum ('all'); per run: metrics
 nint=$(jq '[.points[].samples.t_ns | length - 1] | add' "$tmp/a.json")
-want=$((1 + 3 * 4 + nint * 2))
-[ "$(wc -l <"$tmp/a.tsv")" = "$want" ] || fail "export has $(wc -l <"$tmp/a.tsv") lines, want $want"
+got=$(awk -F'\t' 'NR > 1 && $11 != "NA"' "$tmp/a.tsv" | wc -l)
+[ "$got" = $((nint * 2)) ] || fail "export has $got interval rows, want $((nint * 2))"
+awk -F'\t' '$9 == "per_task_ops" { print $7, $14 }' "$tmp/a.tsv" >"$tmp/pt.txt"
+jq -r '.points[] | "\(.run) \(.summary.per_task_ops_per_sec)"' "$tmp/a.json" |
+	paste -d' ' - "$tmp/pt.txt" |
+	awk '{ d = $2 - $4; if (NF != 4 || $1 != $3 || d > 1e-6 * $2 || -d > 1e-6 * $2) exit 1 }' ||
+	fail "export's per_task_ops differ from the file: $(cat "$tmp/pt.txt")"
 awk -F'\t' 'NR > 1 && NF != 14 { exit 1 }' "$tmp/a.tsv" || fail "export rows are not 14 columns"
 echo "PASS: A/A exit 0, round trip, formats, show, export"
