@@ -15,6 +15,7 @@
 #include "../tests/workload.h"
 #include "env.h"
 #include "opt.h"
+#include "pmu.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -32,6 +33,8 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	char *governor;
+	char *events;
+	bool require_events;
 	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
 	char *cgroup_parent;
 	struct cgs_strlist cgroup_set;
@@ -61,6 +64,7 @@ struct cgs_run {
 	bool aslr_off;                   /* tasks run without ASLR */
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
+	struct pmu_set pmu;              /* -e events */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 
