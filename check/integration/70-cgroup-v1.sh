@@ -8,12 +8,12 @@
 #         `- cgscale-l3          all tasks; memory.stat pgfault >= ops
 #
 # then one leaf per task, bad knobs refused before anything is made, and
-# every cgroup gone afterwards. cgroup v2 is tested in a VM (65-cgroup-v2-vm).
+# every cgroup gone afterwards. cgroup v2 is tested in a VM (75-cgroup-v2-vm).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "cgroup tests need root"
 grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo ||
-	skip "!!! the memory controller is not on cgroup v1 here: the v1 cgroup test cannot run (v2 runs in 65-cgroup-v2-vm) !!!"
+	skip "!!! the memory controller is not on cgroup v1 here: the v1 cgroup test cannot run (v2 runs in 75-cgroup-v2-vm) !!!"
 
 # gone FILE: no cgroup path recorded in FILE exists any more
 gone() {

@@ -7,7 +7,7 @@
 
 [ "$(id -u)" = 0 ] || skip "cgroup tests need root"
 grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo ||
-	skip "!!! the memory controller is not on cgroup v1 here: this test needs it (v2 runs in 65-cgroup-v2-vm) !!!"
+	skip "!!! the memory controller is not on cgroup v1 here: this test needs it (v2 runs in 75-cgroup-v2-vm) !!!"
 
 # ours PID: the cgroups made by the runner with pid PID, in any hierarchy
 ours() {
