@@ -1,7 +1,8 @@
 # vm-lib.sh - boot a throw-away VM for the cgroup v2 tests (sourced).
 #
 #   vm_kernel              Debian's kernel, as an uncompressed vmlinux in
-#                          $VM_CACHE (build/vm-cache; delete it to refetch)
+#                          $VM_CACHE (build/vm-cache; delete it to refetch;
+#                          used as it is when apt cannot resolve the package)
 #   vm_initramfs OUT BIN   busybox, BIN (as /bin/cgscale), its ldd libraries
 #                          and check/vm/init, as an uncompressed cpio
 #   vm_boot KERNEL INITRD SCENARIO DATA LOG [qemu args]
@@ -21,10 +22,14 @@ vm_kernel() {
 	mkdir -p "$VM_CACHE" || { VM_WHY="cannot create $VM_CACHE"; return 1; }
 	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 		awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
-	[ -n "$pkg" ] || {
+	if [ -z "$pkg" ]; then
+		# offline, or the package lists are being rebuilt: a kernel
+		# fetched before will do
+		VM_KERNEL=$(ls -t "$VM_CACHE"/vmlinux-* 2>/dev/null | head -n 1)
+		[ -n "$VM_KERNEL" ] && return 0
 		VM_WHY="apt-cache knows no linux-image-amd64 (no Debian package lists? apt-get update)"
 		return 1
-	}
+	fi
 	ver=${pkg#linux-image-}
 	VM_KERNEL="$VM_CACHE/vmlinux-$ver"
 	[ -s "$VM_KERNEL" ] && return 0
