@@ -21,6 +21,8 @@
 
 enum cgs_mode { CGS_MODE_PROCESS, CGS_MODE_THREAD, CGS_MODE_BOTH };
 
+struct cgs_cgrun;
+
 struct cgs_run_opts {
 	char *tasks;
 	int mode;
@@ -33,6 +35,10 @@ struct cgs_run_opts {
 	char *governor;
 	char *events;
 	bool require_events;
+	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
+	char *cgroup_parent;
+	struct cgs_strlist cgroup_set;
+	int cgroup_leaf;
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];
@@ -59,6 +65,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 
 /* run_opts.c: the option sets of `run` (its own, then each workload's
@@ -76,6 +83,9 @@ int cgs_cmd_run(int argc, char **argv);
 
 /* `cgscale list`. */
 int cgs_cmd_list(int argc, char **argv);
+
+/* `cgscale cgroup show|cleanup` (cgcmd.c). */
+int cgs_cmd_cgroup(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
