@@ -13,6 +13,7 @@
 
 #include "../runner/opt.h"
 #include "compare.h"
+#include "report.h"
 
 struct cmp_cli {
 	char *threshold, *threshold2, *threshold3, *max_cov, *alpha;
@@ -20,6 +21,7 @@ struct cmp_cli {
 	char *axis, *junit, *metrics;
 	int format;
 	int64_t seed, resamples;
+	char *html;
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
@@ -54,6 +56,8 @@ static const struct cgs_opt cmp_optdefs[] = {
 	  "seed of the bootstrap: the same inputs and seed give the same output" },
 	{ "resamples", 0, CGS_OPT_INT, CO(resamples), "10000", 100, 1000000, NULL, NULL,
 	  "bootstrap resamples per comparison" },
+	{ "html", 0, CGS_OPT_STRING, CO(html), NULL, 0, 0, NULL, "FILE",
+	  "also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff" },
 };
 #define NOPTS (sizeof(cmp_optdefs) / sizeof(cmp_optdefs[0]))
 
@@ -178,6 +182,25 @@ static bool wants_bisect(int argc, char **argv)
 	return false;
 }
 
+/* --html: the page, drawn by gnuplot when it can be run. 0 when written
+ * (with or without charts), else -errno, said on stderr. */
+static int write_html(const struct cmp_result *r, const char *path)
+{
+	char err[1024];
+	int rc = rpt_write_compare(r, path, "gnuplot", err, sizeof(err));
+
+	if (rc == -ENOENT)
+		fprintf(stderr, "cgscale compare: %s: the HTML page has no charts, tables "
+			"only; install the Debian package gnuplot-nox for them\n", err);
+	else if (rc == -EIO)
+		fprintf(stderr, "cgscale compare: HTML page: %s\n", err);
+	else if (rc)
+		fprintf(stderr, "cgscale compare: HTML page: %s\n", err);
+	if (!rc || rc == -ENOENT || rc == -EIO)
+		fprintf(stderr, "cgscale compare: HTML page in %s\n", path);
+	return rc == -ENOENT || rc == -EIO ? 0 : rc;
+}
+
 int cmp_cmd_compare(int argc, char **argv)
 {
 	struct cmp_cli cli = { 0 };
@@ -186,7 +209,7 @@ int cmp_cmd_compare(int argc, char **argv)
 	bool bisect = wants_bisect(argc, argv);
 	int status = bisect ? CMP_EXIT_BISECT_ABORT : CMP_EXIT_BADINPUT;
 	int first = 0, rc, nsides;
-	char err[1024] = "";
+	char err[1024] = "", *html = NULL;
 
 	if (cgs_opt_check_table(cmp_optdefs, NOPTS, "compare", err, sizeof(err)) ||
 	    cgs_opt_defaults(&set, err, sizeof(err))) {
@@ -210,6 +233,10 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;
 	}
+	if (cli.html && !(html = rpt_output_path(cli.html, err, sizeof(err)))) {
+		fprintf(stderr, "cgscale compare: --html %s\n", err);
+		goto out;
+	}
 	/* from here on, bad input is a commit to skip when bisecting */
 	status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_BADINPUT;
 	r.sides = calloc(nsides, sizeof(*r.sides));
@@ -227,6 +254,8 @@ int cmp_cmd_compare(int argc, char **argv)
 	if (rc == -EXDEV) {
 		fprintf(stderr, "cgscale compare: incomparable inputs: %s\n", r.problem);
 		status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_INCOMPARABLE;
+		if (html)   /* the page shows the environment diff: why */
+			write_html(&r, html);
 		goto out;
 	}
 	if (rc) {
@@ -241,8 +270,11 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;
 	}
+	if (html && write_html(&r, html))
+		goto out;
 	status = cmp_exit_status(&r);
 out:
+	free(html);
 	cmp_result_free(&r);
 	cgs_opt_free(&set);
 	return status;

@@ -19,7 +19,8 @@
  *   report_env.c   their environment table and warnings;
  *   report_point.c per point: task bars, time series, aux counters;
  *   report_perf.c  per point: the perf counter summary;
- *   report_cmd.c   the subcommand.
+ *   report_compare.c  the page of `cgscale compare --html`;
+ *   report_cmd.c   the subcommand, loading and writing.
  * A comparison adds its pages by filling charts with the same model:
  * sides as bar series, runs as point series, CIs as error bars, verdicts
  * as series of their own colour and marker, thresholds as bands.
@@ -52,7 +53,7 @@ struct rpt_axis {
 	double step;              /* between ticks */
 	unsigned nticks;
 	double tick[RPT_MAX_TICKS];
-	char tick_label[RPT_MAX_TICKS][24];
+	char tick_label[RPT_MAX_TICKS][48];
 };
 
 /*
@@ -72,6 +73,15 @@ double rpt_nice_step(double span, unsigned target);
  */
 int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		 unsigned flags);
+
+/*
+ * A categorical axis of @n categories at 0..n-1, one tick each labelled
+ * @labels[i] (every k-th when there are more than RPT_MAX_TICKS), half a
+ * unit of room at both ends; @reverse puts the first at the top or right
+ * end (min > max). 0, or -EINVAL for n = 0.
+ */
+int rpt_axis_categories(struct rpt_axis *a, unsigned n,
+			const char *const *labels, bool reverse);
 
 /*
  * A tick label: @v with an SI suffix (k, M, G, T) and as many decimals as
@@ -124,6 +134,8 @@ enum rpt_style {
 	RPT_POINTS,        /* markers only (one dot per run) */
 	RPT_BARS,          /* bars at x + xoff, the chart's bar width wide */
 	RPT_ERRORBARS,     /* a marker at y with a bar from lo to hi */
+	RPT_XERRORBARS,    /* a marker at x with a bar from lo to hi along x
+			    * (a forest plot of changes and their CIs) */
 	RPT_REFERENCE,     /* a thin dotted line, e.g. linear or a mean */
 };
 
@@ -141,13 +153,13 @@ struct rpt_look {
 extern const struct rpt_look rpt_looks[RPT_NLOOKS];
 
 struct rpt_series {
-	char name[128];        /* the legend entry */
+	char name[128];        /* the legend entry; "" for none */
 	enum rpt_style style;
 	unsigned look;
 	double xoff;           /* bars: offset from x, for clusters */
 	bool label_end;        /* write the name at the last point too */
 	size_t n, cap;
-	double *x, *y, *lo, *hi;   /* lo/hi: RPT_ERRORBARS only */
+	double *x, *y, *lo, *hi;   /* lo/hi: the error bars only */
 };
 
 /* A shaded stretch of one axis, e.g. the warm-up or +-threshold. */
@@ -177,7 +189,7 @@ struct rpt_chart {
 struct rpt_series *rpt_chart_series(struct rpt_chart *c, const char *name,
 				    enum rpt_style style, unsigned look);
 
-/* Append a point; lo/hi are kept only for RPT_ERRORBARS. 0 or -ENOMEM. */
+/* Append a point; lo/hi matter only for the error bars. 0 or -ENOMEM. */
 int rpt_series_add(struct rpt_series *s, double x, double y, double lo,
 		   double hi);
 
@@ -354,6 +366,31 @@ void rpt_inputs_free(struct rpt_input *in, unsigned n);
  */
 int rpt_write_atomic(const char *path, const char *html, size_t html_len,
 		     char *err, size_t errlen);
+
+/* Resolve an output argument: a directory gets report.html in it; the
+ * directory must be writable. The path (malloc'd), or NULL with @err. */
+char *rpt_output_path(const char *o, char *err, size_t errlen);
+
+/*
+ * Finish @d (its charts drawn by @gnuplot; NULL: none) and write it to
+ * @path (NULL: stdout) atomically. Returns 0; -ENOENT, written without
+ * charts (no gnuplot); -EIO, written but some charts failed; another
+ * -errno when nothing was written. @err says why.
+ */
+int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
+		  char *err, size_t errlen);
+
+/* ---- the page of a comparison (report_compare.c) ---- */
+
+struct cmp_result;
+
+/* Write the page of a finished comparison into @d. 0 or -ENOMEM. */
+int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r);
+
+/* Build, draw with @gnuplot and write the page of @r to @path; returns
+ * as rpt_doc_write(). */
+int rpt_write_compare(const struct cmp_result *r, const char *path,
+		      const char *gnuplot, char *err, size_t errlen);
 
 /* `cgscale report`: returns the exit status. */
 int rpt_cmd_report(int argc, char **argv);

@@ -168,6 +168,26 @@ int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 	return 0;
 }
 
+int rpt_axis_categories(struct rpt_axis *a, unsigned n,
+			const char *const *labels, bool reverse)
+{
+	unsigned every = (n + RPT_MAX_TICKS - 1) / RPT_MAX_TICKS;
+
+	if (!n)
+		return -EINVAL;
+	a->min = reverse ? n - 0.5 : -0.5;
+	a->max = reverse ? -0.5 : n - 0.5;
+	a->step = every;
+	a->nticks = 0;
+	for (unsigned i = 0; i < n && a->nticks < RPT_MAX_TICKS; i += every) {
+		a->tick[a->nticks] = i;
+		snprintf(a->tick_label[a->nticks], sizeof(a->tick_label[0]), "%s",
+			 labels[i] ? labels[i] : "");
+		a->nticks++;
+	}
+	return 0;
+}
+
 int rpt_linear(const double *tasks, const double *ops, size_t n, double *out)
 {
 	double one = NAN;

@@ -213,9 +213,7 @@ out:
 	return rc;
 }
 
-/* Resolve -o: a directory gets report.html; the directory must be
- * writable. Returns the path to write (malloc'd) or NULL with @err. */
-static char *output_path(const char *o, char *err, size_t errlen)
+char *rpt_output_path(const char *o, char *err, size_t errlen)
 {
 	struct stat st;
 	char *path, *dcopy;
@@ -239,6 +237,43 @@ static char *output_path(const char *o, char *err, size_t errlen)
 	}
 	free(dcopy);
 	return path;
+}
+
+int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
+		  char *err, size_t errlen)
+{
+	char *html = NULL, why[1024];
+	size_t len = 0;
+	FILE *mem = open_memstream(&html, &len);
+	int rc, wrc = 0;
+
+	err[0] = 0;
+	if (!mem) {
+		snprintf(err, errlen, "out of memory building the page");
+		return -ENOMEM;
+	}
+	rc = rpt_doc_finish(d, gnuplot, mem, why, sizeof(why));
+	if (fclose(mem) && !rc)
+		rc = -ENOMEM;
+	if (rc && rc != -ENOENT && rc != -EIO) {
+		snprintf(err, errlen, "cannot build the page: %s", strerror(-rc));
+		goto out;
+	}
+	if (!path) {
+		if (fwrite(html, 1, len, stdout) != len || fflush(stdout)) {
+			wrc = -errno;
+			snprintf(err, errlen, "writing to stdout: %s", strerror(errno));
+		}
+	} else {
+		wrc = rpt_write_atomic(path, html, len, err, errlen);
+	}
+	if (wrc)
+		rc = wrc;
+	else if (rc)
+		snprintf(err, errlen, "%s", why);
+out:
+	free(html);
+	return rc;
 }
 
 static void default_title(const struct rpt_input *in, unsigned n, char *buf,
@@ -265,11 +300,9 @@ int rpt_cmd_report(int argc, char **argv)
 	struct cgs_optset set = { "report options", rpt_optdefs, NOPTS, &cli };
 	struct rpt_input *in = NULL;
 	struct rpt_doc doc = { 0 };
-	char err[1024], title[512], *path = NULL, *html = NULL;
+	char err[1024], title[512], *path = NULL;
 	unsigned n = 0;
 	int first, rc, status = 2;
-	size_t len = 0;
-	FILE *mem = NULL;
 
 	if (cgs_opt_defaults(&set, err, sizeof(err))) {
 		fprintf(stderr, "cgscale: internal error: %s\n", err);
@@ -290,7 +323,7 @@ int rpt_cmd_report(int argc, char **argv)
 			"or directories (see 'cgscale report --help')\n");
 		goto out;
 	}
-	if (strcmp(cli.output, "-") && !(path = output_path(cli.output, err, sizeof(err)))) {
+	if (strcmp(cli.output, "-") && !(path = rpt_output_path(cli.output, err, sizeof(err)))) {
 		fprintf(stderr, "cgscale: %s\n", err);
 		goto out;
 	}
@@ -304,45 +337,26 @@ int rpt_cmd_report(int argc, char **argv)
 		snprintf(title, sizeof(title), "%s", cli.title);
 	else
 		default_title(in, n, title, sizeof(title));
-	mem = open_memstream(&html, &len);
-	if (!mem || rpt_doc_init(&doc, title) || rpt_build_runs(&doc, in, n)) {
+	if (rpt_doc_init(&doc, title) || rpt_build_runs(&doc, in, n)) {
 		fprintf(stderr, "cgscale: out of memory building the report\n");
 		goto out;
 	}
-	rc = rpt_doc_finish(&doc, cli.no_charts ? NULL : cli.gnuplot, mem, err,
-			    sizeof(err));
-	if (fclose(mem)) {
-		mem = NULL;
-		fprintf(stderr, "cgscale: out of memory writing the report\n");
-		goto out;
-	}
-	mem = NULL;
+	rc = rpt_doc_write(&doc, path, cli.no_charts ? NULL : cli.gnuplot, err,
+			   sizeof(err));
 	if (rc == -ENOENT)
 		fprintf(stderr, "cgscale: %s: no charts, tables only; install the Debian "
 			"package gnuplot-nox for the charts\n", err);
 	else if (rc == -EIO)
 		fprintf(stderr, "cgscale: %s\n", err);
 	else if (rc) {
-		fprintf(stderr, "cgscale: cannot build the report: %s\n", strerror(-rc));
-		goto out;
-	}
-	if (!path) {
-		if (fwrite(html, 1, len, stdout) != len || fflush(stdout)) {
-			fprintf(stderr, "cgscale: writing to stdout: %s\n", strerror(errno));
-			goto out;
-		}
-	} else if (rpt_write_atomic(path, html, len, err, sizeof(err))) {
 		fprintf(stderr, "cgscale: %s\n", err);
 		status = 2;
 		goto out;
-	} else {
-		fprintf(stderr, "cgscale: report in %s\n", path);
 	}
+	if (path)
+		fprintf(stderr, "cgscale: report in %s\n", path);
 	status = rc == -EIO ? 1 : 0;
 out:
-	if (mem)
-		fclose(mem);
-	free(html);
 	free(path);
 	rpt_doc_free(&doc);
 	rpt_inputs_free(in, n);

@@ -104,9 +104,13 @@ void rpt_chart_fit(struct rpt_chart *c, unsigned xflags, unsigned yflags)
 				continue;
 			widen(&xlo, &xhi, s->x[k] + s->xoff);
 			widen(&ylo, &yhi, s->y[k]);
-			if (s->style == RPT_ERRORBARS) {
+			if (s->style == RPT_ERRORBARS || s->style == RPT_XERRORBARS) {
 				widen(&ylo, &yhi, s->lo[k]);
 				widen(&ylo, &yhi, s->hi[k]);
+			}
+			if (s->style == RPT_XERRORBARS) {
+				widen(&xlo, &xhi, s->lo[k]);
+				widen(&xlo, &xhi, s->hi[k]);
 			}
 		}
 	}
@@ -152,12 +156,22 @@ static void gp_str(FILE *out, const char *s)
 	fputs(buf, out);
 }
 
+/* Tick labels are formats to gnuplot (of the tick's value): % doubled. */
 static void gp_tics(FILE *out, const char *which, const struct rpt_axis *a)
 {
 	fprintf(out, "set %s (", which);
 	for (unsigned i = 0; i < a->nticks; i++) {
+		char fmt[2 * sizeof(a->tick_label[0])];
+		size_t o = 0;
+
+		for (const char *p = a->tick_label[i]; *p && o + 2 < sizeof(fmt); p++) {
+			if (*p == '%')
+				fmt[o++] = '%';
+			fmt[o++] = *p;
+		}
+		fmt[o] = 0;
 		fprintf(out, "%s", i ? ", " : "");
-		gp_str(out, a->tick_label[i]);
+		gp_str(out, fmt);
 		fprintf(out, " %.10g", a->tick[i]);
 	}
 	fprintf(out, ")\n");
@@ -198,12 +212,20 @@ static void gp_plot_item(FILE *out, const struct rpt_chart *c, unsigned i)
 	case RPT_ERRORBARS:
 		fprintf(out, ":3:4 with yerrorbars lw 1.5 pt %d ps 0.9", l->point);
 		break;
+	case RPT_XERRORBARS:
+		fprintf(out, ":3:4 with xerrorbars lw 1.5 pt %d ps 1.1", l->point);
+		break;
 	case RPT_REFERENCE:
 		fprintf(out, " with lines lw 1.2 dt 3");
 		break;
 	}
-	fprintf(out, " lc rgb '%s' title ", l->colour);
-	gp_str(out, s->name);
+	fprintf(out, " lc rgb '%s' ", l->colour);
+	if (s->name[0]) {
+		fprintf(out, "title ");
+		gp_str(out, s->name);
+	} else {
+		fprintf(out, "notitle");
+	}
 }
 
 void rpt_gp_script(FILE *out, const struct rpt_chart *c)
@@ -274,7 +296,7 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 			if (!isfinite(s->x[k]) || !isfinite(s->y[k]))
 				continue;
 			fprintf(out, "%.10g %.10g", s->x[k], s->y[k]);
-			if (s->style == RPT_ERRORBARS)
+			if (s->style == RPT_ERRORBARS || s->style == RPT_XERRORBARS)
 				fprintf(out, " %.10g %.10g",
 					isfinite(s->lo[k]) ? s->lo[k] : s->y[k],
 					isfinite(s->hi[k]) ? s->hi[k] : s->y[k]);

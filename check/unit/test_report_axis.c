@@ -167,6 +167,32 @@ static void tick_labels(void **state)
 	assert_true(strlen(buf) < 6);
 }
 
+static void categories(void **state)
+{
+	const char *l3[] = { "a, 1 task", "b%", NULL };
+	const char *many[100];
+	struct rpt_axis a;
+
+	(void)state;
+	assert_int_equal(rpt_axis_categories(&a, 3, l3, false), 0);
+	assert_true(a.min == -0.5 && a.max == 2.5);
+	assert_int_equal(a.nticks, 3);
+	assert_true(a.tick[2] == 2);
+	assert_string_equal(a.tick_label[0], "a, 1 task");
+	assert_string_equal(a.tick_label[2], "");
+	/* reversed: the first category at the top */
+	assert_int_equal(rpt_axis_categories(&a, 3, l3, true), 0);
+	assert_true(a.min == 2.5 && a.max == -0.5);
+	/* more than fit: every k-th, still from the first */
+	for (int i = 0; i < 100; i++)
+		many[i] = "x";
+	assert_int_equal(rpt_axis_categories(&a, 100, many, false), 0);
+	assert_true(a.nticks <= RPT_MAX_TICKS && a.nticks >= 25);
+	assert_true(a.tick[0] == 0 && a.tick[1] == 4);
+	assert_true(a.max == 99.5);
+	assert_int_equal(rpt_axis_categories(&a, 0, many, false), -EINVAL);
+}
+
 static void linear_reference(void **state)
 {
 	double tasks[] = { 1, 2, 4 }, ops[] = { 100, 150, 200 }, out[3];
@@ -216,6 +242,7 @@ int main(void)
 		cmocka_unit_test(axis_integer_and_pad),
 		cmocka_unit_test(axis_degenerate),
 		cmocka_unit_test(tick_labels),
+		cmocka_unit_test(categories),
 		cmocka_unit_test(linear_reference),
 		cmocka_unit_test(chart_fit),
 	};

@@ -26,7 +26,7 @@ static void fill(struct rpt_chart *c, unsigned id)
 {
 	static const enum rpt_style styles[] = {
 		RPT_LINESPOINTS, RPT_LINES, RPT_POINTS, RPT_BARS, RPT_ERRORBARS,
-		RPT_REFERENCE,
+		RPT_XERRORBARS, RPT_REFERENCE,
 	};
 
 	memset(c, 0, sizeof(*c));

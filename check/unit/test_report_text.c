@@ -149,6 +149,7 @@ static void gp_script(void **state)
 	s = rpt_chart_series(&c, "empty", RPT_POINTS, 2);   /* not plotted */
 	rpt_chart_band(&c, false, 0, 1.5, "warm-up");
 	rpt_chart_fit(&c, RPT_AX_ZERO | RPT_AX_INT, RPT_AX_ZERO);
+	snprintf(c.x.tick_label[0], sizeof(c.x.tick_label[0]), "2: -5%%s");
 	rpt_gp_script(f, &c);
 	fclose(f);
 	assert_null(strstr(buf, "\nsystem"));
@@ -160,6 +161,8 @@ static void gp_script(void **state)
 	assert_non_null(strstr(buf, "lc rgb '#D55E00'"));   /* look 1 */
 	assert_non_null(strstr(buf, "set object 1 rect from first 0, graph 0 to first 1.5"));
 	assert_non_null(strstr(buf, "name 'cgs3'"));
+	/* tick labels are formats to gnuplot: a % must not start a conversion */
+	assert_non_null(strstr(buf, "set xtics ('2: -5%%s' 0"));
 	/* the end label sits at the last point that has data */
 	assert_non_null(strstr(buf, "set label 5 'p''" FFFD "!rm -rf /' at first 3, first 250 right"));
 	free(buf);
