@@ -20,7 +20,8 @@
  *   report_point.c per point: task bars, time series, aux counters;
  *   report_perf.c  per point: the perf counter summary;
  *   report_compare.c  the page of `cgscale compare --html`;
- *   report_cmd.c   the subcommand, loading and writing.
+ *   report_io.c    loading result files, writing the page atomically;
+ *   runner/report_cmd.c  the subcommand `cgscale report`.
  * A comparison adds its pages by filling charts with the same model:
  * sides as bar series, runs as point series, CIs as error bars, verdicts
  * as series of their own colour and marker, thresholds as bands.
@@ -301,6 +302,11 @@ struct rpt_input {
 	struct res_file res;
 };
 
+/* A line that says what @test measures and what one op is, in @buf, or
+ * NULL when it is not known (the report runs without the registry). */
+typedef const char *(*rpt_describe_fn)(const char *test, char *buf,
+				      size_t len);
+
 /* One run of a point, and the file it came from. */
 struct rpt_run {
 	const struct res_point *p;
@@ -323,6 +329,7 @@ struct rpt_set {
 	unsigned ng;
 	const char **test, **mode;   /* in the order first seen */
 	unsigned ntest, nmode;
+	rpt_describe_fn describe;    /* may be NULL */
 };
 
 static inline bool rpt_ok(const struct res_point *p)
@@ -349,8 +356,11 @@ void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption);
 /* Measured ops/s of task @i of @p (from its samples); NAN if none. */
 double rpt_task_rate(const struct res_point *p, unsigned i);
 
-/* Write the report of @n loaded result files into @d. 0 or -ENOMEM. */
-int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n);
+
+/* Write the report of @n loaded result files into @d; @describe may be
+ * NULL. 0 or -ENOMEM. */
+int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n,
+		   rpt_describe_fn describe);
 
 /* Load one result file, or every *.json under a directory (sorted), and
  * append them to @in. 0, or -errno with a one-line message in @err. */
@@ -392,7 +402,5 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r);
 int rpt_write_compare(const struct cmp_result *r, const char *path,
 		      const char *gnuplot, char *err, size_t errlen);
 
-/* `cgscale report`: returns the exit status. */
-int rpt_cmd_report(int argc, char **argv);
 
 #endif

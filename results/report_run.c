@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/workload.h"
 #include "report.h"
 
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
@@ -286,14 +285,15 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 
 static void test_heading(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 {
-	const struct cgs_workload *w = cgs_workload_find(s->test[t]);
+	char buf[512];
+	const char *what = s->describe ? s->describe(s->test[t], buf, sizeof(buf)) : NULL;
 
 	fprintf(d->out, "<h2 id=\"t%u\">", t + 1);
 	rpt_html_puts(d->out, s->test[t]);
 	fprintf(d->out, "</h2>\n");
-	if (w) {
+	if (what) {
 		fprintf(d->out, "<p>");
-		rpt_html_printf(d->out, "%s; one op = one %s.", w->desc, w->unit);
+		rpt_html_puts(d->out, what);
 		fprintf(d->out, "</p>\n");
 	}
 }
@@ -312,9 +312,10 @@ static void contents(struct rpt_doc *d, const struct rpt_set *s)
 	fprintf(o, "</ul>\n</nav>\n");
 }
 
-int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n)
+int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n,
+		   rpt_describe_fn describe)
 {
-	struct rpt_set s = { .in = in, .nin = n };
+	struct rpt_set s = { .in = in, .nin = n, .describe = describe };
 	unsigned npoints = 0;
 	int rc = 0;
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "../results/compare.h"
-#include "../results/report.h"
 #include "pmu.h"
 #include "run.h"
 #include "version.h"
@@ -25,7 +24,7 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "show", cmp_cmd_show, "print the summary of result files" },
 	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
 	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
-	{ "report", rpt_cmd_report, "write an HTML page with charts and tables of result files" },
+	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
 };
 
 static void usage(FILE *out)

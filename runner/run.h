@@ -87,6 +87,9 @@ int cgs_cmd_list(int argc, char **argv);
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
 
+/* `cgscale report` (report_cmd.c): the HTML page of result files. */
+int cgs_cmd_report(int argc, char **argv);
+
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
 void cgs_print_csv(const struct cgs_run *r, FILE *out);
