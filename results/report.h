@@ -19,6 +19,7 @@
  *   report_env.c   their environment table and warnings;
  *   report_point.c per point: task bars, time series, aux counters;
  *   report_perf.c  per point: the perf counter summary;
+ *   report_cgroup.c  per point: its cgroup tree, events, memory.stat;
  *   report_compare.c  the page of `cgscale compare --html`;
  *   report_io.c    loading result files, writing the page atomically;
  *   runner/report_cmd.c  the subcommand `cgscale report`.
@@ -352,6 +353,10 @@ void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
 /* A point's "perf" section as a summary table (report_perf.c); another
  * shape falls back to rpt_json_tables(). */
 void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption);
+
+/* A point's "cgroup" section: layout, warnings, tree, knobs, events,
+ * memory.stat (report_cgroup.c); another shape: rpt_json_tables(). */
+void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption);
 
 /* Measured ops/s of task @i of @p (from its samples); NAN if none. */
 double rpt_task_rate(const struct res_point *p, unsigned i);

@@ -115,7 +115,9 @@ jq '.kernel.release = "6.1<script>alert(1)</script> & \"q\" '"'"'s'"'"'"
   | .points[1].perf = {"events": [{"name": "cycles<u>", "pfm": "x"}],
       "totals": {"cycles<u>": {"count": 1e9, "per_op": 2.5}, "instructions": {"count": 2e9}},
       "metrics": {"ipc": 2.0}, "note": "user-only & <counting>"}
-  | .points[1].cgroup = {"layout": "cgscale.slice/a<b>/leaf", "memory.max": "max"}' \
+  | .points[1].cgroup = {"layout": "cgscale.slice/a<b>/leaf", "memory.max": "max",
+      "flagged": true, "flags": ["oom_kill +1 in /sys/fs/cgroup/x<y>"],
+      "knobs": [{"level": 1, "knob": "memory.high", "value": "1G&", "read_back": "1073741824"}]}' \
 	r.json >bad.json || fail "jq could not make the hostile file"
 "$CGSCALE" report -o bad.html bad.json 2>bad.err || fail "hostile strings: exit $?: $(cat bad.err)"
 wellformed bad.html
@@ -131,6 +133,14 @@ grep -qF 'Derived metrics' bad.html || fail "perf metrics not shown"
 grep -qF 'instructions per cycle' bad.html || fail "perf metric not explained"
 grep -qF 'user-only &amp; &lt;counting&gt;' bad.html || fail "perf note not shown, or not escaped"
 grep -qF 'cgscale.slice/a&lt;b&gt;/leaf' bad.html || fail "cgroup layout not in the page"
+grep -qF 'do not average it in.<br/>oom_kill +1 in /sys/fs/cgroup/x&lt;y&gt;' bad.html ||
+	fail "an OOM-killed point is not flagged"
+grep -qF '<td>memory.high</td><td>1G&amp;</td>' bad.html || fail "cgroup knobs not shown"
+# a real run records its cgroup tree where cgroups can be made here
+if jq -e '.points[0].cgroup.hierarchies' r.json >/dev/null 2>&1; then
+	grep -qF '<caption>The tree</caption>' rep.html || fail "the real cgroup tree is not shown"
+	grep -qF 'memory.stat, summed over' rep.html || fail "memory.stat not shown"
+fi
 # both tests got the same name, so they pool: 1 curve + 2 x 2 x 2 charts
 [ "$(count '<svg class="chart"' bad.html)" -eq 9 ] || fail "hostile names: not 9 charts drawn"
 grep -q 'class="nochart"' bad.html && fail "hostile names: a chart not drawn"
