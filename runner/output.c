@@ -11,6 +11,7 @@
 
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 
 /* The runs of one (test, mode, tasks), summed up for the table. */
 struct agg {
@@ -177,6 +178,8 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 			last = aggs[i].test;
 		}
 		print_row(&aggs[i], out);
+		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
+					aggs[i].tasks, out);
 	}
 	agg_free(aggs, n);
 	fprintf(out, "\nper-task ops/s is LKP's per_process_ops (process mode) or per_thread_ops (thread mode).\n"

@@ -26,6 +26,7 @@
 
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 #include "util.h"
 #include "version.h"
 
@@ -118,6 +119,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r,
 	};
+	struct cgs_observer obs[2];
+	struct cgs_statread *sr = NULL;
 	char when[32];
 	int rc;
 
@@ -147,7 +150,12 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
+	rc = cgs_statread_begin(r, w, ntasks, spec.cg, obs, &spec.nobs, &sr);
+	if (rc)
+		return rc;
+	spec.obs = obs;
 	rc = cgs_point_run(&spec, p, signo);
+	cgs_statread_end(sr);
 	r->npoints_done++;
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",

@@ -30,6 +30,9 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	char *governor;
+	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
+	char *stat_reader_cpu;
+	int stat_reader_file, stat_reader_target;
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];

@@ -16,6 +16,8 @@
 
 #include "point.h"
 #include "run.h"
+#include "statfile.h"
+#include "statread.h"
 #include "util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
@@ -52,6 +54,15 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "stat-reader", 0, CGS_OPT_INT, RO(stat_reader_hz), "0", 0, 100000, NULL, "HZ",
+	  "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)" },
+	{ "stat-reader-cpu", 0, CGS_OPT_STRING, RO(stat_reader_cpu), "auto", 0, 0, NULL, "CPU",
+	  "CPU the reader is bound to; auto: the last CPU no task is bound to" },
+	{ "stat-reader-file", 0, CGS_OPT_ENUM, RO(stat_reader_file), "memory.stat", 0, 0,
+	  cgs_stat_file_names, NULL, "the file the reader reads" },
+	{ "stat-reader-target", 0, CGS_OPT_ENUM, RO(stat_reader_target), "top", 0, 0,
+	  cgs_stat_target_names, NULL,
+	  "whose file: the tasks' cgroup, the top of cgscale's cgroups (flushes the subtree), or their parent" },
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
@@ -239,6 +250,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = cgs_statread_validate(r, err, errlen);
 	return rc;
 }
 
