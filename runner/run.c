@@ -150,7 +150,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
-	rc = cgs_statread_begin(r, w, ntasks, spec.cg, obs, &spec.nobs, &sr);
+	rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
 	if (rc)
 		return rc;
 	spec.obs = obs;

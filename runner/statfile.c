@@ -235,17 +235,17 @@ int cgs_stat_locate_text(const char *mountinfo, const char *v2ctrls,
 	memset(w, 0, sizeof(*w));
 	if (find_mount(mountinfo, v2ctrls, ctrl, file == CGS_SF_CPU_STAT, &m))
 		return ctrl ? cgs_errf(err, errlen, -ENODEV,
-				       "--stat-file %s: the %s controller is mounted neither on cgroup v1 nor on cgroup v2 here; pick another file",
+				       "%s: the %s controller is mounted neither on cgroup v1 nor on cgroup v2 here; pick another file",
 				       name, ctrl)
 			    : cgs_errf(err, errlen, -ENODEV,
-				       "--stat-file %s is a cgroup v2 file and no cgroup2 filesystem is mounted here; pick another file",
+				       "%s is a cgroup v2 file and no cgroup2 filesystem is mounted here; pick another file",
 				       name);
 	if (file == CGS_SF_CGROUP_STAT && m.version != 2)
-		return cgs_errf(err, errlen, -ENODEV, "--stat-file cgroup.stat needs cgroup v2");
+		return cgs_errf(err, errlen, -ENODEV, "cgroup.stat needs cgroup v2");
 	w->version = m.version;
 	if (proc_path(proc_cgroup, &m, ctrl, w->cgroup, sizeof(w->cgroup)))
 		return cgs_errf(err, errlen, -ENOENT,
-				"--stat-file %s: the task is in no cgroup of the %s hierarchy at %s",
+				"%s: the task is in no cgroup of the %s hierarchy at %s",
 				name, m.version == 2 ? "cgroup v2" : ctrl, m.point);
 	if (depth) {
 		struct mnt t;
@@ -264,12 +264,12 @@ int cgs_stat_locate_text(const char *mountinfo, const char *v2ctrls,
 		}
 		if (!ours)
 			return cgs_errf(err, errlen, -EINVAL,
-					"--stat-file %s lives in the cgroup v%d hierarchy at %s, where cgscale made no cgroups (its cgroups are in the hierarchies of %s); pick a file of those",
+					"%s lives in the cgroup v%d hierarchy at %s, where cgscale made no cgroups (its cgroups are in the hierarchies of %s); pick a file of those",
 					name, m.version, m.point, cg->ctrls);
 		up = target == CGS_ST_LEAF ? 0 : target == CGS_ST_TOP ? depth - 1 : depth;
 		if (ascend(w->cgroup, up))
 			return cgs_errf(err, errlen, -ERANGE,
-					"--stat-target %s: the task's cgroup %s is not %u levels deep",
+					"target %s: the task's cgroup %s is not %u levels deep",
 					tname, w->cgroup, up);
 		snprintf(w->how, sizeof(w->how), "%s: %u level(s) above the cgroup of task 0, at depth %u",
 			 tname, up, depth);
@@ -285,7 +285,7 @@ int cgs_stat_locate_text(const char *mountinfo, const char *v2ctrls,
 
 		if (strncmp(rel, m.root, rl) || (rel[rl] && rel[rl] != '/'))
 			return cgs_errf(err, errlen, -ENOENT,
-					"--stat-file %s: cgroup %s is outside what %s shows (%s)",
+					"%s: cgroup %s is outside what %s shows (%s)",
 					name, w->cgroup, m.point, m.root);
 		memmove(rel, rel + rl, strlen(rel + rl) + 1);
 	}
@@ -327,7 +327,7 @@ int cgs_stat_locate(pid_t pid, enum cgs_stat_file file,
 	if (!rc && access(w->path, R_OK)) {
 		rc = -errno;
 		cgs_errf(err, errlen, rc,
-			 "--stat-file %s: cannot read %s (cgroup %s, v%d): %s%s",
+			 "%s: cannot read %s (cgroup %s, v%d): %s%s",
 			 cgs_stat_file_names[file], w->path, w->cgroup, w->version,
 			 strerror(-rc),
 			 rc == -ENOENT && w->version == 2 && !strcmp(w->cgroup, "/")

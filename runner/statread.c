@@ -186,11 +186,14 @@ static int reader_ready(void *priv, unsigned ntasks, const int *pid,
 	rc = choose_cpu(sr, ntasks);
 	if (rc)
 		return rc;
-	if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
-	    pthread_cond_init(&sr->cv, &ca))
+	/* timed waits on CLOCK_MONOTONIC, the clock of the samples */
+	if (pthread_condattr_init(&ca))
 		return cgs_errf(msg, len, -ENOMEM, "cannot make the reader's condition variable");
+	sr->cv_ready = !pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) &&
+		       !pthread_cond_init(&sr->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	sr->cv_ready = true;
+	if (!sr->cv_ready)
+		return cgs_errf(msg, len, -ENOMEM, "cannot make the reader's condition variable");
 	rc = -pthread_create(&sr->th, NULL, reader_main, sr);
 	if (rc)
 		return cgs_errf(msg, len, rc, "cannot start the reader thread: %s",
@@ -306,14 +309,13 @@ static int wopt_enum(const struct cgs_run *r, const struct cgs_workload *w,
 }
 
 int cgs_statread_begin(const struct cgs_run *r, const struct cgs_workload *w,
-		       unsigned ntasks, const struct cgs_cgview *cg,
+		       const struct cgs_cgview *cg,
 		       struct cgs_observer *obs, unsigned *nobs,
 		       struct cgs_statread **out)
 {
 	bool is_stat_read = !strcmp(w->name, "stat_read");
 	struct cgs_statread *sr;
 
-	(void)ntasks;
 	*out = NULL;
 	if (!r->o.stat_reader_hz && !is_stat_read)
 		return 0;

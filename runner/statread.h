@@ -36,13 +36,13 @@ struct cgs_statread;
 int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen);
 
 /*
- * For a point of workload @w with @ntasks tasks whose cgroups are @cg
+ * For a point of workload @w whose cgroups are @cg
  * (NULL: none): add the observers it needs to obs[*nobs] (the reader when
  * --stat-reader is on, the stat_read recorder for stat_read). *@out is
  * NULL when none is needed. Returns 0 or -ENOMEM.
  */
 int cgs_statread_begin(const struct cgs_run *r, const struct cgs_workload *w,
-		       unsigned ntasks, const struct cgs_cgview *cg,
+		       const struct cgs_cgview *cg,
 		       struct cgs_observer *obs, unsigned *nobs,
 		       struct cgs_statread **out);
 

@@ -252,7 +252,7 @@ int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen)
 			     (enum cgs_stat_target)r->o.stat_reader_target, NULL,
 			     &w, msg, sizeof(msg));
 	if (rc)
-		return cgs_errf(err, errlen, rc, "--stat-reader: %s", msg);
+		return cgs_errf(err, errlen, rc, "--stat-reader-file: %s", msg);
 	return 0;
 }
 

@@ -58,7 +58,7 @@ static int sr_setup(struct cgs_task *t)
 			     &st->where, err, sizeof(err));
 	if (rc) {
 		/* a file this system does not have: skipped, not failed */
-		cgs_task_fail(t, 0, "%s", err);
+		cgs_task_fail(t, 0, "--stat-file %s", err);
 		return rc == -ENODEV || rc == -ENOENT ? -EOPNOTSUPP : rc;
 	}
 	n = cgs_stat_read(st->where.path, &st->buf, &st->cap);
