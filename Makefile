@@ -13,7 +13,7 @@ CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm -lpfm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 LIB_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
@@ -82,6 +82,7 @@ integration: cgscale build/san/cgscale
 
 bench: cgscale
 	@bench/harness-overhead ./cgscale
+	@bench/perf-overhead ./cgscale
 
 install: cgscale
 	install -d $(DESTDIR)$(BINDIR)

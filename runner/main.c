@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu.h"
 #include "run.h"
 #include "version.h"
 
@@ -17,6 +18,7 @@ struct cgs_cmd {
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
 	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
+	{ "events", pmu_cmd_events, "list the perf events libpfm4 knows here (for run -e)" },
 };
 
 static void usage(FILE *out)

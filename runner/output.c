@@ -178,6 +178,7 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 			last = aggs[i].test;
 		}
 		print_row(&aggs[i], out);
+		pmu_print_rows(&r->res, aggs[i].test, aggs[i].mode, aggs[i].tasks, out);
 		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
 					aggs[i].tasks, out);
 	}

@@ -119,7 +119,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r,
 	};
-	struct cgs_observer obs[2];
+	struct cgs_observer obs[4];      /* perf, cgroup stats, stat reader */
+	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
 	char when[32];
 	int rc;
@@ -150,12 +151,22 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
+	if (r->pmu.n) {
+		pp = pmu_point_new(&r->pmu, threads, cgs_schedule(r->o.warmup_ns,
+				   r->o.duration_ns, r->o.interval_ns, NULL, NULL));
+		if (!pp)
+			return -ENOMEM;
+		pmu_point_observer(pp, &obs[spec.nobs++]);
+	}
 	rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
-	if (rc)
+	if (rc) {
+		pmu_point_free(pp);
 		return rc;
+	}
 	spec.obs = obs;
 	rc = cgs_point_run(&spec, p, signo);
 	cgs_statread_end(sr);
+	pmu_point_free(pp);
 	r->npoints_done++;
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
@@ -269,6 +280,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_tasklist_free(&r->tasks);
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
+	pmu_set_free(&r->pmu);
 	res_file_free(&r->res);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
@@ -331,6 +343,7 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
 	aslr_off_reexec(r);
+	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		status = EXIT_INTERNAL;

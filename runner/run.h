@@ -15,6 +15,7 @@
 #include "../tests/workload.h"
 #include "env.h"
 #include "opt.h"
+#include "pmu.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -30,6 +31,8 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	char *governor;
+	char *events;
+	bool require_events;
 	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
 	char *stat_reader_cpu;
 	int stat_reader_file, stat_reader_target;
@@ -58,6 +61,7 @@ struct cgs_run {
 	bool aslr_off;                   /* tasks run without ASLR */
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
+	struct pmu_set pmu;              /* -e events */
 };
 
 /* run_opts.c: the option sets of `run` (its own, then each workload's

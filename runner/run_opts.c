@@ -54,6 +54,10 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "events", 'e', CGS_OPT_STRING, RO(events), "none", 0, 0, NULL, "LIST",
+	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
+	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
+	  "fail before running when an event of -e cannot count here" },
 	{ "stat-reader", 0, CGS_OPT_INT, RO(stat_reader_hz), "0", 0, 100000, NULL, "HZ",
 	  "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)" },
 	{ "stat-reader-cpu", 0, CGS_OPT_STRING, RO(stat_reader_cpu), "auto", 0, 0, NULL, "CPU",
@@ -208,6 +212,23 @@ static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* -e: names libpfm4 encodes, what counts here, room for the files. */
+static int check_events(struct cgs_run *r, char *err, size_t errlen)
+{
+	unsigned most = 0;
+	int rc;
+
+	r->pmu.require = r->o.require_events;
+	rc = pmu_set_parse(&r->pmu, r->o.events, err, errlen);
+	if (rc || !r->pmu.n)
+		return rc;
+	rc = pmu_set_probe(&r->pmu, err, errlen);
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -250,6 +271,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = check_events(r, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
 	return rc;

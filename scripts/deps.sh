@@ -10,7 +10,7 @@
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev"
 TEST_PKGS="libcmocka-dev jq"
 
 install=1
