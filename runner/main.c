@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../results/compare.h"
 #include "pmu.h"
 #include "run.h"
 #include "version.h"
@@ -19,6 +20,9 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
 	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
 	{ "events", pmu_cmd_events, "list the perf events libpfm4 knows here (for run -e)" },
+	{ "compare", cmp_cmd_compare, "compare result files: statistics, verdicts, CI exit codes" },
+	{ "show", cmp_cmd_show, "print the summary of result files" },
+	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
 };
 
 static void usage(FILE *out)
