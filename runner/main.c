@@ -23,6 +23,7 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "compare", cmp_cmd_compare, "compare result files: statistics, verdicts, CI exit codes" },
 	{ "show", cmp_cmd_show, "print the summary of result files" },
 	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
+	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 };
 
 static void usage(FILE *out)

@@ -21,6 +21,8 @@
 
 enum cgs_mode { CGS_MODE_PROCESS, CGS_MODE_THREAD, CGS_MODE_BOTH };
 
+struct cgs_cgrun;
+
 struct cgs_run_opts {
 	char *tasks;
 	int mode;
@@ -33,6 +35,10 @@ struct cgs_run_opts {
 	char *governor;
 	char *events;
 	bool require_events;
+	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
+	char *cgroup_parent;
+	struct cgs_strlist cgroup_set;
+	int cgroup_leaf;
 	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
 	char *stat_reader_cpu;
 	int stat_reader_file, stat_reader_target;
@@ -62,6 +68,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 
 /* run_opts.c: the option sets of `run` (its own, then each workload's
@@ -79,6 +86,9 @@ int cgs_cmd_run(int argc, char **argv);
 
 /* `cgscale list`. */
 int cgs_cmd_list(int argc, char **argv);
+
+/* `cgscale cgroup show|cleanup` (cgcmd.c). */
+int cgs_cmd_cgroup(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);

@@ -4,10 +4,9 @@
  * close: what a monitoring agent does, and what makes the kernel generate
  * (and, for memory.stat, flush) the statistics once per read.
  *
- * The hierarchy of a file comes from /proc/self/mountinfo: a cgroup v1
- * mount whose options name the file's controller, else the cgroup2 mount
- * when its root's cgroup.controllers has it (or the file is a v2 core
- * file: cgroup.stat, cpu.stat).
+ * Which hierarchies are mounted where comes from cgroup-setup's layout
+ * (cg_layout_detect); a file lives in the hierarchy of its controller, or
+ * in cgroup v2's when it is a v2 core file (cgroup.stat, cpu.stat).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "../cgroup-setup/cg.h"
 #include "statfile.h"
 #include "util.h"
 
@@ -42,46 +42,6 @@ static const char *file_ctrl(enum cgs_stat_file f)
 		break;
 	}
 	return NULL;
-}
-
-/* Does @list, words separated by any of @seps, hold @word? */
-static bool list_has(const char *list, const char *seps, const char *word)
-{
-	size_t n = strlen(word);
-
-	while (list && *list) {
-		size_t len = strcspn(list, seps);
-
-		if (len == n && !strncmp(list, word, n))
-			return true;
-		list += len;
-		list += strspn(list, seps);
-	}
-	return false;
-}
-
-/* One cgroup mount, from a mountinfo line. */
-struct mnt {
-	int version;
-	char root[PATH_MAX], point[PATH_MAX];
-};
-
-/* Copy a mountinfo field, undoing its octal escapes (\040 = space). */
-static void unescape(char *out, size_t len, const char *s, size_t n)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 1 < len; i++) {
-		if (s[i] == '\\' && i + 3 < n && isdigit((unsigned char)s[i + 1]) &&
-		    isdigit((unsigned char)s[i + 2]) && isdigit((unsigned char)s[i + 3])) {
-			out[o++] = (char)(((s[i + 1] - '0') << 6) |
-					  ((s[i + 2] - '0') << 3) | (s[i + 3] - '0'));
-			i += 3;
-		} else {
-			out[o++] = s[i];
-		}
-	}
-	out[o] = 0;
 }
 
 #define MAXF 40
@@ -106,90 +66,21 @@ static unsigned split(const char *line, size_t len, const char **f, size_t *fl)
 	return n;
 }
 
-static bool field_is(const char *f, size_t fl, const char *s)
-{
-	return fl == strlen(s) && !strncmp(f, s, fl);
-}
-
 /*
- * The mount of the hierarchy holding @ctrl: a v1 mount that names it
- * (the kernel binds a controller to v1 or v2, never both), else cgroup2
- * when its root's @v2ctrls has it, or when @ctrl is NULL or @core (a
- * file every v2 cgroup has). 0 or -ENOENT.
+ * The hierarchy a file lives in: the one holding its controller (v1 or
+ * v2), else, for a v2 core file (cgroup.stat; cpu.stat without the cpu
+ * controller), the cgroup2 hierarchy. -ENOENT when there is none.
  */
-static int find_mount(const char *mountinfo, const char *v2ctrls,
-		      const char *ctrl, bool core, struct mnt *m)
+static int file_hier(const struct cg_layout *l, enum cgs_stat_file f)
 {
-	struct mnt v2 = { 0 };
-	bool have_v2 = false;
+	const char *ctrl = file_ctrl(f);
+	int h = ctrl ? cg_layout_find(l, ctrl) : -ENOENT;
 
-	for (const char *l = mountinfo; l && *l;) {
-		const char *e = strchr(l, '\n'), *f[MAXF];
-		size_t len = e ? (size_t)(e - l) : strlen(l), fl[MAXF];
-		unsigned n = split(l, len, f, fl), sep = 6;
-		char opts[512];
-
-		l = e ? e + 1 : NULL;
-		/* id parent dev root point opts [optional...] - type src super */
-		while (sep < n && !field_is(f[sep], fl[sep], "-"))
-			sep++;
-		if (sep + 3 >= n + 1 || sep + 1 >= n)
-			continue;
-		if (field_is(f[sep + 1], fl[sep + 1], "cgroup2")) {
-			if (!have_v2) {
-				v2.version = 2;
-				unescape(v2.root, sizeof(v2.root), f[3], fl[3]);
-				unescape(v2.point, sizeof(v2.point), f[4], fl[4]);
-				have_v2 = true;
-			}
-			continue;
-		}
-		if (!ctrl || !field_is(f[sep + 1], fl[sep + 1], "cgroup") || sep + 3 >= n)
-			continue;
-		unescape(opts, sizeof(opts), f[sep + 3], fl[sep + 3]);
-		if (!list_has(opts, ",", ctrl))
-			continue;
-		m->version = 1;
-		unescape(m->root, sizeof(m->root), f[3], fl[3]);
-		unescape(m->point, sizeof(m->point), f[4], fl[4]);
-		return 0;
-	}
-	if (have_v2 && (!ctrl || core || list_has(v2ctrls, " \n", ctrl))) {
-		*m = v2;
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/* The task's cgroup in the hierarchy of @m, from /proc/PID/cgroup
- * ("N:ctrl,ctrl:/path" on v1, "0::/path" on v2). 0 or -ENOENT. */
-static int proc_path(const char *text, const struct mnt *m, const char *ctrl,
-		     char *out, size_t len)
-{
-	for (const char *l = text; l && *l;) {
-		const char *e = strchr(l, '\n');
-		size_t n = e ? (size_t)(e - l) : strlen(l);
-		char line[PATH_MAX + 256], *c1, *c2;
-
-		if (n < sizeof(line)) {
-			memcpy(line, l, n);
-			line[n] = 0;
-		} else {
-			line[0] = 0;
-		}
-		l = e ? e + 1 : NULL;
-		c1 = strchr(line, ':');
-		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		if (!c2)
-			continue;
-		*c1 = *c2 = 0;
-		if (m->version == 2 ? strcmp(line, "0") || c1[1] :
-		    !list_has(c1 + 1, ",", ctrl))
-			continue;
-		if ((size_t)snprintf(out, len, "%s", c2 + 1) >= len)
-			return -ENAMETOOLONG;
-		return 0;
-	}
+	if (h >= 0 || (ctrl && f != CGS_SF_CPU_STAT))
+		return h;
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->h[i].version == 2)
+			return (int)i;
 	return -ENOENT;
 }
 
@@ -210,87 +101,79 @@ static int ascend(char *p, unsigned up)
 	return 0;
 }
 
-static unsigned components(const char *p)
+/* Is hierarchy @h one of those holding the cgroups of @cg? */
+static bool ours(const struct cg_layout *l, int h, const struct cgs_cgview *cg)
 {
-	unsigned n = 0;
+	for (const char *c = cg->ctrls; c && *c;) {
+		size_t len = strcspn(c, ",");
+		char one[32];
 
-	for (; *p; p++)
-		n += p[0] == '/' && p[1] && p[1] != '/';
-	return n;
+		snprintf(one, sizeof(one), "%.*s", (int)len, c);
+		if (cg_layout_find(l, one) == h)
+			return true;
+		c += len;
+		c += strspn(c, ",");
+	}
+	return false;
 }
 
-int cgs_stat_locate_text(const char *mountinfo, const char *v2ctrls,
-			 const char *proc_cgroup, enum cgs_stat_file file,
-			 enum cgs_stat_target target,
-			 const struct cgs_cgview *cg,
-			 struct cgs_stat_where *w, char *err, size_t errlen)
+int cgs_stat_check(const struct cg_layout *l, enum cgs_stat_file file,
+		   const struct cgs_cgview *cg, char *err, size_t errlen)
 {
 	const char *name = cgs_stat_file_names[file], *ctrl = file_ctrl(file);
+	int h = file_hier(l, file);
+
+	if (h < 0)
+		return ctrl && file != CGS_SF_CPU_STAT
+		       ? cgs_errf(err, errlen, -ENODEV,
+				  "%s: the %s controller is mounted neither on cgroup v1 nor on cgroup v2 here; pick another file",
+				  name, ctrl)
+		       : cgs_errf(err, errlen, -ENODEV,
+				  "%s is a cgroup v2 file and no cgroup2 filesystem is mounted here; pick another file",
+				  name);
+	if (cg && cg->depth && !ours(l, h, cg))
+		return cgs_errf(err, errlen, -EINVAL,
+				"%s lives in the cgroup v%d hierarchy at %s, where cgscale makes no cgroups (it makes them in the hierarchies of %s); pick a file of those",
+				name, l->h[h].version, l->h[h].mount, cg->ctrls);
+	return h;
+}
+
+int cgs_stat_locate_in(const struct cg_layout *l, const char *proc_cgroup,
+		       enum cgs_stat_file file, enum cgs_stat_target target,
+		       const struct cgs_cgview *cg, struct cgs_stat_where *w,
+		       char *err, size_t errlen)
+{
+	const char *name = cgs_stat_file_names[file];
 	const char *tname = cgs_stat_target_names[target];
-	unsigned depth = cg ? cg->depth : 0, up = 0;
-	char rel[PATH_MAX];
-	struct mnt m;
-	int rc;
+	unsigned depth = cg ? cg->depth : 0, up;
+	const struct cg_hier *hr;
+	int h, rc;
 
 	memset(w, 0, sizeof(*w));
-	if (find_mount(mountinfo, v2ctrls, ctrl, file == CGS_SF_CPU_STAT, &m))
-		return ctrl ? cgs_errf(err, errlen, -ENODEV,
-				       "%s: the %s controller is mounted neither on cgroup v1 nor on cgroup v2 here; pick another file",
-				       name, ctrl)
-			    : cgs_errf(err, errlen, -ENODEV,
-				       "%s is a cgroup v2 file and no cgroup2 filesystem is mounted here; pick another file",
-				       name);
-	if (file == CGS_SF_CGROUP_STAT && m.version != 2)
-		return cgs_errf(err, errlen, -ENODEV, "cgroup.stat needs cgroup v2");
-	w->version = m.version;
-	if (proc_path(proc_cgroup, &m, ctrl, w->cgroup, sizeof(w->cgroup)))
+	h = cgs_stat_check(l, file, cg, err, errlen);
+	if (h < 0)
+		return h;
+	hr = &l->h[h];
+	w->version = hr->version;
+	if (cg_proc_path(l, (unsigned)h, proc_cgroup, w->cgroup, sizeof(w->cgroup)))
 		return cgs_errf(err, errlen, -ENOENT,
-				"%s: the task is in no cgroup of the %s hierarchy at %s",
-				name, m.version == 2 ? "cgroup v2" : ctrl, m.point);
+				"%s: the task is in no cgroup that the cgroup v%d mount at %s shows",
+				name, hr->version, hr->mount);
 	if (depth) {
-		struct mnt t;
-		bool ours = false;
-
-		/* is the file's hierarchy one that holds the cgroups we made? */
-		for (const char *c = cg->ctrls; c && *c;) {
-			size_t len = strcspn(c, ",");
-			char one[32];
-
-			snprintf(one, sizeof(one), "%.*s", (int)len, c);
-			ours |= !find_mount(mountinfo, v2ctrls, one, false, &t) &&
-				!strcmp(t.point, m.point);
-			c += len;
-			c += strspn(c, ",");
-		}
-		if (!ours)
-			return cgs_errf(err, errlen, -EINVAL,
-					"%s lives in the cgroup v%d hierarchy at %s, where cgscale made no cgroups (its cgroups are in the hierarchies of %s); pick a file of those",
-					name, m.version, m.point, cg->ctrls);
 		up = target == CGS_ST_LEAF ? 0 : target == CGS_ST_TOP ? depth - 1 : depth;
 		if (ascend(w->cgroup, up))
 			return cgs_errf(err, errlen, -ERANGE,
 					"target %s: the task's cgroup %s is not %u levels deep",
 					tname, w->cgroup, up);
-		snprintf(w->how, sizeof(w->how), "%s: %u level(s) above the cgroup of task 0, at depth %u",
+		snprintf(w->how, sizeof(w->how),
+			 "%s: %u level(s) above the cgroup of task 0, of the %u cgscale made",
 			 tname, up, depth);
 	} else {
 		snprintf(w->how, sizeof(w->how),
-			 "%s: the tasks' own cgroup, which is the runner's (cgscale made no cgroups)",
-			 tname);
+			 "%s: the tasks' own cgroup (cgscale made no cgroups)", tname);
 	}
-	/* the mount shows the cgroup m.root (bind mounts, cgroup namespaces) */
-	snprintf(rel, sizeof(rel), "%s", w->cgroup);
-	if (strcmp(m.root, "/")) {
-		size_t rl = strlen(m.root);
-
-		if (strncmp(rel, m.root, rl) || (rel[rl] && rel[rl] != '/'))
-			return cgs_errf(err, errlen, -ENOENT,
-					"%s: cgroup %s is outside what %s shows (%s)",
-					name, w->cgroup, m.point, m.root);
-		memmove(rel, rel + rl, strlen(rel + rl) + 1);
-	}
-	rc = snprintf(w->path, sizeof(w->path), "%s%s/%s", m.point,
-		      components(rel) ? rel : "", name);
+	rc = snprintf(w->path, sizeof(w->path), "%s%s/%s", hr->mount,
+		      strcmp(w->cgroup, "/") ? w->cgroup : "", name);
 	if (rc >= (int)sizeof(w->path))
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "the path of %s is too long", name);
 	return 0;
@@ -300,42 +183,33 @@ int cgs_stat_locate(pid_t pid, enum cgs_stat_file file,
 		    enum cgs_stat_target target, const struct cgs_cgview *cg,
 		    struct cgs_stat_where *w, char *err, size_t errlen)
 {
-	char *mi = malloc(1 << 20), *pc = malloc(1 << 16), ctrls[512] = "";
-	char path[64];
-	struct mnt m;
+	struct cg_layout *l = malloc(sizeof(*l));
+	char *pc = malloc(1 << 16), path[64];
 	int rc = -ENOMEM;
 
-	if (!mi || !pc)
+	if (!l || !pc)
+		goto out;
+	rc = cg_layout_detect(l, err, errlen);
+	if (rc)
 		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid ? (int)pid : (int)getpid());
-	rc = cgs_read_file("/proc/self/mountinfo", mi, 1 << 20);
-	if (!rc)
-		rc = cgs_read_file(path, pc, 1 << 16);
+	rc = cgs_read_file(path, pc, 1 << 16);
 	if (rc) {
-		cgs_errf(err, errlen, rc, "cannot read /proc/self/mountinfo or %s: %s",
-			 path, strerror(-rc));
+		cgs_errf(err, errlen, rc, "cannot read %s: %s", path, strerror(-rc));
 		goto out;
 	}
-	/* the cgroup2 root's controllers, when cgroup2 is mounted */
-	if (!find_mount(mi, "", NULL, false, &m)) {
-		char cpath[PATH_MAX + 32];
-
-		snprintf(cpath, sizeof(cpath), "%s/cgroup.controllers", m.point);
-		cgs_read_file(cpath, ctrls, sizeof(ctrls));
-	}
-	rc = cgs_stat_locate_text(mi, ctrls, pc, file, target, cg, w, err, errlen);
+	rc = cgs_stat_locate_in(l, pc, file, target, cg, w, err, errlen);
 	if (!rc && access(w->path, R_OK)) {
 		rc = -errno;
-		cgs_errf(err, errlen, rc,
-			 "%s: cannot read %s (cgroup %s, v%d): %s%s",
+		cgs_errf(err, errlen, rc, "%s: cannot read %s (cgroup %s, v%d): %s%s",
 			 cgs_stat_file_names[file], w->path, w->cgroup, w->version,
 			 strerror(-rc),
 			 rc == -ENOENT && w->version == 2 && !strcmp(w->cgroup, "/")
-			 ? "; the v2 root cgroup has no memory files, run with cgroups of our own"
+			 ? "; the v2 root cgroup has no memory files, give cgscale cgroups of its own"
 			 : "");
 	}
 out:
-	free(mi);
+	free(l);
 	free(pc);
 	return rc;
 }

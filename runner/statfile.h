@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct cg_layout;
 struct json_object;
 
 enum cgs_stat_file {
@@ -49,19 +50,25 @@ struct cgs_stat_where {
 };
 
 /*
- * Resolve @file at @target from texts: /proc/self/mountinfo, the
- * cgroup.controllers of the cgroup2 mount's root (NULL when none), and
- * the /proc/PID/cgroup of a task. @cg may be NULL (depth 0). Pure, for unit
- * tests. 0 or -errno with a one-line message in @err.
+ * Can @file be read in layout @l for cgroups @cg (NULL: none)? Its
+ * hierarchy must be mounted and, when cgscale makes cgroups, be one of
+ * theirs. Returns the hierarchy's index, or -ENODEV/-EINVAL with @err.
  */
-int cgs_stat_locate_text(const char *mountinfo, const char *v2ctrls,
-			 const char *proc_cgroup, enum cgs_stat_file file,
-			 enum cgs_stat_target target,
-			 const struct cgs_cgview *cg,
-			 struct cgs_stat_where *w, char *err, size_t errlen);
+int cgs_stat_check(const struct cg_layout *l, enum cgs_stat_file file,
+		   const struct cgs_cgview *cg, char *err, size_t errlen);
 
-/* The same for process @pid (0: ourselves), from the /proc files; also
- * checks that the file can be read. */
+/*
+ * Resolve @file at @target in layout @l (cgroup-setup/cg.h), from the
+ * /proc/PID/cgroup text of a task. @cg may be NULL (depth 0). Pure, for
+ * unit tests. 0 or -errno with a one-line message in @err.
+ */
+int cgs_stat_locate_in(const struct cg_layout *l, const char *proc_cgroup,
+		       enum cgs_stat_file file, enum cgs_stat_target target,
+		       const struct cgs_cgview *cg, struct cgs_stat_where *w,
+		       char *err, size_t errlen);
+
+/* The same for process @pid (0: ourselves), with the layout detected
+ * from /proc; also checks that the file can be read. */
 int cgs_stat_locate(pid_t pid, enum cgs_stat_file file,
 		    enum cgs_stat_target target, const struct cgs_cgview *cg,
 		    struct cgs_stat_where *w, char *err, size_t errlen);

@@ -28,12 +28,16 @@ struct res_file;
 /* One point's stats observers; opaque. */
 struct cgs_statread;
 
-/*
- * Check the --stat-reader* options of @r (after the topology is loaded):
- * the CPU exists, and the file can be found and read from the runner's
- * cgroups. 0 or -errno with a one-line message in @err.
- */
+/* Check --stat-reader-cpu of @r (after the topology is loaded). 0 or
+ * -EINVAL with a one-line message in @err. */
 int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen);
+
+/*
+ * After the cgroup layouts are final (cgs_cgrun_preflight): the files of
+ * the reader and of stat_read must live in a mounted hierarchy, and in
+ * one that holds the cgroups cgscale makes. 0 or -errno with @err.
+ */
+int cgs_statread_preflight(struct cgs_run *r, char *err, size_t errlen);
 
 /*
  * For a point of workload @w whose cgroups are @cg

@@ -12,6 +12,8 @@
 
 #include <json-c/json.h>
 
+#include "../cgroup-setup/cg.h"
+#include "cgrun.h"
 #include "run.h"
 #include "statread.h"
 #include "statread_int.h"
@@ -226,9 +228,6 @@ void sr_add_where_json(struct cgs_statread *sr, struct res_point *p)
 int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen)
 {
 	int cpu = sr_parse_cpu(r->o.stat_reader_cpu);
-	struct cgs_stat_where w;
-	char msg[512];
-	int rc;
 
 	if (cpu == -2)
 		return cgs_errf(err, errlen, -EINVAL,
@@ -244,15 +243,63 @@ int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen)
 				"--stat-reader-cpu %d: no such CPU here; give one of %s",
 				cpu, list);
 	}
-	if (!r->o.stat_reader_hz)
+	return 0;
+}
+
+/* The stat_read workload's --stat-file, when it is one of the tests. */
+static int stat_read_file(const struct cgs_run *r)
+{
+	for (unsigned t = 0; t < r->ntests; t++) {
+		const struct cgs_workload *w = r->tests[t];
+
+		if (strcmp(w->name, "stat_read"))
+			continue;
+		for (size_t i = 0; i < cgs_nworkloads; i++)
+			for (size_t k = 0; cgs_workloads[i] == w && k < w->nopts; k++)
+				if (!strcmp(w->opts[k].name, "stat-file"))
+					return *(const int *)((const char *)r->wopts[i] +
+							      w->opts[k].offset);
+	}
+	return -1;
+}
+
+int cgs_statread_preflight(struct cgs_run *r, char *err, size_t errlen)
+{
+	const struct cgs_cgrun *c = r->cg;
+	int wfile = stat_read_file(r);
+
+	if ((!r->o.stat_reader_hz && wfile < 0) || !c || !c->detected)
 		return 0;
-	/* the file must be there for the runner's own cgroups (the tasks'
-	 * cgroups without a tree of our own) */
-	rc = cgs_stat_locate(0, (enum cgs_stat_file)r->o.stat_reader_file,
-			     (enum cgs_stat_target)r->o.stat_reader_target, NULL,
-			     &w, msg, sizeof(msg));
-	if (rc)
-		return cgs_errf(err, errlen, rc, "--stat-reader-file: %s", msg);
+	for (unsigned i = 0; i < c->nlayouts; i++) {
+		struct cg_spec spec = { .depth = c->L[i].depth, .per_task = c->per_task,
+					.nleaves = 1,
+					.parent = c->has_parent ? c->parent : NULL,
+					.nknobs = c->nknobs, .knobs = c->knobs };
+		struct cgs_cgview v = { .depth = spec.depth };
+		char ctrls[256] = "", msg[1024];
+		struct cg_tree t;
+		int rc = 0;
+
+		/* the hierarchies a tree of this layout spans (nothing made) */
+		if (spec.depth && !cg_tree_plan(&t, &c->lay, &spec, msg, sizeof(msg))) {
+			for (unsigned h = 0; h < t.nh; h++)
+				snprintf(ctrls + strlen(ctrls), sizeof(ctrls) - strlen(ctrls),
+					 "%s%s", h ? "," : "", t.h[h].ctrl);
+			cg_tree_free(&t);
+		}
+		v.ctrls = ctrls;
+		if (r->o.stat_reader_hz)
+			rc = cgs_stat_check(&c->lay, (enum cgs_stat_file)r->o.stat_reader_file,
+					    &v, msg, sizeof(msg));
+		if (rc < 0)
+			return cgs_errf(err, errlen, rc, "--stat-reader-file %s", msg);
+		/* stat_read itself skips a file this system lacks; a file
+		 * outside our cgroups' hierarchies is a mistake */
+		if (wfile >= 0 && cgs_stat_check(&c->lay, (enum cgs_stat_file)wfile, &v,
+						 msg, sizeof(msg)) == -EINVAL)
+			return cgs_errf(err, errlen, -EINVAL, "--stat-file %s (cgroup layout %s)",
+					msg, c->L[i].name);
+	}
 	return 0;
 }
 

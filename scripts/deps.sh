@@ -10,8 +10,8 @@
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev"
-TEST_PKGS="libcmocka-dev jq"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
+TEST_PKGS="libcmocka-dev jq qemu-system-x86 busybox-static cpio xz-utils"
 
 install=1
 if [ "${1:-}" = "--check-only" ]; then

@@ -8,9 +8,9 @@
  * counter counts the bytes read.
  * Knobs: --stat-file (memory.stat, cgroup.stat, cpu.stat,
  * memory.numa_stat), --stat-target (leaf: the task's own cgroup; top:
- * level 1 of the cgroups cgscale made, whose read flushes the subtree;
- * parent: the cgroup they were made in). Without cgroups of our own, every
- * target is the tasks' cgroup, which is the runner's.
+ * level 1 of the cgroups cgscale made, whose file covers the subtree;
+ * parent: the cgroup they were made in). Without cgroups of our own
+ * (--cgroup-depth 0), every target is the tasks' own cgroup.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static const struct cgs_opt sr_optdefs[] = {
 	  0, 0, cgs_stat_file_names, NULL, "the statistics file each task reads" },
 	{ "stat-target", 0, CGS_OPT_ENUM, offsetof(struct sr_opts, target), "leaf",
 	  0, 0, cgs_stat_target_names, NULL,
-	  "whose file: the task's cgroup, the top of cgscale's cgroups (flushes the subtree), or their parent" },
+	  "whose file: the task's cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent" },
 };
 
 static const struct cgs_aux sr_aux[] = {
