@@ -201,12 +201,9 @@ int cgs_stat_locate(pid_t pid, enum cgs_stat_file file,
 	rc = cgs_stat_locate_in(l, pc, file, target, cg, w, err, errlen);
 	if (!rc && access(w->path, R_OK)) {
 		rc = -errno;
-		cgs_errf(err, errlen, rc, "%s: cannot read %s (cgroup %s, v%d): %s%s",
+		cgs_errf(err, errlen, rc, "%s: cannot read %s (cgroup %s, v%d): %s",
 			 cgs_stat_file_names[file], w->path, w->cgroup, w->version,
-			 strerror(-rc),
-			 rc == -ENOENT && w->version == 2 && !strcmp(w->cgroup, "/")
-			 ? "; the v2 root cgroup has no memory files, give cgscale cgroups of its own"
-			 : "");
+			 strerror(-rc));
 	}
 out:
 	free(l);

@@ -13,14 +13,18 @@ mem_v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ {print $5; exit}' /proc
 v2_mnt=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)
 if [ -n "$mem_v1" ]; then
 	self=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
+	own=$mem_v1$self/memory.stat
 else
 	grep -qw memory "$v2_mnt/cgroup.controllers" 2>/dev/null ||
 		skip "no memory controller mounted (v1 or v2): stat_read has nothing to read"
 	self=$(awk -F: '$1 == 0 {print $3}' /proc/self/cgroup)
+	own=$v2_mnt$self/memory.stat
 fi
 
 # 1. depth 0: the tasks' cgroup is ours, both modes, 1 and 2 tasks
-if [ -n "$mem_v1" ] || [ "$self" != / ]; then
+if [ ! -r "$own" ]; then
+	echo "note: our own cgroup has no readable memory.stat ($own): depth 0 not tested"
+else
 	"$CGSCALE" run -q -t 1,2 -w 0.2 -d 0.5 -i 0.25 --cgroup-depth 0 -o r0.json stat_read \
 		>out.txt 2>err.txt || fail "depth 0 run: $(cat err.txt)"
 	jq_check r0.json '(.points | length) == 4 and ([.points[].status == "ok"] | all)' "depth 0: 4 points, all ok"

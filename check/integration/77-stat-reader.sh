@@ -22,8 +22,12 @@ if [ -n "$mem_v1" ]; then key=total_pgfault; else key=pgfault; fi
 depth=3
 if [ "$(id -u)" != 0 ]; then
 	depth=0
-	[ -n "$mem_v1" ] || [ "$(awk -F: '$1 == 0 {print $3}' /proc/self/cgroup)" != / ] ||
-		skip "not root and in the cgroup v2 root, which has no memory.stat"
+	if [ -n "$mem_v1" ]; then
+		own=$mem_v1$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)/memory.stat
+	else
+		own=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)$(awk -F: '$1 == 0 {print $3}' /proc/self/cgroup)/memory.stat
+	fi
+	[ -r "$own" ] || skip "not root (no cgroups of our own) and our cgroup has no readable memory.stat ($own)"
 fi
 
 s='.points[0].stat_reader'
