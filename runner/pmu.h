@@ -144,6 +144,7 @@ struct json_object *pmu_section_json(const struct pmu_section *ps);
 
 /* The table lines of the ok runs of one (test, mode, tasks). */
 void pmu_print_rows(const struct res_file *f, const char *test,
-		    const char *mode, unsigned tasks, FILE *out);
+		    const char *mode, unsigned tasks, const char *layout,
+		    FILE *out);
 
 #endif

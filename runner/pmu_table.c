@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "cgrun.h"
 #include "pmu.h"
 
 /* Labels of the metrics, by name (see pmu_metric_names). */
@@ -159,7 +160,8 @@ static void print_event(struct json_object *const *perf, unsigned n,
 }
 
 void pmu_print_rows(const struct res_file *f, const char *test,
-		    const char *mode, unsigned tasks, FILE *out)
+		    const char *mode, unsigned tasks, const char *layout,
+		    FILE *out)
 {
 	struct json_object *perf[64], *events, *note;
 	unsigned n = 0;
@@ -168,8 +170,11 @@ void pmu_print_rows(const struct res_file *f, const char *test,
 		const struct res_point *p = &f->points[i];
 		struct json_object *sec = get(p->extra, "perf");
 
+		const char *pl = cgs_point_layout(p);
+
 		if (sec && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && !strcmp(p->status, "ok"))
+		    p->tasks == tasks && !strcmp(p->status, "ok") &&
+		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
 			perf[n++] = sec;
 	}
 	if (!n || !(events = get(perf[0], "events")))

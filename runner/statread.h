@@ -53,9 +53,11 @@ int cgs_statread_begin(const struct cgs_run *r, const struct cgs_workload *w,
 /* After the point: stops the reader if it still runs, frees @sr. */
 void cgs_statread_end(struct cgs_statread *sr);
 
-/* The table line(s) of the reader for the runs of one point (their
- * histograms merged), after the point's own row. */
+/* The table line of the reader for the ok runs of one (test, mode,
+ * tasks, cgroup layout; NULL: none recorded), their histograms merged,
+ * after the point's own row. */
 void cgs_statread_print_rows(const struct res_file *f, const char *test,
-			     const char *mode, unsigned tasks, FILE *out);
+			     const char *mode, unsigned tasks, const char *layout,
+			     FILE *out);
 
 #endif

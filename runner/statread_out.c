@@ -316,7 +316,8 @@ static void fmt_ns(uint64_t ns, char *buf, size_t len)
 }
 
 void cgs_statread_print_rows(const struct res_file *f, const char *test,
-			     const char *mode, unsigned tasks, FILE *out)
+			     const char *mode, unsigned tasks, const char *layout,
+			     FILE *out)
 {
 	struct res_hist *all = calloc(1, sizeof(*all)), *one = calloc(1, sizeof(*one));
 	const char *file = NULL, *target = NULL;
@@ -327,10 +328,12 @@ void cgs_statread_print_rows(const struct res_file *f, const char *test,
 
 	for (unsigned i = 0; all && one && i < f->npoints; i++) {
 		const struct res_point *p = &f->points[i];
+		const char *pl = cgs_point_layout(p);
 		struct json_object *sr, *x;
 
 		if (strcmp(p->test, test) || strcmp(p->mode, mode) || p->tasks != tasks ||
 		    strcmp(p->status, "ok") || !p->extra ||
+		    !(pl == layout || (pl && layout && !strcmp(pl, layout))) ||
 		    !json_object_object_get_ex(p->extra, "stat_reader", &sr) ||
 		    !json_object_object_get_ex(sr, "histogram", &x) ||
 		    res_hist_from_json(x, one, NULL, 0))

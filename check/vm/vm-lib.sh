@@ -18,10 +18,21 @@
 
 VM_CACHE=${VM_CACHE:-$REPO/build/vm-cache}
 
+# The versioned kernel package linux-image-amd64 depends on, or nothing.
+vm_kernel_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ {print $2; exit}'
+}
+
 vm_kernel() {
 	mkdir -p "$VM_CACHE" || { VM_WHY="cannot create $VM_CACHE"; return 1; }
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+	pkg=$(vm_kernel_pkg)
+	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ] &&
+	   [ -z "$(ls -t "$VM_CACHE"/vmlinux-* 2>/dev/null)" ]; then
+		# a fresh Debian image has no package lists yet
+		apt-get update >/dev/null 2>&1
+		pkg=$(vm_kernel_pkg)
+	fi
 	if [ -z "$pkg" ]; then
 		# offline, or the package lists are being rebuilt: a kernel
 		# fetched before will do
