@@ -170,6 +170,11 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		cgs_cgpoint_view(cgp, &view, ctrls, sizeof(ctrls));
 		spec.cg = &view;
 		rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
+		if (rc) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("stats readers: %s", strerror(-rc));
+			rc = 0;
+		}
 	}
 	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
