@@ -113,7 +113,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
-	struct cgs_observer obs[4];      /* perf, cgroup, stat_read, stat reader */
+	struct cgs_observer obs[8];      /* perf, cgroup, stat_read, stat reader: 4 today */
 	struct cgs_cgpoint *cgp = NULL;
 	struct cgs_cgview view;
 	char ctrls[256];
