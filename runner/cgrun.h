@@ -14,6 +14,7 @@
 
 #include "../cgroup-setup/cg.h"
 #include "point.h"
+#include "statfile.h"
 
 struct cgs_run;
 struct json_object;
@@ -95,6 +96,12 @@ int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 		      struct res_point *p, struct cgs_point_spec *spec,
 		      struct cgs_observer *obs, unsigned *nobs,
 		      struct cgs_cgpoint **out);
+
+/* The point's cgroups as the stats readers see them (runner/statfile.h):
+ * the depth, and in @ctrls (of @len) a controller of each hierarchy the
+ * tree spans. */
+void cgs_cgpoint_view(const struct cgs_cgpoint *cp, struct cgs_cgview *v,
+		      char *ctrls, size_t len);
 
 /* After the point: remove its tree, note the outcome in extra.cgroup.
  * Also for a failed or interrupted point. Frees @cp. */

@@ -260,6 +260,26 @@ static void obs_finish(void *priv, struct res_point *p)
 	cp->json_done = true;
 }
 
+void cgs_cgpoint_view(const struct cgs_cgpoint *cp, struct cgs_cgview *v,
+		      char *ctrls, size_t len)
+{
+	size_t n = 0;
+
+	ctrls[0] = 0;
+	for (unsigned h = 0; cp->has_tree && h < cp->tree.nh; h++) {
+		int k = snprintf(ctrls + n, len - n, "%s%s", h ? "," : "",
+				 cp->tree.h[h].ctrl);
+
+		if (k < 0 || (size_t)k >= len - n) {
+			ctrls[n] = 0;    /* whole names only */
+			break;
+		}
+		n += (size_t)k;
+	}
+	v->depth = cp->has_tree ? cp->depth : 0;
+	v->ctrls = ctrls;
+}
+
 void cgs_cgpoint_end(struct cgs_cgrun *c, struct cgs_cgpoint *cp,
 		     struct res_point *p)
 {

@@ -14,6 +14,7 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 
 /* The runs of one (test, mode, tasks), summed up for the table. */
 struct agg {
@@ -208,6 +209,8 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 		print_row(&aggs[i], r->cg && r->cg->nlayouts > 1, out);
 		pmu_print_rows(&r->res, aggs[i].test, aggs[i].mode, aggs[i].tasks,
 			       aggs[i].layout, out);
+		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
+					aggs[i].tasks, aggs[i].layout, out);
 	}
 	agg_free(aggs, n);
 	fprintf(out, "\nper-task ops/s is LKP's per_process_ops (process mode) or per_thread_ops (thread mode).\n"

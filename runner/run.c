@@ -27,6 +27,7 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 #include "util.h"
 #include "version.h"
 
@@ -112,8 +113,10 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
-	struct cgs_observer obs[4];      /* perf, cgroup stats, stat reader */
+	struct cgs_observer obs[8];      /* perf, cgroup, stat_read, stat reader: 4 today */
 	struct cgs_cgpoint *cgp = NULL;
+	struct cgs_cgview view;
+	char ctrls[256];
 	struct cgs_point_spec spec = {
 		.w = w, .tmpdir = r->tmpdir, .threads = threads,
 		.ntasks = ntasks, .topo = &r->topo, .places = &r->places,
@@ -124,6 +127,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
 	};
 	struct pmu_point *pp = NULL;
+	struct cgs_statread *sr = NULL;
 	char when[32];
 	int rc;
 
@@ -161,10 +165,22 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		pmu_point_observer(pp, &obs[spec.nobs++]);
 	}
 	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
+	if (!rc && !p->status) {
+		/* the readers find their targets in the point's cgroups */
+		cgs_cgpoint_view(cgp, &view, ctrls, sizeof(ctrls));
+		spec.cg = &view;
+		rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
+		if (rc) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("stats readers: %s", strerror(-rc));
+			rc = 0;
+		}
+	}
 	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
 	else if (!rc)
 		rc = res_point_alloc(p, ntasks, 0);
+	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
 	r->npoints_done++;
@@ -357,6 +373,8 @@ int cgs_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	rc = cgs_cgrun_preflight(r, err, sizeof(err));
+	if (!rc)
+		rc = cgs_statread_preflight(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
 		goto out;

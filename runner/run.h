@@ -39,6 +39,9 @@ struct cgs_run_opts {
 	char *cgroup_parent;
 	struct cgs_strlist cgroup_set;
 	int cgroup_leaf;
+	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
+	char *stat_reader_cpu;
+	int stat_reader_file, stat_reader_target;
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];

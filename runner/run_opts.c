@@ -17,6 +17,8 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statfile.h"
+#include "statread.h"
 #include "util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
@@ -65,6 +67,15 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)" },
 	{ "cgroup-leaf", 0, CGS_OPT_ENUM, RO(cgroup_leaf), "shared", 0, 0, cgs_cg_leaf_names,
 	  NULL, "all tasks in one leaf, or one sibling leaf per task (process mode only)" },
+	{ "stat-reader", 0, CGS_OPT_INT, RO(stat_reader_hz), "0", 0, 100000, NULL, "HZ",
+	  "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)" },
+	{ "stat-reader-cpu", 0, CGS_OPT_STRING, RO(stat_reader_cpu), "auto", 0, 0, NULL, "CPU",
+	  "CPU the reader is bound to; auto: the last CPU no task is bound to" },
+	{ "stat-reader-file", 0, CGS_OPT_ENUM, RO(stat_reader_file), "memory.stat", 0, 0,
+	  cgs_stat_file_names, NULL, "the file the reader reads" },
+	{ "stat-reader-target", 0, CGS_OPT_ENUM, RO(stat_reader_target), "top", 0, 0,
+	  cgs_stat_target_names, NULL,
+	  "whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent" },
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
@@ -273,6 +284,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_events(r, err, errlen);
 	if (!rc)
 		rc = cgs_cgrun_validate(r, false, err, errlen);
+	if (!rc)
+		rc = cgs_statread_validate(r, err, errlen);
 	return rc;
 }
 

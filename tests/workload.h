@@ -37,6 +37,8 @@
 
 #define CGS_MAX_AUX 4
 
+struct cgs_cgview;
+
 /*
  * The per-task counters, alone on their own cache lines (see task.h): the
  * op counter and up to CGS_MAX_AUX auxiliary counters the workload
@@ -67,6 +69,9 @@ struct cgs_ctx {
 	void *priv;              /* prepare's state, inherited by tasks */
 	char *why;               /* prepare's skip or failure reason */
 	size_t whylen;
+	/* the cgroups cgscale made for the point (runner/statfile.h);
+	 * NULL: none, the tasks run in the runner's own cgroups */
+	const struct cgs_cgview *cg;
 };
 
 /* One task, private to it. Workloads touch only the documented fields. */

@@ -11,6 +11,10 @@
 #      `- cgscale-l2          it) and turned off again; 1:memory.min and
 #         `- cgscale-l3       1:memory.low read back; page_fault1 in both
 #                             modes; leaf pgfault >= ops
+#   S: stat_read of level 1's memory.stat and cgroup.stat (both modes),
+#      page_fault1 with a 50 reads/s reader of level 1 and of the leaf
+#      (whose pgfault grows by the faults), and stat_read at depth 0, of
+#      the runner's own cgroup, the root
 #   /box (the runner alone) B: the runner moves into box/cgscale-..-runner
 #   |- cgscale-..-runner      so memory and cpu can be enabled in /box,
 #   `- cgscale-..-N           and comes back; per-task leaves; cpu.max and
@@ -39,12 +43,12 @@ vm_initramfs initrd.cpio "$CGSCALE" || fail "initramfs: $VM_WHY"
 vm_boot "$VM_KERNEL" initrd.cpio v2 v2.txt v2.log -smp 2 || fail "boot 1: $VM_WHY"
 grep -q '^=== done$' v2.txt || fail "boot 1 did not finish: $(tail -n 20 v2.log)"
 val() { vm_value v2.txt "$1"; }
-for f in a.json b.json oom.json; do
+for f in a.json b.json oom.json s1.json s2.json s3.json s4.json s5.json; do
 	vm_block v2.txt $f >$f
 done
 vm_block v2.txt cleanup >cleanup.txt
 echo "guest: $(val kernel), $(val controllers)"
-echo "guest seconds: A $(val t_a), B $(val t_b), OOM $(val t_oom), C $(val t_c) (since boot)"
+echo "guest seconds: A $(val t_a), S $(val t_s), B $(val t_b), OOM $(val t_oom), C $(val t_c) (since boot)"
 
 # A
 [ "$(val rc_a)" = 0 ] || fail "A: exit $(val rc_a): $(vm_block v2.txt a.err)"
@@ -63,6 +67,30 @@ jq_check a.json '[.points[].cgroup | .memory_stat.delta.anon > 0 and has("events
 [ -z "$(val root_subtree_before)" ] && [ -z "$(val root_subtree_after_a)" ] ||
 	fail "A: the root's subtree_control was '$(val root_subtree_before)', now '$(val root_subtree_after_a)'"
 [ "$(val left_a)" = 0 ] || fail "A: $(val left_a) cgroups left"
+
+# S: the stats readers
+for k in 1 2 3 4 5; do
+	[ "$(val rc_s$k)" = 0 ] || fail "S$k: exit $(val rc_s$k): $(vm_block v2.txt s.err)"
+done
+lvl='(.cgroup.hierarchies[0].levels)'
+jq_check s1.json "(.points | length) == 2 and ([.points[] | .status == \"ok\" and .summary.ops > 0
+	and .stat_read.cgroup_version == 2 and .stat_read.path == $lvl[0][0] + \"/memory.stat\"] | all)" \
+	"S1: stat_read of level 1's memory.stat, both modes, ops > 0"
+jq_check s2.json ".points[0] | .status == \"ok\" and .summary.ops > 0 and .stat_read.path == $lvl[0][0] + \"/cgroup.stat\"" \
+	"S2: stat_read of level 1's cgroup.stat"
+sr='.points[0].stat_reader'
+jq_check s3.json ".points[0] | .status == \"ok\" and .stat_reader.path == $lvl[0][0] + \"/memory.stat\"" "S3: the reader read level 1"
+jq_check s3.json "$sr.summary.reads_per_sec > 45 and $sr.summary.reads_per_sec < 55" \
+	"S3: about 50 reads/s: $(jq "$sr.summary.reads_per_sec" s3.json) ($(jq "$sr.summary.missed" s3.json) missed)"
+jq_check s3.json "$sr.summary | .count > 0 and .min_ns <= .p50_ns and .p50_ns <= .p90_ns and .p90_ns <= .p99_ns
+	and .p99_ns <= .p99_9_ns and .p99_9_ns <= .max_ns" "S3: percentiles in increasing order"
+jq_check s3.json "$sr.content.delta.pgfault > 0" "S3: level 1's pgfault grew: $(jq "$sr.content.delta.pgfault" s3.json)"
+jq_check s4.json ".points[0] | .status == \"ok\" and .stat_reader.path == $lvl[2][0] + \"/memory.stat\"
+	and .stat_reader.content.delta.pgfault >= 0.5 * .summary.ops" \
+	"S4: the leaf's pgfault grew by the faults ($(jq "$sr.content.delta.pgfault" s4.json) for $(jq .points[0].summary.ops s4.json) ops)"
+jq_check s5.json '.points[0] | .status == "ok" and .summary.ops > 0 and .stat_read.path == "/sys/fs/cgroup/memory.stat"
+	and .stat_read.depth == 0' "S5: depth 0: the root's own memory.stat"
+[ "$(val left_s)" = 0 ] || fail "S: $(val left_s) cgroups left"
 
 # B
 [ "$(val rc_b)" = 0 ] || fail "B: exit $(val rc_b): $(vm_block v2.txt b.err)"
