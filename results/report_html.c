@@ -35,6 +35,7 @@ static const char css[] =
 	"p.sub{color:#555;margin:0 0 1em}\n"
 	"table{border-collapse:collapse;font-size:.86em;margin:.3em 0 1em}\n"
 	"caption{text-align:left;font-weight:600;padding:.2em 0}\n"
+	"table.grid{display:block;max-width:100%;overflow-x:auto}\n"
 	"th,td{border:1px solid #c8c8c8;padding:.15em .45em;text-align:left;"
 	"vertical-align:top}\n"
 	"th{background:#eef2f6}\n"

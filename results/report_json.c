@@ -203,7 +203,7 @@ static void grid(FILE *out, const struct grid_ref *g)
 				col[ncol++] = k;
 		}
 	}
-	fprintf(out, "<table>\n<caption class=\"mono\">");
+	fprintf(out, "<table class=\"grid\">\n<caption class=\"mono\">");
 	rpt_html_puts(out, g->path);
 	fprintf(out, "</caption>\n<tr><th></th>");
 	for (unsigned c = 0; c < ncol; c++) {
