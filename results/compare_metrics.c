@@ -44,8 +44,7 @@ static double m_scalability(const struct res_point *p)
 
 /*
  * The metrics, one line each: an extractor, or a dotted path to a number
- * in the point's extra sections. Latency percentiles would be e.g.
- *   { "fault_p99", "ns", "...", -1, CMP_TAIL, NULL, "latency.fault.p99_ns" },
+ * in the point's extra sections (absent: the metric is not compared).
  */
 const struct cmp_metric cmp_metrics[] = {
 	{ "per_task_ops", "ops/s",
@@ -64,6 +63,18 @@ const struct cmp_metric cmp_metrics[] = {
 	  -1, CMP_SECONDARY, NULL, "perf.metrics.cache_miss_pct" },
 	{ "branch_miss_pct", "%", "branch-misses per branch (perf)",
 	  -1, CMP_SECONDARY, NULL, "perf.metrics.branch_miss_pct" },
+	/* latency of the concurrent stats reader (run --stat-reader); the
+	 * tail percentiles are noisier and get the tail threshold */
+	{ "stat_p50", "ns", "median latency of one read of the stat file (--stat-reader)",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p50_ns" },
+	{ "stat_p90", "ns", "90th percentile latency of a stat-file read",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p90_ns" },
+	{ "stat_p99", "ns", "99th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_ns" },
+	{ "stat_p99_9", "ns", "99.9th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns" },
+	{ "stat_max", "ns", "slowest stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns" },
 };
 const size_t cmp_nmetrics = sizeof(cmp_metrics) / sizeof(cmp_metrics[0]);
 

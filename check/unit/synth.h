@@ -24,6 +24,7 @@ struct synth {
 	double mean, cov, shift;   /* ops/s per task, %, % */
 	double slow;               /* task 1 runs this fraction slower */
 	double path_length;        /* perf.metrics.path_length; 0: none */
+	double p99_ns;             /* stat_reader.summary.p99_ns at mean; 0: none */
 	uint64_t seed;
 	const char *status;        /* of every point; NULL: "ok" */
 };
@@ -96,6 +97,18 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 			s->path_length * s->mean / value));
 		json_object_object_add(perf, "metrics", m);
 		json_object_object_add(p->extra, "perf", perf);
+	}
+	if (s->p99_ns > 0) {
+		struct json_object *sr = json_object_new_object();
+		struct json_object *sum = json_object_new_object();
+
+		/* a read waits longer as the update side slows down */
+		json_object_object_add(sum, "p50_ns", json_object_new_double(
+			s->p99_ns / 2 * s->mean / value));
+		json_object_object_add(sum, "p99_ns", json_object_new_double(
+			s->p99_ns * s->mean / value));
+		json_object_object_add(sr, "summary", sum);
+		json_object_object_add(p->extra, "stat_reader", sr);
 	}
 	for (unsigned k = 0; k < 4; k++) {
 		p->t_ns[k] = (int64_t)k * 1000000000;

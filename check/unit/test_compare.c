@@ -362,6 +362,54 @@ static void test_perf_metric(void **state)
 	cmp_result_free(&r);
 }
 
+static size_t metric_index(const char *name)
+{
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, name); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	return m;
+}
+
+/*
+ * Stats-reader latencies: lower is better, and p99 is judged against the
+ * tail threshold (10%), not the primary one (2%).
+ */
+static void test_latency_metrics(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	size_t ops = metric_index("per_task_ops"), p50 = metric_index("stat_p50");
+	size_t p99 = metric_index("stat_p99");
+	const struct cmp_delta *d;
+
+	assert_int_equal(cmp_metrics[p99].dir, -1);
+	assert_int_equal(cmp_metrics[p99].cls, CMP_TAIL);
+	assert_int_equal(cmp_metrics[p50].cls, CMP_SECONDARY);
+	/* ops/s -6%: reads take 6.4% longer */
+	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 80, .p99_ns = 60000 });
+	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 81, .shift = -6,
+					 .p99_ns = 60000 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, ops)->verdict, CMP_REGRESSION);
+	d = cmp_delta_of(&r, &r.groups[0], 1, p99);
+	assert_true(d->valid);
+	assert_true(d->pct < -5.5 && d->pct > -7.5);   /* slower is worse */
+	/* within the 10% tail threshold: no regression called on p99 */
+	assert_int_not_equal(d->verdict, CMP_REGRESSION);
+	/* but beyond the 5% secondary one for the median */
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p50)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* -20%: reads take 25% longer, a tail regression too */
+	put(f, "c.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 82, .shift = -20,
+					 .p99_ns = 60000 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p99)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+}
+
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
@@ -446,6 +494,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_grouping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
 	};
