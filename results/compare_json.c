@@ -6,7 +6,6 @@
  * INCONCLUSIVE and NOISY are skipped), written atomically.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,44 +291,22 @@ static void junit_body(const struct cmp_result *r, FILE *f)
 int cmp_write_junit(const struct cmp_result *r, const char *path, char *err,
 		    size_t errlen)
 {
-	char *dcopy = strdup(path), *tmp = NULL;
-	FILE *f = NULL;
-	int fd = -1, rc = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
 
-	if (!dcopy || asprintf(&tmp, "%s/.junit.XXXXXX", dirname(dcopy)) < 0) {
-		tmp = NULL;
-		rc = -ENOMEM;
+	if (!f) {
 		snprintf(err, errlen, "--junit %s: out of memory", path);
-		goto out;
+		return -ENOMEM;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = -errno;
-		snprintf(err, errlen, "--junit %s: cannot create a file there: %s",
-			 path, strerror(errno));
-		goto out;
-	}
-	fd = -1;
 	junit_body(r, f);
-	if (fflush(f) || fsync(fileno(f)) || fchmod(fileno(f), 0644)) {
-		rc = -errno;
-		snprintf(err, errlen, "--junit %s: %s", path, strerror(errno));
-		goto out;
+	if (fclose(f)) {
+		free(buf);
+		snprintf(err, errlen, "--junit %s: out of memory", path);
+		return -ENOMEM;
 	}
-	rc = fclose(f) ? -errno : 0;
-	f = NULL;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		snprintf(err, errlen, "--junit %s: %s", path, strerror(-rc));
-out:
-	if (f)
-		fclose(f);
-	if (fd >= 0)
-		close(fd);
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dcopy);
+	rc = res_write_atomic(path, buf, len, err, errlen);
+	free(buf);
 	return rc;
 }

@@ -373,15 +373,6 @@ int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
 	     size_t errlen);
 void rpt_inputs_free(struct rpt_input *in, unsigned n);
 
-/*
- * Write @html_len bytes of @html to @path atomically (a temporary file in
- * the same directory, fsync, rename), with SIGINT/SIGTERM/SIGHUP held off
- * meanwhile so an interrupt never leaves the temporary behind. 0 or
- * -errno with @err set.
- */
-int rpt_write_atomic(const char *path, const char *html, size_t html_len,
-		     char *err, size_t errlen);
-
 /* Resolve an output argument: a directory gets report.html in it; the
  * directory must be writable. The path (malloc'd), or NULL with @err. */
 char *rpt_output_path(const char *o, char *err, size_t errlen);

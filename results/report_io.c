@@ -116,67 +116,6 @@ void rpt_inputs_free(struct rpt_input *in, unsigned n)
 	free(in);
 }
 
-int rpt_write_atomic(const char *path, const char *html, size_t len,
-		     char *err, size_t errlen)
-{
-	char *dcopy = strdup(path), *tmp = NULL;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	sigset_t hold, old;
-	int fd = -1, rc = 0;
-
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
-		tmp = NULL;
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
-			 strerror(errno));
-		goto out;
-	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, html + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-			goto out;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
-		rc = -errno;
-		fd = -1;
-		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		rc = -errno;
-		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
-			 strerror(-rc));
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dcopy);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 char *rpt_output_path(const char *o, char *err, size_t errlen)
 {
 	struct stat st;
@@ -229,7 +168,7 @@ int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
 			snprintf(err, errlen, "writing to stdout: %s", strerror(errno));
 		}
 	} else {
-		wrc = rpt_write_atomic(path, html, len, err, errlen);
+		wrc = res_write_atomic(path, html, len, err, errlen);
 	}
 	if (wrc)
 		rc = wrc;
