@@ -8,12 +8,12 @@ CC ?= gcc
 VERSION := 0.1.0
 GIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 
-PKGS := hwloc json-c
+PKGS := hwloc json-c libcgroup
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm -lpfm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 LIB_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
@@ -22,7 +22,7 @@ UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
 
 .SECONDARY:
-.PHONY: all deps-build-check check check-run unit integration install clean bench FORCE
+.PHONY: all deps-build-check check check-run unit integration install clean bench fuzz FORCE
 
 all: deps-build-check cgscale
 
@@ -82,8 +82,25 @@ integration: cgscale build/san/cgscale
 
 bench: cgscale
 	@bench/harness-overhead ./cgscale
+	@bench/perf-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
+
+# Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
+# the libFuzzer harness with clang; build/san/fuzz-replay replays the
+# corpus with gcc and the sanitizers where clang is missing.
+FUZZ_CC ?= clang
+FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c) runner/opt.c runner/util.c
+build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/stats.h | build/gen/cgs_git.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c) -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c) -lm
+
+build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_res_read.o build/san/libcgs.a
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)
+
+fuzz: build/fuzz/fuzz_res_read
 
 install: cgscale
 	install -d $(DESTDIR)$(BINDIR)

@@ -7,8 +7,9 @@
 #   ./run.sh [--quick] OPTS  extra options go to `cgscale run` (e.g. -r 3)
 #
 # It installs the Debian packages it needs (as root; otherwise it names
-# them), builds cgscale, runs, prints where the results went, then the
-# summary table.
+# them), builds cgscale, runs, writes an HTML report beside the results
+# (charts need gnuplot-nox; without it the report has the tables), prints
+# where the results and the report went, then the summary table.
 set -eu
 cd "$(dirname "$0")"
 scripts/deps.sh build
@@ -28,6 +29,9 @@ rc=0
 if [ -s "$dir/result.json" ]; then
 	echo "results: $dir/result.json"
 	echo "table:   $dir/summary.txt"
+	msg=$(./cgscale report -o "$dir/report.html" "$dir/result.json" 2>&1) || true
+	printf '%s\n' "$msg" | grep -v -e '^cgscale: report in ' -e '^$' >&2 || true
+	[ -s "$dir/report.html" ] && echo "report:  $dir/report.html"
 	cat "$dir/summary.txt"
 else
 	rmdir "$dir" 2>/dev/null || true

@@ -19,6 +19,8 @@ struct json_object;
 
 #define RES_SCHEMA_VERSION 1
 #define RES_MAX_AUX 4   /* auxiliary counters per point (see workload.h) */
+#define RES_MAX_DEPTH 64   /* JSON nesting the reader accepts */
+#define RES_MAX_T_NS 1000000000000000000LL  /* 31 years of samples */
 
 enum res_phase { RES_PHASE_START, RES_PHASE_WARMUP, RES_PHASE_MEASURE };
 extern const char *const res_phase_names[];
@@ -138,6 +140,10 @@ struct json_object *res_to_json(const struct res_file *f);
 int res_write_file(const struct res_file *f, const char *path, char *err,
 		   size_t errlen);
 
+/* Write a buffer to @path the same atomic way (used for reports too). */
+int res_write_atomic(const char *path, const char *data, size_t len,
+		     char *err, size_t errlen);
+
 /*
  * Read a result file. Returns 0, or -errno with a one-line message in
  * @err naming the file and what is wrong: -ENOENT/-EACCES (unreadable),
@@ -146,6 +152,9 @@ int res_write_file(const struct res_file *f, const char *path, char *err,
  */
 int res_read_file(const char *path, struct res_file *f, char *err,
 		  size_t errlen);
+/* The same from a buffer; @name only labels the messages. */
+int res_read_buf(const char *name, const char *buf, size_t len,
+		 struct res_file *f, char *err, size_t errlen);
 int res_from_json(struct json_object *root, struct res_file *f, char *err,
 		  size_t errlen);
 

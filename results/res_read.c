@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -257,8 +258,13 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		const char *name = v ? json_object_get_string(v) : "";
 		int found = -1;
 
-		p->t_ns[k] = (int64_t)get_u64(json_object_array_get_idx(t, k),
-					      r, &rc, "samples.t_ns[]");
+		uint64_t ns = get_u64(json_object_array_get_idx(t, k), r, &rc,
+				      "samples.t_ns[]");
+
+		/* differences of times are taken in int64_t: keep them sane */
+		if (!rc && ns > RES_MAX_T_NS)
+			return rd_fail(r, "samples.t_ns[%u] is not a time since the start", k);
+		p->t_ns[k] = (int64_t)ns;
 		for (int i = 0; res_phase_names[i]; i++)
 			if (json_object_is_type(v, json_type_string) &&
 			    !strcmp(name, res_phase_names[i]))
@@ -426,12 +432,49 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 	return rc;
 }
 
-int res_read_file(const char *path, struct res_file *f, char *err,
-		  size_t errlen)
+int res_read_buf(const char *name, const char *buf, size_t len,
+		 struct res_file *f, char *err, size_t errlen)
 {
 	struct json_tokener *tok = NULL;
 	struct json_object *root = NULL;
-	char *buf = NULL, inner[400];
+	char inner[400];
+	int rc = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (len >= INT_MAX) {
+		snprintf(err, errlen, "%s: too large for a result file", name);
+		return -EFBIG;
+	}
+	tok = json_tokener_new_ex(RES_MAX_DEPTH);
+	if (!tok)
+		return -ENOMEM;
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) < len - (len && buf[len - 1] == '\n')) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s: not valid JSON (%s at byte %zu); the file is truncated or corrupt",
+			 name, e == json_tokener_continue ? "unexpected end"
+							  : json_tokener_error_desc(e),
+			 json_tokener_get_parse_end(tok));
+		goto out;
+	}
+	rc = res_from_json(root, f, inner, sizeof(inner));
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", name, inner);
+		res_file_free(f);
+	}
+out:
+	json_object_put(root);
+	json_tokener_free(tok);
+	return rc;
+}
+
+int res_read_file(const char *path, struct res_file *f, char *err,
+		  size_t errlen)
+{
+	char *buf = NULL;
 	struct stat st;
 	int fd, rc = 0;
 	size_t len = 0;
@@ -443,7 +486,7 @@ int res_read_file(const char *path, struct res_file *f, char *err,
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (1L << 31)) {
+	if (!S_ISREG(st.st_mode) || st.st_size >= INT_MAX) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "%s: not a regular file of sensible size", path);
 		goto out;
@@ -451,6 +494,7 @@ int res_read_file(const char *path, struct res_file *f, char *err,
 	buf = malloc(st.st_size + 1);
 	if (!buf) {
 		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	while (len < (size_t)st.st_size) {
@@ -458,38 +502,19 @@ int res_read_file(const char *path, struct res_file *f, char *err,
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
 			break;
 		len += n;
 	}
-	tok = json_tokener_new();
-	if (!tok) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len - (len && buf[len - 1] == '\n')) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: not valid JSON (%s at byte %zu); the file is truncated or corrupt",
-			 path, e == json_tokener_continue ? "unexpected end"
-							  : json_tokener_error_desc(e),
-			 json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	rc = res_from_json(root, f, inner, sizeof(inner));
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, inner);
-		res_file_free(f);
-	}
+	rc = res_read_buf(path, buf, len, f, err, errlen);
 out:
 	if (fd >= 0)
 		close(fd);
-	json_object_put(root);
-	if (tok)
-		json_tokener_free(tok);
 	free(buf);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,26 +225,25 @@ struct json_object *res_to_json(const struct res_file *f)
 	return o;
 }
 
-int res_write_file(const struct res_file *f, const char *path, char *err,
-		   size_t errlen)
+/*
+ * Write @len bytes to @path atomically: a temporary name in the same
+ * directory, fsync, rename; SIGINT/SIGTERM/SIGHUP are held meanwhile so
+ * no temporary file is left. 0 or -errno, with @err saying what failed.
+ */
+int res_write_atomic(const char *path, const char *data, size_t len,
+		     char *err, size_t errlen)
 {
-	struct json_object *root = res_to_json(f);
-	char *tmp = NULL, *dcopy = NULL;
-	const char *text;
+	char *dcopy = strdup(path), *tmp = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	sigset_t hold, old;
 	int fd = -1, rc = 0;
-	size_t len;
 
-	if (!root) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory building JSON", path);
-		goto out;
-	}
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	len = strlen(text);
-	dcopy = strdup(path);
-	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy),
-			       strrchr(path, '/') ? strrchr(path, '/') + 1 : path) < 0) {
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
 		tmp = NULL;
 		rc = -ENOMEM;
 		snprintf(err, errlen, "%s: out of memory", path);
@@ -252,38 +252,33 @@ int res_write_file(const struct res_file *f, const char *path, char *err,
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot create a file next to %s: %s",
-			 path, strerror(errno));
+		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
+			 strerror(errno));
 		goto out;
 	}
 	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, text + off, len - off);
+		ssize_t w = write(fd, data + off, len - off);
 
-		if (n < 0 && errno == EINTR)
+		if (w < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
 			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
 			goto out;
 		}
-		off += n;
+		off += (size_t)w;
 	}
-	if (write(fd, "\n", 1) != 1 || fchmod(fd, 0644) || fsync(fd)) {
+	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
 		rc = -errno;
-		snprintf(err, errlen, "writing %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (close(fd)) {
 		fd = -1;
-		rc = -errno;
-		snprintf(err, errlen, "closing %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
 		goto out;
 	}
 	fd = -1;
 	if (rename(tmp, path)) {
 		rc = -errno;
 		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
-			 strerror(errno));
+			 strerror(-rc));
 	}
 out:
 	if (fd >= 0)
@@ -292,6 +287,25 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(dcopy);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int res_write_file(const struct res_file *f, const char *path, char *err,
+		   size_t errlen)
+{
+	struct json_object *root = res_to_json(f);
+	char *text = NULL;
+	int rc;
+
+	if (!root || asprintf(&text, "%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0) {
+		json_object_put(root);
+		snprintf(err, errlen, "%s: out of memory building JSON", path);
+		return -ENOMEM;
+	}
+	rc = res_write_atomic(path, text, strlen(text), err, errlen);
+	free(text);
 	json_object_put(root);
 	return rc;
 }

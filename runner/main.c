@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../results/compare.h"
+#include "pmu.h"
 #include "run.h"
 #include "version.h"
 
@@ -17,6 +19,12 @@ struct cgs_cmd {
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
 	{ "list", cgs_cmd_list, "list the workloads, what one op is, and their knobs" },
+	{ "events", pmu_cmd_events, "list the perf events libpfm4 knows here (for run -e)" },
+	{ "compare", cmp_cmd_compare, "compare result files: statistics, verdicts, CI exit codes" },
+	{ "show", cmp_cmd_show, "print the summary of result files" },
+	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
+	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
+	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
 };
 
 static void usage(FILE *out)

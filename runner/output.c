@@ -9,8 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 
 /* The runs of one (test, mode, tasks), summed up for the table. */
 struct agg {
@@ -24,7 +28,23 @@ struct agg {
 	const struct res_point *first_ok;   /* for aux names and units */
 	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
 	const char *bad_status, *bad_reason;
+	const char *layout;      /* extra.cgroup.layout; NULL: none */
+	unsigned cg_flagged;     /* points with OOM/limit/throttle events */
 };
+
+static bool same_layout(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool cg_flagged(const struct res_point *p)
+{
+	struct json_object *cg, *f;
+
+	return p->extra && json_object_object_get_ex(p->extra, "cgroup", &cg) &&
+	       json_object_object_get_ex(cg, "flagged", &f) &&
+	       json_object_get_boolean(f);
+}
 
 static void agg_point(struct agg *a, const struct res_point *p)
 {
@@ -32,6 +52,7 @@ static void agg_point(struct agg *a, const struct res_point *p)
 	for (unsigned i = 0; i < p->ntasks; i++)
 		a->migrated += p->task[i].migrated;
 	a->oversub |= p->oversubscribed;
+	a->cg_flagged += cg_flagged(p);
 	if (p->sampler_lag_ms > a->lag_ms)
 		a->lag_ms = p->sampler_lag_ms;
 	a->interval_ms = p->interval_s * 1e3;
@@ -82,7 +103,8 @@ static unsigned aggregate(const struct res_file *f, struct agg **outp)
 
 		for (k = 0; k < n; k++)
 			if (!strcmp(out[k].test, p->test) &&
-			    !strcmp(out[k].mode, p->mode) && out[k].tasks == p->tasks)
+			    !strcmp(out[k].mode, p->mode) && out[k].tasks == p->tasks &&
+			    same_layout(out[k].layout, cgs_point_layout(p)))
 				break;
 		if (k == n) {
 			if (n == max)
@@ -93,6 +115,7 @@ static unsigned aggregate(const struct res_file *f, struct agg **outp)
 			out[n].test = p->test;
 			out[n].mode = p->mode;
 			out[n].tasks = p->tasks;
+			out[n].layout = cgs_point_layout(p);
 			n++;
 		}
 		agg_point(&out[k], p);
@@ -115,7 +138,7 @@ static void fmt_num(double v, char *buf, size_t len, const char *fmtstr)
 		snprintf(buf, len, fmtstr, v);
 }
 
-static void print_row(const struct agg *a, FILE *out)
+static void print_row(const struct agg *a, bool layouts, FILE *out)
 {
 	unsigned n = a->ok;
 	double mean = n ? res_mean(a->total, n) : NAN;
@@ -130,6 +153,13 @@ static void print_row(const struct agg *a, FILE *out)
 	fmt_num(n > 1 ? res_cov_pct(a->total, n) : NAN, rcov, sizeof(rcov), "%.1f");
 	fmt_num(n ? a->idle / n : NAN, idle, sizeof(idle), "%.1f");
 	fmt_num(n ? a->steal / n : NAN, steal, sizeof(steal), "%.1f");
+	if (layouts)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "cgroup %s; ", a->layout ? a->layout : "none");
+	if (a->cg_flagged)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "%u run(s) with cgroup memory events (see extra.cgroup.flags); ",
+			 a->cg_flagged);
 	if (a->nscal && a->tasks > 1)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "scalability %.2f; ", a->scal / a->nscal);
@@ -176,7 +206,11 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 				"rcov%", "idle%", "steal%", "notes");
 			last = aggs[i].test;
 		}
-		print_row(&aggs[i], out);
+		print_row(&aggs[i], r->cg && r->cg->nlayouts > 1, out);
+		pmu_print_rows(&r->res, aggs[i].test, aggs[i].mode, aggs[i].tasks,
+			       aggs[i].layout, out);
+		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
+					aggs[i].tasks, aggs[i].layout, out);
 	}
 	agg_free(aggs, n);
 	fprintf(out, "\nper-task ops/s is LKP's per_process_ops (process mode) or per_thread_ops (thread mode).\n"
@@ -184,7 +218,7 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 }
 
 /* Mean total ops/s and idle % of the ok runs of one point, or 0. */
-static void csv_cell(const struct res_file *f, const char *test,
+static void csv_cell(const struct res_file *f, const char *test, const char *layout,
 		     const char *mode, unsigned tasks, double *ops, double *idle)
 {
 	unsigned n = 0;
@@ -194,7 +228,8 @@ static void csv_cell(const struct res_file *f, const char *test,
 		const struct res_point *p = &f->points[i];
 
 		if (strcmp(p->test, test) || strcmp(p->mode, mode) ||
-		    p->tasks != tasks || strcmp(p->status, "ok"))
+		    p->tasks != tasks || strcmp(p->status, "ok") ||
+		    (layout && !same_layout(layout, cgs_point_layout(p))))
 			continue;
 		*ops += p->sum.total_ops_per_sec;
 		*idle += isnan(p->sum.idle_pct) ? 0 : p->sum.idle_pct;
@@ -210,16 +245,22 @@ static void csv_cell(const struct res_file *f, const char *test,
 
 void cgs_print_csv(const struct cgs_run *r, FILE *out)
 {
-	for (unsigned t = 0; t < r->ntests; t++) {
+	unsigned nl = r->cg ? r->cg->nlayouts : 1;
+
+	/* one block per test and, with several, per cgroup layout */
+	for (unsigned b = 0; b < r->ntests * (nl ? nl : 1); b++) {
+		unsigned t = b / (nl ? nl : 1);
 		const char *test = r->tests[t]->name;
+		const char *layout = nl > 1 ? r->cg->L[b % nl].name : NULL;
 		double p1, t1, idle, linear1 = 0;
 		bool has_one = r->tasks.n && r->tasks.v[0] == 1;
 
-		if (r->ntests > 1)
-			fprintf(out, "%s# %s\n", t ? "\n" : "", test);
+		if (r->ntests > 1 || layout)
+			fprintf(out, "%s# %s%s%s\n", b ? "\n" : "", test,
+				layout ? ", cgroup " : "", layout ? layout : "");
 		if (has_one) {
-			csv_cell(&r->res, test, "process", 1, &p1, &idle);
-			csv_cell(&r->res, test, "thread", 1, &t1, &idle);
+			csv_cell(&r->res, test, layout, "process", 1, &p1, &idle);
+			csv_cell(&r->res, test, layout, "thread", 1, &t1, &idle);
 			linear1 = p1 > t1 ? p1 : t1;
 		}
 		fprintf(out, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
@@ -228,8 +269,8 @@ void cgs_print_csv(const struct cgs_run *r, FILE *out)
 			unsigned n = r->tasks.v[k];
 			double po, pi, to, ti;
 
-			csv_cell(&r->res, test, "process", n, &po, &pi);
-			csv_cell(&r->res, test, "thread", n, &to, &ti);
+			csv_cell(&r->res, test, layout, "process", n, &po, &pi);
+			csv_cell(&r->res, test, layout, "thread", n, &to, &ti);
 			fprintf(out, "%u,%.0f,%.2f,%.0f,%.2f,%.0f\n", n, po, pi, to,
 				ti, n * linear1);
 		}

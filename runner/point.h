@@ -60,6 +60,7 @@ struct cgs_point_spec {
 	/* called after each sample, e.g. for a progress line; may be NULL */
 	void (*tick)(void *arg, int64_t elapsed_ns);
 	void *tick_arg;
+	const struct cgs_cgview *cg;  /* the point's cgroups, or NULL: none */
 };
 
 /*

@@ -24,8 +24,10 @@
 
 #include <json-c/json.h>
 
+#include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statread.h"
 #include "util.h"
 #include "version.h"
 
@@ -94,6 +96,7 @@ static struct json_object *environment_json(struct cgs_run *r)
 		json_object_object_add(td, "mount_options", json_object_new_string(opts));
 	}
 	json_object_object_add(e, "tmpdir", td);
+	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
 	return e;
 }
 
@@ -104,11 +107,16 @@ static void tick(void *arg, int64_t elapsed)
 	cgs_progress(r, &r->res.points[r->res.npoints - 1], elapsed);
 }
 
-/* One point; returns 0, or -EINTR with *signo when interrupted. */
+/* One point of cgroup layout @li; returns 0, or -EINTR with *signo when
+ * interrupted. */
 static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload *w,
-		     unsigned ntasks, bool threads, int *signo)
+		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
+	struct cgs_observer obs[8];      /* perf, cgroup, stat_read, stat reader: 4 today */
+	struct cgs_cgpoint *cgp = NULL;
+	struct cgs_cgview view;
+	char ctrls[256];
 	struct cgs_point_spec spec = {
 		.w = w, .tmpdir = r->tmpdir, .threads = threads,
 		.ntasks = ntasks, .topo = &r->topo, .places = &r->places,
@@ -116,8 +124,10 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.interval_ns = r->o.interval_ns,
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
-		.sigfd = r->sigfd, .tick_arg = r,
+		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
 	};
+	struct pmu_point *pp = NULL;
+	struct cgs_statread *sr = NULL;
 	char when[32];
 	int rc;
 
@@ -147,7 +157,32 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
-	rc = cgs_point_run(&spec, p, signo);
+	if (r->pmu.n) {
+		pp = pmu_point_new(&r->pmu, threads, cgs_schedule(r->o.warmup_ns,
+				   r->o.duration_ns, r->o.interval_ns, NULL, NULL));
+		if (!pp)
+			return -ENOMEM;
+		pmu_point_observer(pp, &obs[spec.nobs++]);
+	}
+	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
+	if (!rc && !p->status) {
+		/* the readers find their targets in the point's cgroups */
+		cgs_cgpoint_view(cgp, &view, ctrls, sizeof(ctrls));
+		spec.cg = &view;
+		rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
+		if (rc) {
+			p->status = strdup("failed");
+			p->reason = cgs_fmt("stats readers: %s", strerror(-rc));
+			rc = 0;
+		}
+	}
+	if (!rc && !p->status)
+		rc = cgs_point_run(&spec, p, signo);
+	else if (!rc)
+		rc = res_point_alloc(p, ntasks, 0);
+	cgs_statread_end(sr);
+	cgs_cgpoint_end(r->cg, cgp, p);
+	pmu_point_free(pp);
 	r->npoints_done++;
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
@@ -162,31 +197,33 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	return rc;
 }
 
-/* All points: runs outermost (interleaved), then tests, tasks, modes. */
+/* All points: runs outermost (interleaved), then tests, tasks, modes,
+ * and cgroup layouts innermost, in ABBA order over the runs. */
 static int run_all(struct cgs_run *r, int *signo)
 {
 	bool modes[2] = { r->o.mode != CGS_MODE_THREAD, r->o.mode != CGS_MODE_PROCESS };
+	unsigned nl = r->cg->nlayouts;
 	int rc = 0;
 
 	r->npoints_planned = (unsigned)r->o.runs * r->ntests * r->tasks.n *
-			     (modes[0] + modes[1]);
+			     (modes[0] + modes[1]) * nl;
 	r->started_ns = cgs_now_ns();
 	for (unsigned run = 0; run < r->o.runs; run++)
 		for (unsigned t = 0; t < r->ntests; t++)
 			for (unsigned k = 0; k < r->tasks.n; k++)
-				for (int m = 0; m < 2; m++) {
-					if (!modes[m])
-						continue;
-					if (r->places.n && r->tasks.v[k] > r->places.n && !run && !t && !m)
-						cgs_warn("%u tasks on %u places: some places run more than one task (oversubscribed)",
-							 r->tasks.v[k], r->places.n);
-					rc = run_point(r, run, r->tests[t], r->tasks.v[k], m, signo);
-					if (rc)
-						return rc;
-					if (r->o.fail_fast && strcmp(r->res.points[r->res.npoints - 1].status, "ok") &&
-					    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
-						return 0;
-				}
+				for (int m = 0; m < 2; m++)
+					for (unsigned l = 0; modes[m] && l < nl; l++) {
+						if (r->places.n && r->tasks.v[k] > r->places.n && !run && !t && !m && !l)
+							cgs_warn("%u tasks on %u places: some places run more than one task (oversubscribed)",
+								 r->tasks.v[k], r->places.n);
+						rc = run_point(r, run, r->tests[t], r->tasks.v[k], m,
+							       cgs_cg_order(nl, run, l), signo);
+						if (rc)
+							return rc;
+						if (r->o.fail_fast && strcmp(r->res.points[r->res.npoints - 1].status, "ok") &&
+						    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
+							return 0;
+					}
 	return 0;
 }
 
@@ -202,7 +239,7 @@ static struct json_object *tasks_json(const struct cgs_tasklist *l)
 static void fill_header(struct cgs_run *r, int argc, char **argv)
 {
 	struct cgs_optset set = { NULL, cgs_run_optdefs, cgs_run_noptdefs, &r->o };
-	struct json_object *cl = json_object_new_array();
+	struct json_object *cl = json_object_new_array(), *ls;
 	char when[32];
 
 	json_object_array_add(cl, json_object_new_string("cgscale"));
@@ -222,6 +259,10 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 			       json_object_new_string(r->tmpdir));
 	json_object_object_add(r->res.options, "tasks_resolved",
 			       tasks_json(&r->tasks));
+	ls = json_object_new_array();
+	for (unsigned i = 0; i < r->cg->nlayouts; i++)
+		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
+	json_object_object_add(r->res.options, "cgroup_layouts", ls);
 }
 
 static int write_results(struct cgs_run *r)
@@ -261,7 +302,9 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_tasklist_free(&r->tasks);
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
+	pmu_set_free(&r->pmu);
 	res_file_free(&r->res);
+	cgs_cgrun_free(r->cg);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 }
@@ -323,9 +366,17 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
 	aslr_off_reexec(r);
+	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		status = EXIT_INTERNAL;
+		goto out;
+	}
+	rc = cgs_cgrun_preflight(r, err, sizeof(err));
+	if (!rc)
+		rc = cgs_statread_preflight(r, err, sizeof(err));
+	if (rc) {
+		cgs_err("%s", err);
 		goto out;
 	}
 	rc = cgs_governor_apply(&r->gov, r->o.governor);
@@ -354,6 +405,8 @@ int cgs_cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;
+	if (r->cg->cleanup_failures)
+		status = 1;
 	if (rc == -EINTR)
 		status = 128 + signo;
 	else if (rc)

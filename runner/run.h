@@ -15,10 +15,13 @@
 #include "../tests/workload.h"
 #include "env.h"
 #include "opt.h"
+#include "pmu.h"
 #include "tasklist.h"
 #include "topo.h"
 
 enum cgs_mode { CGS_MODE_PROCESS, CGS_MODE_THREAD, CGS_MODE_BOTH };
+
+struct cgs_cgrun;
 
 struct cgs_run_opts {
 	char *tasks;
@@ -30,6 +33,15 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	char *governor;
+	char *events;
+	bool require_events;
+	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
+	char *cgroup_parent;
+	struct cgs_strlist cgroup_set;
+	int cgroup_leaf;
+	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
+	char *stat_reader_cpu;
+	int stat_reader_file, stat_reader_target;
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];
@@ -55,6 +67,8 @@ struct cgs_run {
 	bool aslr_off;                   /* tasks run without ASLR */
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
+	struct pmu_set pmu;              /* -e events */
+	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 
 /* run_opts.c: the option sets of `run` (its own, then each workload's
@@ -72,6 +86,12 @@ int cgs_cmd_run(int argc, char **argv);
 
 /* `cgscale list`. */
 int cgs_cmd_list(int argc, char **argv);
+
+/* `cgscale cgroup show|cleanup` (cgcmd.c). */
+int cgs_cmd_cgroup(int argc, char **argv);
+
+/* `cgscale report` (report_cmd.c): the HTML page of result files. */
+int cgs_cmd_report(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);

@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "statfile.h"
+#include "statread.h"
 #include "util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
@@ -52,6 +55,27 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "events", 'e', CGS_OPT_STRING, RO(events), "none", 0, 0, NULL, "LIST",
+	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
+	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
+	  "fail before running when an event of -e cannot count here" },
+	{ "cgroup-depth", 0, CGS_OPT_STRING, RO(cgroup_depth), NULL, 0, 0, NULL, "N|LIST",
+	  "nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0" },
+	{ "cgroup-parent", 0, CGS_OPT_STRING, RO(cgroup_parent), NULL, 0, 0, NULL, "PATH",
+	  "the cgroup to create them under, as /proc/self/cgroup writes it; / is the root (default: the runner's own cgroup)" },
+	{ "cgroup-set", 0, CGS_OPT_STRLIST, RO(cgroup_set), NULL, 0, 0, NULL, "LEVEL:KNOB=VALUE",
+	  "write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)" },
+	{ "cgroup-leaf", 0, CGS_OPT_ENUM, RO(cgroup_leaf), "shared", 0, 0, cgs_cg_leaf_names,
+	  NULL, "all tasks in one leaf, or one sibling leaf per task (process mode only)" },
+	{ "stat-reader", 0, CGS_OPT_INT, RO(stat_reader_hz), "0", 0, 100000, NULL, "HZ",
+	  "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)" },
+	{ "stat-reader-cpu", 0, CGS_OPT_STRING, RO(stat_reader_cpu), "auto", 0, 0, NULL, "CPU",
+	  "CPU the reader is bound to; auto: the last CPU no task is bound to" },
+	{ "stat-reader-file", 0, CGS_OPT_ENUM, RO(stat_reader_file), "memory.stat", 0, 0,
+	  cgs_stat_file_names, NULL, "the file the reader reads" },
+	{ "stat-reader-target", 0, CGS_OPT_ENUM, RO(stat_reader_target), "top", 0, 0,
+	  cgs_stat_target_names, NULL,
+	  "whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent" },
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
@@ -197,6 +221,23 @@ static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* -e: names libpfm4 encodes, what counts here, room for the files. */
+static int check_events(struct cgs_run *r, char *err, size_t errlen)
+{
+	unsigned most = 0;
+	int rc;
+
+	r->pmu.require = r->o.require_events;
+	rc = pmu_set_parse(&r->pmu, r->o.events, err, errlen);
+	if (rc || !r->pmu.n)
+		return rc;
+	rc = pmu_set_probe(&r->pmu, err, errlen);
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -239,6 +280,12 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = check_events(r, err, errlen);
+	if (!rc)
+		rc = cgs_cgrun_validate(r, false, err, errlen);
+	if (!rc)
+		rc = cgs_statread_validate(r, err, errlen);
 	return rc;
 }
 

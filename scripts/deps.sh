@@ -3,15 +3,18 @@
 #
 #   scripts/deps.sh build      what `make all` and ./run.sh need
 #   scripts/deps.sh test       what `make check` needs on top
-#   scripts/deps.sh --check-only build|test   only report, never install
+#   scripts/deps.sh browser    what the report's browser test needs (the
+#                              test installs it itself; about 120 MB)
+#   scripts/deps.sh --check-only build|test|browser   only report, never install
 #
 # As root, missing packages are installed with apt-get. Otherwise the exact
 # package names are printed with the command to install them, and the
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev"
-TEST_PKGS="libcmocka-dev jq"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
+TEST_PKGS="libcmocka-dev jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils"
+BROWSER_PKGS="chromium python3"
 
 install=1
 if [ "${1:-}" = "--check-only" ]; then
@@ -21,7 +24,8 @@ fi
 case "${1:-build}" in
 build) want="$BUILD_PKGS" ;;
 test) want="$BUILD_PKGS $TEST_PKGS" ;;
-*) echo "usage: $0 [--check-only] build|test" >&2; exit 2 ;;
+browser) want="$BROWSER_PKGS" ;;
+*) echo "usage: $0 [--check-only] build|test|browser" >&2; exit 2 ;;
 esac
 
 missing=""

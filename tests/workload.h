@@ -39,6 +39,8 @@ struct cgs_point_tasks;
 
 #define CGS_MAX_AUX 4
 
+struct cgs_cgview;
+
 /*
  * The per-task counters, alone on their own cache lines (see task.h): the
  * op counter and up to CGS_MAX_AUX auxiliary counters the workload
@@ -69,6 +71,9 @@ struct cgs_ctx {
 	void *priv;              /* prepare's state, inherited by tasks */
 	char *why;               /* prepare's skip or failure reason */
 	size_t whylen;
+	/* the cgroups cgscale made for the point (runner/statfile.h);
+	 * NULL: none, the tasks run in the runner's own cgroups */
+	const struct cgs_cgview *cg;
 	/* prepare may add keys (json-c) about what it chose, e.g. the address
 	 * family used; the point records them as "workload". Runner only. */
 	struct json_object *extra;

@@ -14,12 +14,18 @@ jq_check $f '[.points[] | .status == "ok"] | all' "every point ok"
 jq_check $f '[.points[] | .summary.ops > 0 and .summary.total_ops_per_sec > 0] | all' "ops > 0"
 jq_check $f '[.points[] | .tasks_detail[] | .ops > 0 and .status == "ok"] | all' "every task counted"
 jq_check $f '[.points[] | (.tasks_detail | length) == .tasks] | all' "one detail per task"
-jq_check $f '[.points[] | .samples.phase | (.[0] == "start") and (map(select(. == "warmup")) | length == 2) and (map(select(. == "measure")) | length == 4)] | all' \
-	"samples labelled start, 2 warmup, 4 measure"
+# start, then warm-up, then measure samples (2 and 4 planned; a starved
+# sampler merges missed instants, so there may be fewer, never more)
+jq_check $f '[.points[] | .samples.phase | (.[0] == "start") and (.[-1] == "measure") and
+	(. == (.[0:1] + (.[1:] | map(select(. == "warmup"))) + (.[1:] | map(select(. == "measure"))))) and
+	(map(select(. == "warmup")) | length | . >= 1 and . <= 2) and
+	(map(select(. == "measure")) | length | . >= 1 and . <= 4)] | all' \
+	"samples labelled start, warmup, measure, in that order"
 jq_check $f '[.points[] | .samples as $s | ($s.ops | length) == .tasks and ([$s.ops[] | length == ($s.t_ns | length)] | all)] | all' \
 	"one sample row per task, as long as the timestamps"
 # rates divide by the measured time, which is about the duration
-jq_check $f '[.points[] | .summary.elapsed_s > 0.9 and .summary.elapsed_s < 1.5] | all' "measured ~1 s"
+# (the last sample may come late on a loaded machine, never early)
+jq_check $f '[.points[] | .summary.elapsed_s > 0.99 and .summary.elapsed_s < 3] | all' "measured at least 1 s"
 # one minor fault per page touched, per task, within 2%
 jq_check $f '[.points[] | select(.test | startswith("page_fault")) | .tasks_detail[] | (.minflt / .ops) | (. > 0.98 and . < 1.02)] | all' \
 	"page_fault: minor faults per op close to 1"

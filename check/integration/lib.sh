@@ -5,7 +5,8 @@ set -u
 : "${CGSCALE:?set CGSCALE to the cgscale binary}"
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d /tmp/cgscale-it.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# KEEP=1 keeps the directory for a post-mortem
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

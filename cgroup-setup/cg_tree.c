@@ -1,0 +1,335 @@
+/*
+ * cg_tree.c - the cgroups of one point: plan which hierarchies and paths
+ * a layout needs, create them top first (each marked, each level's knobs
+ * written through libcgroup), move a worker into its leaf, and remove
+ * them all again deepest first. See cg.h for the shape.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg.h"
+#include "cg_int.h"
+
+/* The tree hierarchy of layout hierarchy @hi, added when new. */
+static struct cg_thier *thier(struct cg_tree *t, unsigned hi, const char *ctrl)
+{
+	struct cg_thier *h = NULL;
+
+	for (unsigned i = 0; i < t->nh; i++)
+		if (t->h[i].hi == hi)
+			h = &t->h[i];
+	if (!h) {
+		h = &t->h[t->nh++];
+		memset(h, 0, sizeof(*h));
+		h->hi = hi;
+		h->version = t->lay->h[hi].version;
+		snprintf(h->ctrl, sizeof(h->ctrl), "%s", ctrl);
+	}
+	if (!cg_list_has(h->need, ctrl))
+		snprintf(h->need + strlen(h->need), sizeof(h->need) - strlen(h->need),
+			 "%s%s", h->need[0] ? "," : "", ctrl);
+	return h;
+}
+
+/* The node names, relative to the parent: levels 1..depth-1, leaves. */
+static int plan_nodes(struct cg_tree *t)
+{
+	const struct cg_spec *s = &t->spec;
+	unsigned n = s->depth - 1 + s->nleaves;
+
+	t->rel = calloc(n, sizeof(*t->rel));
+	t->level = calloc(n, sizeof(*t->level));
+	t->made = calloc(n, sizeof(*t->made));
+	if (!t->rel || !t->level || !t->made)
+		return -ENOMEM;
+	for (unsigned k = 1; k < s->depth; k++) {
+		if (k == 1)
+			snprintf(t->rel[0], PATH_MAX, "/%s", s->id);
+		else if (cg_copy(t->rel[k - 1], PATH_MAX - 32, t->rel[k - 2]))
+			return -ENAMETOOLONG;
+		else
+			snprintf(t->rel[k - 1] + strlen(t->rel[k - 1]), 32,
+				 "/" CG_PREFIX "l%u", k);
+		t->level[k - 1] = k;
+	}
+	t->first_leaf = s->depth - 1;
+	for (unsigned i = 0; i < s->nleaves; i++) {
+		char *r = t->rel[t->first_leaf + i];
+		const char *up = s->depth > 1 ? t->rel[s->depth - 2] : "";
+
+		if (s->depth == 1 && !s->per_task)
+			snprintf(r, PATH_MAX, "/%s", s->id);
+		else if (s->depth == 1)
+			snprintf(r, PATH_MAX, "/%s-t%u", s->id, i);
+		else if (!s->per_task)
+			snprintf(r, PATH_MAX, "%s/" CG_PREFIX "l%u", up, s->depth);
+		else
+			snprintf(r, PATH_MAX, "%s/" CG_PREFIX "t%u", up, i);
+		t->level[t->first_leaf + i] = s->depth;
+	}
+	t->nnodes = n;
+	return 0;
+}
+
+int cg_tree_plan(struct cg_tree *t, const struct cg_layout *l,
+		 const struct cg_spec *spec, char *err, size_t errlen)
+{
+	int mem = cg_layout_find(l, "memory"), rc;
+
+	memset(t, 0, sizeof(*t));
+	t->lay = l;
+	t->spec = *spec;
+	t->wait_ns = 10 * 1000000000LL;
+	if (spec->depth < 1 || spec->depth > CG_MAX_DEPTH || spec->nleaves < 1 ||
+	    (!spec->per_task && spec->nleaves != 1))
+		return cg_errf(err, errlen, -EINVAL, "bad cgroup tree: depth %u, %u leaves",
+			   spec->depth, spec->nleaves);
+	if (mem < 0)
+		return cg_errf(err, errlen, -ENODEV,
+			   "the memory controller is not available: no v1 hierarchy has it and no cgroup2 mount lists it in cgroup.controllers (is CONFIG_MEMCG on, or cgroup_disable=memory given?)");
+	thier(t, (unsigned)mem, "memory");
+	for (unsigned i = 0; i < spec->nknobs; i++) {
+		const struct cg_knob *k = &spec->knobs[i];
+
+		if (k->level > spec->depth)
+			continue;
+		rc = cg_knob_check(l, k, err, errlen);
+		if (rc)
+			return rc;
+		thier(t, (unsigned)cg_layout_find(l, k->ctrl), k->ctrl);
+	}
+	for (unsigned i = 0; i < t->nh; i++) {
+		struct cg_thier *h = &t->h[i];
+		const struct cg_hier *lh = &l->h[h->hi];
+
+		if (spec->parent) {
+			snprintf(h->parent, sizeof(h->parent), "%s", spec->parent);
+		} else if (lh->self[0]) {
+			snprintf(h->parent, sizeof(h->parent), "%s", lh->self);
+		} else {
+			return cg_errf(err, errlen, -ENOENT,
+				   "our own cgroup is not visible under %s (it is outside the mounted subtree %s); give --cgroup-parent",
+				   lh->mount, lh->mroot);
+		}
+		if (lh->readonly)
+			return cg_errf(err, errlen, -EROFS,
+				   "%s is mounted read-only: cgscale cannot create cgroups there (in a container? give it a writable cgroup mount, or use --cgroup-depth 0)",
+				   lh->mount);
+	}
+	return plan_nodes(t);
+}
+
+int cg_tree_rel(const struct cg_tree *t, unsigned h, unsigned i, char *out,
+		size_t len)
+{
+	const char *p = t->h[h].parent;
+	int n;
+
+	if (h >= t->nh || i >= t->nnodes)
+		return -EINVAL;
+	n = snprintf(out, len, "%s%s", strcmp(p, "/") ? p : "", t->rel[i]);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int cg_tree_path(const struct cg_tree *t, unsigned h, unsigned i, char *out,
+		 size_t len)
+{
+	char rel[PATH_MAX];
+	int rc = cg_tree_rel(t, h, i, rel, sizeof(rel)), n;
+
+	if (rc)
+		return rc;
+	n = snprintf(out, len, "%s%s", t->lay->h[t->h[h].hi].mount, rel);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* libcgroup must see each controller where the layout does. */
+static int check_lib(const struct cg_tree *t, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < t->nh; i++) {
+		const struct cg_thier *h = &t->h[i];
+		const char *p = h->need;
+
+		while (*p) {
+			char c[64];
+			size_t n = strcspn(p, ",");
+			int v;
+
+			snprintf(c, sizeof(c), "%.*s", (int)n, p);
+			v = cg_lib_version(c);
+			if (v != h->version)
+				return cg_errf(err, errlen, -ENODEV,
+					   "libcgroup sees the %s controller %s, /proc/self/mountinfo on v%d at %s",
+					   c, v < 0 ? "nowhere" : v == 1 ? "on v1" : "on v2",
+					   h->version, t->lay->h[h->hi].mount);
+			p += n + (p[n] == ',');
+		}
+	}
+	return 0;
+}
+
+/* v1 cpuset: a new cgroup has empty cpus and mems and takes no task;
+ * copy the parent's unless a knob of this level sets them. */
+static int cpuset_inherit(struct cg_tree *t, struct cg_thier *h, unsigned i,
+			  const char *rel, char *err, size_t errlen)
+{
+	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
+	char up[PATH_MAX], val[4096];
+
+	if (h->version != 1 || !cg_list_has(h->need, "cpuset"))
+		return 0;
+	snprintf(up, sizeof(up), "%s", rel);
+	*strrchr(up, '/') = 0;
+	if (!up[0])
+		snprintf(up, sizeof(up), "/");
+	for (unsigned f = 0; f < 2; f++) {
+		const char *name = files[f], *v = val;
+		bool set = false;
+		int rc;
+
+		for (unsigned k = 0; k < t->spec.nknobs; k++)
+			set |= t->spec.knobs[k].level == t->level[i] &&
+			       !strcmp(t->spec.knobs[k].name, name);
+		if (set)
+			continue;
+		rc = cg_lib_read("cpuset", up, name, val, sizeof(val));
+		val[strcspn(val, "\n")] = 0;
+		if (!rc)
+			rc = cg_lib_set("cpuset", rel, 1, &name, &v, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Create node @i in every hierarchy, mark it, write its level's knobs. */
+static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
+{
+	for (unsigned hh = 0; hh < t->nh; hh++) {
+		struct cg_thier *h = &t->h[hh];
+		char rel[PATH_MAX], full[PATH_MAX], mark[512];
+		int rc;
+
+		if ((rc = cg_tree_rel(t, hh, i, rel, sizeof(rel))) ||
+		    (rc = cg_tree_path(t, hh, i, full, sizeof(full))))
+			return cg_errf(err, errlen, rc, "cgroup path too long");
+		rc = cg_lib_create(h->need, rel, err, errlen);
+		if (rc)
+			return rc;
+		t->made[i][hh] = true;
+		snprintf(mark, sizeof(mark), "%s", t->marker);
+		if (t->level[i] == 1 && h->enabled[0])
+			snprintf(mark + strlen(mark), sizeof(mark) - strlen(mark),
+				 " parent_enabled=%s", h->enabled);
+		if ((rc = cg_mark(full, mark, err, errlen)) ||
+		    (rc = cpuset_inherit(t, h, i, rel, err, errlen)))
+			return rc;
+		for (unsigned k = 0; k < t->spec.nknobs; k++) {
+			const struct cg_knob *kn = &t->spec.knobs[k];
+			const char *name = kn->name, *value = kn->value;
+
+			if (kn->level != t->level[i] || !cg_list_has(h->need, kn->ctrl))
+				continue;
+			rc = cg_lib_set(kn->ctrl, rel, 1, &name, &value, err, errlen);
+			if (rc) {
+				char why[512];
+
+				snprintf(why, sizeof(why), "%s", err);
+				return cg_errf(err, errlen, rc, "--cgroup-set %u:%s=%s on %s: %s",
+					   kn->level, kn->name, kn->value, full, why);
+			}
+		}
+	}
+	return 0;
+}
+
+int cg_tree_create(struct cg_tree *t, char *err, size_t errlen)
+{
+	char ignore[512];
+	int rc = check_lib(t, err, errlen);
+
+	if (!rc)
+		rc = cg_marker_value(t->marker, sizeof(t->marker), NULL);
+	for (unsigned hh = 0; !rc && hh < t->nh; hh++)
+		if (t->h[hh].version == 2)
+			rc = cg_v2_prepare(t, &t->h[hh], err, errlen);
+	for (unsigned i = 0; !rc && i < t->nnodes; i++)
+		rc = create_node(t, i, err, errlen);
+	if (rc)
+		cg_tree_destroy(t, ignore, sizeof(ignore));
+	return rc;
+}
+
+int cg_tree_destroy(struct cg_tree *t, char *err, size_t errlen)
+{
+	char msg[PATH_MAX + 256];
+	int first = 0;
+
+	if (!t->made)
+		return 0;
+	/* leaves first (they are last), then the levels deepest first */
+	for (unsigned i = t->nnodes; i-- > 0;)
+		for (unsigned hh = 0; hh < t->nh; hh++) {
+			char rel[PATH_MAX], full[PATH_MAX];
+			int rc;
+
+			if (!t->made[i][hh])
+				continue;
+			cg_tree_rel(t, hh, i, rel, sizeof(rel));
+			cg_tree_path(t, hh, i, full, sizeof(full));
+			rc = cg_drain(full, t->h[hh].version, t->wait_ns);
+			if (rc)
+				snprintf(msg, sizeof(msg), "%s: tasks did not leave within %.0f s",
+					 full, t->wait_ns / 1e9);
+			else
+				rc = cg_lib_remove(t->h[hh].ctrl, rel, msg, sizeof(msg));
+			if (!rc)
+				t->made[i][hh] = false;
+			else if (!first && (first = rc))
+				snprintf(err, errlen, "%s", msg);
+		}
+	for (unsigned hh = 0; hh < t->nh; hh++) {
+		int rc;
+
+		if (t->h[hh].version != 2 || (!t->h[hh].enabled[0] && !t->h[hh].runner_leaf[0]))
+			continue;
+		if (first) {
+			/* our cgroups are still there: leave the parent be */
+			continue;
+		}
+		rc = cg_v2_restore(t, &t->h[hh], msg, sizeof(msg));
+		if (rc && !first && (first = rc))
+			snprintf(err, errlen, "%s", msg);
+	}
+	return first;
+}
+
+void cg_tree_free(struct cg_tree *t)
+{
+	free(t->rel);
+	free(t->level);
+	free(t->made);
+	t->rel = NULL;
+	t->level = NULL;
+	t->made = NULL;
+}
+
+int cg_tree_enter(const struct cg_tree *t, unsigned leaf, char *err,
+		  size_t errlen)
+{
+	if (leaf >= t->spec.nleaves)
+		return cg_errf(err, errlen, -EINVAL, "no leaf %u", leaf);
+	for (unsigned hh = 0; hh < t->nh; hh++) {
+		char rel[PATH_MAX];
+		int rc = cg_tree_rel(t, hh, t->first_leaf + leaf, rel, sizeof(rel));
+
+		if (!rc)
+			rc = cg_lib_attach(t->h[hh].ctrl, rel, getpid(), err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,393 @@
+/*
+ * cg_v2.c - the steps libcgroup 2.0.2 cannot do, done on cgroupfs files
+ * directly: the parent's cgroup.subtree_control on v2 (2.0.2 never writes
+ * the mount root's, and it would enable controllers in a parent that
+ * still holds the runner, which v2's no-internal-process rule forbids),
+ * moving the runner into a leaf of its own first, cgroup.kill, populated
+ * checks, the marker xattr and the owner check of a marker.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cg.h"
+#include "cg_int.h"
+
+int cg_file_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = 0;
+	close(fd);
+	return rc;
+}
+
+int cg_file_write(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		rc = -errno;
+	else if ((size_t)n != strlen(s))
+		rc = -EIO;
+	close(fd);
+	return rc;
+}
+
+unsigned long long cg_proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long v = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (cg_file_read(path, buf, sizeof(buf)))
+		return 0;
+	/* comm may hold spaces and ')': fields restart after the last ')' */
+	p = strrchr(buf, ')');
+	/* field 22 (starttime) is the 20th after the ')' */
+	for (int f = 0; p && f < 20; f++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtoull(p + 1, NULL, 10);
+	return v;
+}
+
+bool cg_owner_alive(pid_t pid, unsigned long long start)
+{
+	return pid > 0 && start && cg_proc_start(pid) == start;
+}
+
+/* The inode of our pid namespace: a pid means something only there. */
+static unsigned long long pidns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
+int cg_marker_value(char *out, size_t len, const char *extra)
+{
+	pid_t self = getpid();
+	int n = snprintf(out, len, "cgscale pid=%d start=%llu pidns=%llu%s%s",
+			 (int)self, cg_proc_start(self), pidns(),
+			 extra && *extra ? " " : "", extra ? extra : "");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int cg_marker_parse(const char *v, struct cg_marker *m)
+{
+	const char *e;
+	int p;
+
+	memset(m, 0, sizeof(*m));
+	if (sscanf(v, "cgscale pid=%d start=%llu", &p, &m->start) != 2 || p <= 0)
+		return -EINVAL;
+	m->pid = p;
+	e = strstr(v, " pidns=");
+	if (e)
+		m->pidns = strtoull(e + 7, NULL, 10);
+	e = strstr(v, " parent_enabled=");
+	if (e)
+		snprintf(m->enabled, sizeof(m->enabled), "%.*s",
+			 (int)strcspn(e + 16, " "), e + 16);
+	return 0;
+}
+
+int cg_marker_owner(const struct cg_marker *m)
+{
+	if (m->pidns && m->pidns != pidns())
+		return -1;
+	return cg_owner_alive(m->pid, m->start) ? 1 : 0;
+}
+
+int cg_mark(const char *full, const char *value, char *err, size_t errlen)
+{
+	if (!setxattr(full, CG_MARKER, value, strlen(value), 0))
+		return 0;
+	snprintf(err, errlen, "cannot mark %s with the xattr %s: %s (cgscale only removes cgroups it can recognise)",
+		 full, CG_MARKER, strerror(errno));
+	return -errno;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Does cgroup dir @full (or, on v2, its subtree) hold a process? */
+static bool populated(const char *full, int version)
+{
+	char path[PATH_MAX + 32], buf[4096];
+
+	if (version == 2) {
+		snprintf(path, sizeof(path), "%s/cgroup.events", full);
+		if (!cg_file_read(path, buf, sizeof(buf)))
+			return !strstr(buf, "populated 0");
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
+	if (cg_file_read(path, buf, sizeof(buf)))
+		return false;   /* gone */
+	return buf[0] != 0;
+}
+
+int cg_drain(const char *full, int version, int64_t ns)
+{
+	char path[PATH_MAX + 32], buf[65536];
+	int64_t deadline = now_ns() + ns;
+
+	while (populated(full, version)) {
+		if (now_ns() > deadline)
+			break;
+		sleep_ms(10);
+	}
+	if (!populated(full, version))
+		return 0;
+	/* Tasks that would not leave. They are in a cgroup of ours, so they
+	 * are ours: cgroup.kill (v2, 5.14+; write-only, so libcgroup, which
+	 * opens control files O_RDWR, cannot write it), else SIGKILL each. */
+	snprintf(path, sizeof(path), "%s/cgroup.kill", full);
+	if (version != 2 || cg_file_write(path, "1")) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
+		if (!cg_file_read(path, buf, sizeof(buf)))
+			for (char *p = buf; *p;) {
+				long pid = strtol(p, &p, 10);
+
+				if (pid > 1 && pid != getpid())
+					kill((pid_t)pid, SIGKILL);
+				while (*p == '\n')
+					p++;
+				if (*p && (*p < '0' || *p > '9'))
+					break;
+			}
+	}
+	deadline = now_ns() + 2000000000LL;
+	while (populated(full, version) && now_ns() < deadline)
+		sleep_ms(10);
+	return populated(full, version) ? -EBUSY : 0;
+}
+
+/* Child cgroup directories of @full, other than @except; -errno. */
+static int count_children(const char *full, const char *except)
+{
+	DIR *d = opendir(full);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, "..") && (!except || strcmp(e->d_name, except)))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Write "+a +b" or "-a -b" for the comma-separated @ctrls. */
+static int subtree_write(const char *full, const char *ctrls, char sign)
+{
+	char path[PATH_MAX + 32], val[300] = "";
+	size_t used = 0;
+
+	for (const char *p = ctrls; p && *p;) {
+		size_t n = strcspn(p, ",");
+
+		used += snprintf(val + used, sizeof(val) - used, "%s%c%.*s",
+				 used ? " " : "", sign, (int)n, p);
+		p = p[n] ? p + n + 1 : NULL;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
+	return used ? cg_file_write(path, val) : 0;
+}
+
+/* Is the @n-character word @w in the blank-separated @list? */
+static bool word_in(const char *list, const char *w, size_t n)
+{
+	for (const char *p = list; *p;) {
+		size_t len;
+
+		p += strspn(p, " \n");
+		len = strcspn(p, " \n");
+		if (len == n && !strncmp(p, w, n))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errlen)
+{
+	const struct cg_hier *lh = &t->lay->h[h->hi];
+	bool root = !strcmp(h->parent, "/");
+	char full[PATH_MAX], path[PATH_MAX + 32], buf[8192], missing[256] = "";
+	char extra[300];
+	pid_t self = getpid();
+	int rc;
+
+	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", full);
+	if ((rc = cg_file_read(path, buf, sizeof(buf)))) {
+		snprintf(err, errlen, "--cgroup-parent %s: cannot read %s: %s",
+			 h->parent, path, strerror(-rc));
+		return rc;
+	}
+	for (const char *p = h->need; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (!word_in(buf, p, n)) {
+			snprintf(err, errlen, "the %.*s controller is not available in %s: its parent does not enable it in cgroup.subtree_control; enable it there or choose another --cgroup-parent",
+				 (int)n, p, full);
+			return -ENODEV;
+		}
+		p = p[n] ? p + n + 1 : "";
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
+	if ((rc = cg_file_read(path, buf, sizeof(buf))))
+		return rc;
+	for (const char *p = h->need; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (!word_in(buf, p, n))
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+				 "%s%.*s", missing[0] ? "," : "", (int)n, p);
+		p = p[n] ? p + n + 1 : "";
+	}
+	if (!missing[0])
+		return 0;
+	snprintf(extra, sizeof(extra), "parent_enabled=%s", missing);
+	if (!root) {
+		/* no-internal-process rule: the parent must hold no process */
+		bool us = false;
+
+		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
+		if ((rc = cg_file_read(path, buf, sizeof(buf))))
+			return rc;
+		for (char *p = buf; *p;) {
+			long pid = strtol(p, &p, 10);
+
+			if (pid == self) {
+				us = true;
+			} else if (pid > 0) {
+				snprintf(err, errlen, "%s holds processes (pid %ld and maybe more) and cgroup v2 forbids enabling controllers (%s) in a cgroup with processes: give --cgroup-parent / or a cgroup without processes",
+					 full, pid, missing);
+				return -EBUSY;
+			}
+			while (*p && (*p < '0' || *p > '9'))
+				p++;
+		}
+		if (us) {
+			/* as container runtimes do: move ourselves into a leaf
+			 * of our own. Directly: libcgroup's create would enable
+			 * the controllers in the parent first, which fails while
+			 * we are still in it, and 2.0.2's attach refuses a v2
+			 * cgroup whose parent does not enable the controller
+			 * ("Cgroup is not mounted"), which is the point here. */
+			char rel[PATH_MAX + 96], leaf[2 * PATH_MAX], mark[512];
+			char procs[2 * PATH_MAX + 16], pid[24];
+
+			snprintf(rel, sizeof(rel), "%s/%s-runner", h->parent, t->spec.id);
+			snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, rel);
+			if (mkdir(leaf, 0755)) {
+				rc = -errno;
+				snprintf(err, errlen, "cannot create %s: %s", leaf, strerror(errno));
+				return rc;
+			}
+			cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
+			cg_copy(h->runner_from, sizeof(h->runner_from), h->parent);
+			if ((rc = cg_marker_value(mark, sizeof(mark), extra)) ||
+			    (rc = cg_mark(leaf, mark, err, errlen)))
+				return rc;
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+			snprintf(pid, sizeof(pid), "%d", (int)self);
+			rc = cg_file_write(procs, pid);
+			if (rc)
+				return cg_errf(err, errlen, rc, "cannot move the runner into %s: %s",
+					       leaf, strerror(-rc));
+		}
+	}
+	rc = subtree_write(full, missing, '+');
+	if (rc) {
+		snprintf(err, errlen, "cannot enable %s in %s/cgroup.subtree_control: %s",
+			 missing, full, strerror(-rc));
+		return rc;
+	}
+	snprintf(h->enabled, sizeof(h->enabled), "%s", missing);
+	return 0;
+}
+
+int cg_v2_restore(struct cg_tree *t, struct cg_thier *h, char *err, size_t errlen)
+{
+	const struct cg_hier *lh = &t->lay->h[h->hi];
+	bool root = !strcmp(h->parent, "/");
+	const char *rl = h->runner_leaf[0] ? strrchr(h->runner_leaf, '/') + 1 : NULL;
+	char full[PATH_MAX];
+	int rc = 0, n;
+
+	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
+	if (h->enabled[0]) {
+		/* only when no other cgroup came to live there meanwhile:
+		 * disabling would take the controller away from it */
+		n = count_children(full, rl);
+		if (n == 0)
+			rc = subtree_write(full, h->enabled, '-');
+		if (rc || n) {
+			snprintf(err, errlen, "left %s enabled in %s/cgroup.subtree_control: %s",
+				 h->enabled, full, n ? "other cgroups live there now" : strerror(-rc));
+			rc = rc ? rc : -EBUSY;
+		}
+		h->enabled[0] = 0;
+	}
+	if (h->runner_leaf[0] && !rc) {
+		char leaf[PATH_MAX + 96];
+
+		rc = cg_lib_attach(h->ctrl, h->runner_from, getpid(), err, errlen);
+		snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, h->runner_leaf);
+		if (!rc && rmdir(leaf)) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot remove %s: %s", leaf, strerror(errno));
+		}
+		if (!rc)
+			h->runner_leaf[0] = 0;
+	}
+	return rc;
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""browser-check.py PAGE.html SHOT.png - render a report in headless Chromium
+and say what a reader would meet: console errors, uncaught exceptions,
+requests other than the page itself, and the size of every chart.
+
+It drives Chromium over the DevTools protocol on a pipe
+(--remote-debugging-pipe: commands on fd 3, replies on fd 4, each message a
+JSON text ended by a NUL byte), so it needs only python3 and the Debian
+chromium package: no websocket module, no npm. Prints one JSON object on
+stdout; exit 0 when it could render the page (the caller judges the
+findings), 1 when Chromium failed, 2 on bad usage.
+"""
+import base64
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+    "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+    "--disable-extensions", "--mute-audio", "--remote-debugging-pipe",
+]
+WIDTH = 1280
+MAX_SHOT_HEIGHT = 16000
+
+PROBE = r"""
+(() => {
+  const charts = Array.from(document.querySelectorAll('svg.chart')).map(e => {
+    const r = e.getBoundingClientRect();
+    const b = e.getBBox();
+    return {w: r.width, h: r.height, drawn_w: b.width, drawn_h: b.height,
+            shapes: e.querySelectorAll('path,rect,use,circle,text').length};
+  });
+  const missing = [];
+  for (const u of document.querySelectorAll('svg use')) {
+    const h = u.getAttribute('href') || u.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
+    if (h && h.startsWith('#') && !document.getElementById(h.slice(1))) missing.push(h);
+  }
+  const ids = {};
+  let dup = 0;
+  for (const e of document.querySelectorAll('[id]')) { if (ids[e.id]) dup++; ids[e.id] = 1; }
+  return JSON.stringify({
+    title: document.title,
+    figures: document.querySelectorAll('figure').length,
+    nochart: document.querySelectorAll('p.nochart').length,
+    tables: document.querySelectorAll('table').length,
+    scripts: document.scripts.length,
+    charts, missing_refs: missing, duplicate_ids: dup,
+    height: document.documentElement.scrollHeight,
+    text_len: document.body.innerText.length,
+  });
+})()
+"""
+
+
+class Pipe:
+    def __init__(self, chrome, profile):
+        cmd_r, self.cmd_w = os.pipe()
+        self.resp_r, resp_w = os.pipe()
+
+        def fds():   # in the child: the pipe ends at fds 3 and 4
+            a = fcntl.fcntl(cmd_r, fcntl.F_DUPFD, 10)
+            b = fcntl.fcntl(resp_w, fcntl.F_DUPFD, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.log = open(os.path.join(profile, "stderr.log"), "w+b")
+        self.proc = subprocess.Popen(
+            [chrome] + FLAGS + ["--user-data-dir=" + profile, "about:blank"],
+            preexec_fn=fds, close_fds=False,
+            stdout=subprocess.DEVNULL, stderr=self.log)
+        os.close(cmd_r)
+        os.close(resp_w)
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+
+    def send(self, method, params=None, session=None, timeout=60):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.cmd_w, json.dumps(msg).encode() + b"\0")
+        return self.wait(lambda m: m.get("id") == self.next_id, timeout)
+
+    def wait(self, pred, timeout=60):
+        end = time.time() + timeout
+        while True:
+            while b"\0" in self.buf:
+                raw, self.buf = self.buf.split(b"\0", 1)
+                m = json.loads(raw)
+                if "method" in m:
+                    self.events.append(m)
+                if pred(m):
+                    if "error" in m:
+                        raise RuntimeError("%s" % m["error"])
+                    return m
+            if time.time() > end:
+                raise TimeoutError("no answer from chromium")
+            chunk = os.read(self.resp_r, 1 << 20)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self.buf += chunk
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
+    url = "file://" + page
+    chrome = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    with tempfile.TemporaryDirectory(prefix="cgs-chromium-") as profile:
+        p = Pipe(chrome, profile)
+        try:
+            t = p.send("Target.createTarget", {"url": "about:blank"})
+            tid = t["result"]["targetId"]
+            a = p.send("Target.attachToTarget", {"targetId": tid, "flatten": True})
+            s = a["result"]["sessionId"]
+            for dom in ("Page", "Runtime", "Log", "Network"):
+                p.send(dom + ".enable", session=s)
+            p.send("Emulation.setDeviceMetricsOverride",
+                   {"width": WIDTH, "height": 900, "deviceScaleFactor": 1,
+                    "mobile": False}, session=s)
+            p.send("Page.navigate", {"url": url}, session=s)
+            p.wait(lambda m: m.get("method") == "Page.loadEventFired"
+                   and m.get("sessionId") == s)
+            r = p.send("Runtime.evaluate", {"expression": PROBE,
+                                            "returnByValue": True}, session=s)
+            probe = json.loads(r["result"]["result"]["value"])
+            h = min(probe["height"], MAX_SHOT_HEIGHT)
+            img = p.send("Page.captureScreenshot",
+                         {"format": "png", "captureBeyondViewport": True,
+                          "clip": {"x": 0, "y": 0, "width": WIDTH, "height": h,
+                                   "scale": 1}}, session=s, timeout=120)
+            with open(shot, "wb") as f:
+                f.write(base64.b64decode(img["result"]["data"]))
+            errors, requests = [], []
+            for e in p.events:
+                m, prm = e["method"], e.get("params", {})
+                if m == "Runtime.consoleAPICalled" and prm.get("type") in ("error", "assert", "warning"):
+                    errors.append("console %s: %s" % (prm["type"], prm.get("args")))
+                elif m == "Runtime.exceptionThrown":
+                    errors.append("exception: %s" % prm.get("exceptionDetails", {}).get("text"))
+                elif m == "Log.entryAdded" and prm["entry"].get("level") in ("error", "warning"):
+                    errors.append("log %s: %s" % (prm["entry"]["level"], prm["entry"].get("text")))
+                elif m == "Network.requestWillBeSent":
+                    u = prm["request"]["url"]
+                    if u != url and not u.startswith("data:"):
+                        requests.append(u)
+            probe.update({"errors": errors, "requests": requests, "screenshot": shot,
+                          "shot_height": h})
+            print(json.dumps(probe))
+            try:
+                p.send("Browser.close", timeout=10)
+            except Exception:
+                pass
+        except Exception as ex:
+            p.log.seek(0)
+            err = p.log.read()[-2000:].decode(errors="replace")
+            print("browser-check: %s %s" % (ex, err), file=sys.stderr)
+            p.proc.kill()
+            p.proc.wait()
+            return 1
+        try:
+            p.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.proc.kill()
+            p.proc.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+#!/bin/sh
+# cgscale compare --html: from two real small runs (an A/A comparison) and
+# a copy of one made 25% slower at 2 tasks, a well-formed page with the
+# verdicts, the environment diff, a forest plot per metric and the sides
+# per test and mode, every chart drawn; the exit status is compare's own;
+# incomparable inputs still get a page that says why; names with markup
+# and % stay text and draw; no gnuplot gives tables; an unwritable --html
+# is bad input (exit 2) before anything is read; the sanitizer build is
+# clean.
+. "$(dirname "$0")/lib.sh"
+
+command -v xmllint >/dev/null || skip "xmllint missing: apt-get install libxml2-utils"
+command -v gnuplot >/dev/null || skip "gnuplot missing: apt-get install gnuplot-nox (make check installs it)"
+
+wellformed() {
+	xmllint --noout "$1" 2>xml.err || fail "$1 is not well-formed XML: $(head -n 5 xml.err)"
+	grep -qi '<script' "$1" && fail "$1 has a script element"
+	dups=$(grep -o ' id="[^"]*"' "$1" | sort | uniq -d | head -n 3)
+	[ -z "$dups" ] || fail "$1: ids not unique: $dups"
+}
+count() { grep -o "$1" "$2" | wc -l; }
+
+for s in a b; do
+	"$CGSCALE" run -q -r 3 -t 1,2 -m process -w 0.1 -d 0.3 -i 0.1 -o $s.json page_fault3 \
+		>/dev/null 2>run.err || fail "run $s: $(cat run.err)"
+done
+
+# A/A: the exit status is compare's, with or without --html
+"$CGSCALE" compare a.json b.json >plain.txt 2>/dev/null
+want=$?
+"$CGSCALE" compare --html aa.html a.json b.json >aa.txt 2>aa.err
+rc=$?
+[ $rc -eq $want ] || fail "--html changed the exit status: $rc, not $want"
+cmp -s plain.txt aa.txt || fail "--html changed the text output"
+grep -q "HTML page in aa.html" aa.err || fail "page path not said: $(cat aa.err)"
+wellformed aa.html
+grep -q 'class="nochart"' aa.html && fail "a chart was not drawn: $(grep -o 'No chart[^<]*' aa.html | head -n 2)"
+# 3 metrics with values at 2 tasks (per_task_ops, min_task_ops, scalability),
+# one forest each, and one sides chart for page_fault3 process
+[ "$(count '<svg class="chart"' aa.html)" -ge 4 ] || fail "fewer than 4 charts"
+[ "$(count '<figure' aa.html)" -eq "$(count '<svg class="chart"' aa.html)" ] || fail "figures without charts"
+for t in 'Verdicts, all points and metrics' 'Environment' 'kernel.release' \
+	'per_task_ops (ops/s, higher is better): change of B against A' \
+	'page_fault3, process, 2 tasks' 'of each side, a dot per run' 'runs for T'; do
+	grep -qF "$t" aa.html || fail "the compare page lacks '$t'"
+done
+# its tables hold compare's numbers: the mean of A at 1 task
+m=$(jq '[.points[] | select(.tasks == 1 and .status == "ok") | .summary.per_task_ops_per_sec] | add / length | floor' a.json)
+grep -qE "<td class=\"n\">($m|$((m + 1))|$((m - 1)))</td>" aa.html || fail "A's mean $m at 1 task not in a table"
+
+# a regression made by hand: B 25% slower at 2 tasks
+jq '.points |= map(if .tasks == 2 then (.samples.ops |= map(map(. * 3 / 4 | floor))) else . end)' \
+	b.json >slow.json
+"$CGSCALE" compare -T 2 --html reg.html a.json slow.json >reg.txt 2>/dev/null
+rc=$?
+[ $rc -le 1 ] || fail "compare of a regression: exit $rc"
+wellformed reg.html
+# on a shared machine the noise may hide it: check the page says what
+# compare decided, whichever verdict that is
+"$CGSCALE" compare -T 2 -f json a.json slow.json >reg.json 2>/dev/null
+for t in 1 2; do
+	v=$(jq -r --argjson t $t '.points[] | select(.tasks == $t) | .comparisons[]
+		| select(.metric == "per_task_ops") | .verdict' reg.json)
+	[ -n "$v" ] || fail "no per_task_ops verdict at $t tasks in compare's JSON"
+	c=$(jq -r --argjson t $t '.points[] | select(.tasks == $t) | .comparisons[]
+		| select(.metric == "per_task_ops") | .change_pct * 10 | round / 10' reg.json)
+	grep -qF "$t: $v " reg.html || fail "the verdict $v at $t tasks is not under its bars"
+	cls=$(echo "$v" | tr 'A-Z' 'a-z')
+	grep -qF "<td class=\"v-$cls\">$v</td>" reg.html || fail "verdict $v not marked in a table"
+	echo "$t tasks: $v, $c %"
+done
+
+# incomparable (no point in common): exit 3, and a page that says why
+"$CGSCALE" run -q -t 1 -m thread -w 0.1 -d 0.2 -i 0.1 -o other.json fallocate2 >/dev/null 2>&1 ||
+	fail "run other"
+"$CGSCALE" compare --html inc.html a.json other.json >/dev/null 2>inc.err
+[ $? -eq 3 ] || fail "incomparable inputs: exit not 3"
+wellformed inc.html
+grep -q 'These inputs cannot be compared' inc.html || fail "the page does not say why"
+
+# names with markup, quotes and % on both sides: text, and still drawn
+for s in a slow; do
+	jq '.points |= map(.test = "pf<3>&\"q\" 50%s '"'"'x")' $s.json >h$s.json
+done
+"$CGSCALE" compare --html hostile.html ha.json hslow.json >/dev/null 2>h.err
+[ $? -le 1 ] || fail "hostile names: $(cat h.err)"
+wellformed hostile.html
+grep -q 'class="nochart"' hostile.html && fail "hostile names: a chart not drawn: $(grep -o 'No chart[^<]*' hostile.html | head -n 1)"
+grep -qF 'pf&lt;3&gt;&amp;&quot;q&quot; 50%s &#39;x' hostile.html || fail "hostile name not escaped"
+
+# no gnuplot: tables, a note, the same exit status
+PATH=/nonexistent "$CGSCALE" compare --html nogp.html a.json b.json >/dev/null 2>nogp.err
+[ $? -eq $want ] || fail "without gnuplot: exit status changed"
+grep -q gnuplot-nox nogp.err || fail "without gnuplot: the package is not named"
+wellformed nogp.html
+grep -q 'class="nochart"' nogp.html || fail "without gnuplot: no note in place of the charts"
+
+# an unwritable --html: exit 2, said at once
+"$CGSCALE" compare --html /nonexistent/dir/x.html a.json b.json >out.txt 2>err.txt
+[ $? -eq 2 ] || fail "unwritable --html: exit not 2"
+[ -s out.txt ] && fail "unwritable --html: compare ran anyway"
+grep -q -- '--html' err.txt || fail "unwritable --html: the message does not name it"
+
+if [ -n "${CGSCALE_SAN:-}" ] && [ "$CGSCALE_SAN" != "$CGSCALE" ]; then
+	"$CGSCALE_SAN" compare --html san.html ha.json hslow.json >/dev/null 2>san.txt
+	[ $? -le 1 ] || fail "sanitizer build: $(tail -n 20 san.txt)"
+	grep -q "Sanitizer" san.txt && fail "sanitizer report: $(head -n 20 san.txt)"
+	wellformed san.html
+fi
+exit 0

@@ -1,0 +1,74 @@
+#!/bin/sh
+# The report in a real browser: headless Chromium (Debian's chromium)
+# renders the page of a real small run and of a comparison of two, and
+# the page without gnuplot, driven over the DevTools protocol
+# on a pipe by check/browser-check.py; no console error, no exception, no
+# request but the page itself, no script, every chart laid out with a
+# non-zero size and drawn content, every <use> reference resolved, ids
+# unique; the same for the page without gnuplot. A full-page screenshot is
+# taken; set CGSCALE_SHOTS=DIR to keep it. Chromium (about 120 MB) is
+# installed here, as root, when missing; where it cannot be, the test
+# skips and says so loudly.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v chromium >/dev/null || ! command -v python3 >/dev/null; then
+	if [ "$(id -u)" = 0 ]; then
+		echo "installing chromium for the browser test (about 120 MB)..."
+		"$REPO/scripts/deps.sh" browser >deps.log 2>&1 || true
+	fi
+	if ! command -v chromium >/dev/null || ! command -v python3 >/dev/null; then
+		echo "**********************************************************************"
+		echo "* THE BROWSER TEST DID NOT RUN: chromium or python3 is missing and   *"
+		echo "* could not be installed (need root and apt). Install them with:     *"
+		echo "*     apt-get install chromium python3                               *"
+		echo "**********************************************************************"
+		skip "BROWSER TEST NOT RUN: no chromium/python3 (apt-get install chromium python3)"
+	fi
+fi
+command -v gnuplot >/dev/null || skip "gnuplot missing: apt-get install gnuplot-nox (make check installs it)"
+command -v jq >/dev/null || skip "jq missing"
+
+"$CGSCALE" run -q -t 1,2 -r 2 -w 0.2 -d 0.4 -i 0.1 -o r.json page_fault2 \
+	>/dev/null 2>run.err || fail "run: $(cat run.err)"
+"$CGSCALE" run -q -t 1,2 -r 2 -w 0.2 -d 0.4 -i 0.1 -o r2.json page_fault2 \
+	>/dev/null 2>run.err || fail "second run: $(cat run.err)"
+"$CGSCALE" report -o rep.html r.json 2>/dev/null || fail "report"
+"$CGSCALE" compare --html cmp.html r.json r2.json >/dev/null 2>cmp.err
+rc=$?
+[ $rc -le 1 ] || fail "compare --html: exit $rc: $(cat cmp.err)"
+[ -s cmp.html ] || fail "compare --html wrote nothing: $(cat cmp.err)"
+"$CGSCALE" report --gnuplot /nonexistent -o nogp.html r.json 2>/dev/null || fail "report without gnuplot"
+
+# check PAGE SHOT FIGURES CHARTS: render and judge
+check() {
+	timeout 120 python3 "$REPO/check/browser-check.py" "$1" "$2" >"$1.json" 2>"$1.err" ||
+		fail "chromium could not render $1: $(tail -n 5 "$1.err")"
+	res="$1.json"
+	jq_check "$res" '.errors == []' "$1: console errors or exceptions: $(jq -c .errors "$res")"
+	jq_check "$res" '.requests == []' "$1: requests outside the page: $(jq -c .requests "$res")"
+	jq_check "$res" '.scripts == 0' "$1: the page has scripts"
+	jq_check "$res" '.missing_refs == [] and .duplicate_ids == 0' "$1: broken or duplicate ids"
+	jq_check "$res" '.tables >= 5 and .text_len > 1000' "$1: tables or text missing"
+	if [ "$3" = all ]; then   # as many charts as figures, at least $4
+		jq_check "$res" ".figures >= $4 and (.charts | length) == .figures and .nochart == 0" \
+			"$1: a chart per figure expected, got $(jq -c '[.figures, (.charts|length)]' "$res")"
+	else
+		jq_check "$res" ".figures == $3 and (.charts | length) == $4 and .nochart == $3 - $4" \
+			"$1: $3 figures and $4 charts expected, got $(jq -c '[.figures, (.charts|length)]' "$res")"
+	fi
+	jq_check "$res" '[.charts[] | .w > 200 and .h > 100 and .drawn_w > 0 and .drawn_h > 0
+		and .shapes > 20] | all' "$1: a chart has no size or nothing drawn: $(jq -c .charts "$res")"
+	[ "$(head -c 8 "$2" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		fail "$2 is not a PNG"
+	[ "$(wc -c <"$2")" -gt 20000 ] || fail "$2 is nearly empty"
+	if [ -n "${CGSCALE_SHOTS:-}" ]; then
+		mkdir -p "$CGSCALE_SHOTS" && cp "$2" "$CGSCALE_SHOTS/" &&
+			echo "screenshot: $CGSCALE_SHOTS/$(basename "$2")"
+	fi
+}
+# one test: its curve, and 2 modes x 2 task counts x 2 charts
+check rep.html report.png 9 9
+check nogp.html report-nognuplot.png 9 0
+# a comparison: a forest plot per metric, the sides per mode
+check cmp.html compare.png all 4
+exit 0

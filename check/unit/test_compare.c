@@ -1,0 +1,503 @@
+/*
+ * test_compare.c - compare end to end on synthetic result files with a
+ * known shift and noise (synth.h): A/A gives no REGRESSION, a 10% drop at
+ * low noise is a REGRESSION (exit 1), a 1% change with T = 2% is
+ * NO_CHANGE; noise, environment differences, grouping, bad input and the
+ * exit codes; the verdict rules one by one; JSON and JUnit output.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../results/compare.h"
+#include "synth.h"
+
+struct fixture {
+	char dir[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/cgs-cmp-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	if (system(cmd))
+		return -1;
+	free(f);
+	return 0;
+}
+
+static const char *path(struct fixture *f, const char *name)
+{
+	static char buf[4][256];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", f->dir, name);
+	return buf[k];
+}
+
+static void put(struct fixture *f, const char *name, struct synth s)
+{
+	if (!s.tasks)
+		s.tasks = 2;
+	if (!s.mean)
+		s.mean = 1e6;
+	assert_int_equal(synth_write(path(f, name), &s), 0);
+}
+
+/* Run `cgscale compare ARGS...` with stdout to /dev/null; the status. */
+static int compare(const char *first, ...)
+{
+	char *argv[32] = { "compare" };
+	int argc = 1, saved, null, status;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	fflush(stdout);
+	saved = dup(1);
+	null = open("/dev/null", O_WRONLY);
+	dup2(null, 1);
+	status = cmp_cmd_compare(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(null);
+	return status;
+}
+
+/* Analyse two files in-process, for a look at the verdicts. */
+static void analyse(struct cmp_result *r, const char *a, const char *b, double t)
+{
+	char err[512];
+
+	cmp_opts_default(&r->o);
+	r->o.threshold[CMP_PRIMARY] = t;
+	r->nsides = 2;
+	r->sides = calloc(2, sizeof(*r->sides));
+	assert_non_null(r->sides);
+	strcpy(r->sides[0].label, "A");
+	strcpy(r->sides[1].label, "B");
+	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
+	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
+	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
+}
+
+static const struct cmp_delta *primary(const struct cmp_result *r)
+{
+	assert_int_equal(r->ngroups, 1);
+	assert_true(r->groups[0].common);
+	return cmp_delta_of(r, &r->groups[0], 1, 0);
+}
+
+static void test_aa_no_regression(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+
+	put(f, "a.json", (struct synth){ .runs = 10, .cov = 1, .seed = 1 });
+	put(f, "b.json", (struct synth){ .runs = 10, .cov = 1, .seed = 2 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(r.count[CMP_REGRESSION], 0);
+	assert_int_equal(r.count[CMP_IMPROVEMENT], 0);
+	assert_int_equal(primary(&r)->verdict, CMP_NO_CHANGE);
+	cmp_result_free(&r);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "b.json"), NULL), 0);
+	/* a file against itself: exactly no change */
+	assert_int_equal(compare(path(f, "a.json"), path(f, "a.json"), NULL), 0);
+}
+
+static void test_regression_10pct(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+
+	put(f, "a.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 3 });
+	put(f, "b.json", (struct synth){ .runs = 5, .cov = 0.5, .shift = -10, .seed = 4 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	d = primary(&r);
+	assert_int_equal(d->verdict, CMP_REGRESSION);
+	assert_true(d->pct < -8 && d->pct > -12);
+	assert_true(d->lo < d->pct && d->pct < d->hi && d->hi < -2);
+	assert_true(d->mwu.exact);
+	assert_true(fabs(d->mwu.p - 2.0 / 252) < 1e-12);  /* fully separated */
+	cmp_result_free(&r);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "b.json"), NULL), 1);
+	assert_int_equal(compare("--bisect", path(f, "a.json"), path(f, "b.json"), NULL), 1);
+	/* the other way round it is an improvement: exit 0, bisect good */
+	assert_int_equal(compare(path(f, "b.json"), path(f, "a.json"), NULL), 0);
+	assert_int_equal(compare("--bisect", path(f, "b.json"), path(f, "a.json"), NULL), 0);
+	/* thresholds above the change: no longer a regression; the slowest
+	 * task (a secondary metric) regresses as much as the mean */
+	assert_int_equal(compare("-T", "20", path(f, "a.json"), path(f, "b.json"), NULL), 1);
+	assert_int_equal(compare("-T", "20", "--threshold-secondary", "20",
+				 path(f, "a.json"), path(f, "b.json"), NULL), 0);
+	assert_int_equal(compare("-T", "20", "--metrics", "per_task_ops",
+				 path(f, "a.json"), path(f, "b.json"), NULL), 0);
+}
+
+static void test_one_pct_no_change(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+
+	put(f, "a.json", (struct synth){ .runs = 10, .cov = 0.3, .seed = 5 });
+	put(f, "b.json", (struct synth){ .runs = 10, .cov = 0.3, .shift = -1, .seed = 6 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(primary(&r)->verdict, CMP_NO_CHANGE);
+	/* significant, yet within the practical threshold */
+	assert_true(primary(&r)->p < 0.05);
+	cmp_result_free(&r);
+	/* with T = 0.5% the same data is a regression */
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 0.5);
+	assert_int_equal(primary(&r)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+}
+
+static void test_noisy_and_exit_codes(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+
+	put(f, "a.json", (struct synth){ .runs = 5, .cov = 10, .seed = 7 });
+	put(f, "b.json", (struct synth){ .runs = 5, .cov = 10, .seed = 8 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(primary(&r)->verdict, CMP_NOISY);
+	cmp_result_free(&r);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "b.json"), NULL), 0);
+	assert_int_equal(compare("--fail-on-inconclusive", path(f, "a.json"),
+				 path(f, "b.json"), NULL), 4);
+	assert_int_equal(compare("--bisect", path(f, "a.json"), path(f, "b.json"), NULL), 125);
+	/* a wider --max-cov: the interval straddles T, INCONCLUSIVE */
+	assert_int_equal(compare("--max-cov", "50", "--fail-on-inconclusive",
+				 path(f, "a.json"), path(f, "b.json"), NULL), 4);
+}
+
+static void test_too_few_runs(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+
+	put(f, "a.json", (struct synth){ .runs = 3, .cov = 0.2, .seed = 9 });
+	put(f, "b.json", (struct synth){ .runs = 3, .cov = 0.2, .shift = -10, .seed = 10 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	/* 3 vs 3 can never reach p < 0.05 */
+	assert_true(fabs(primary(&r)->min_p - 0.1) < 1e-12);
+	assert_true(primary(&r)->runs_needed >= 4);
+	cmp_result_free(&r);
+	put(f, "c.json", (struct synth){ .runs = 1, .seed = 11 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "c.json"), path(f, "c.json"), 2);
+	assert_int_equal(primary(&r)->verdict, CMP_INCONCLUSIVE);
+	cmp_result_free(&r);
+}
+
+static void test_judge_rules(void **state)
+{
+	struct cmp_opts o;
+	struct cmp_delta d = { .threshold = 2, .q = NAN };
+
+	(void)state;
+	cmp_opts_default(&o);
+	d.lo = -5, d.hi = -3;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_REGRESSION);
+	/* a clear regression stays one on a noisy side (flagged in why) */
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 9, 1, 5, 5, &o), CMP_REGRESSION);
+	assert_non_null(strstr(d.why, "noisy"));
+	/* secondary: needs q < alpha after Benjamini-Hochberg */
+	d.q = 0.2;
+	assert_int_equal(cmp_judge(&d, CMP_SECONDARY, 1, 1, 5, 5, &o), CMP_INCONCLUSIVE);
+	d.q = 0.01;
+	assert_int_equal(cmp_judge(&d, CMP_SECONDARY, 1, 1, 5, 5, &o), CMP_REGRESSION);
+	d.lo = 3, d.hi = 5;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_IMPROVEMENT);
+	d.lo = -1.5, d.hi = 1.9;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_NO_CHANGE);
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 6, 5, 5, &o), CMP_NOISY);
+	d.lo = -2.5, d.hi = 1;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_INCONCLUSIVE);
+	d.lo = -5, d.hi = -3;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 1, 5, &o), CMP_INCONCLUSIVE);
+	d.lo = NAN;
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_INCONCLUSIVE);
+}
+
+static void test_environment(void **state)
+{
+	struct fixture *f = *state;
+
+	put(f, "a.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 12 });
+	/* another kernel is the default axis: compared */
+	put(f, "k.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 13, .kernel = "6.2.0" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "k.json"), NULL), 0);
+	/* ...but not along another axis */
+	assert_int_equal(compare("--axis", "kernel.thp", path(f, "a.json"),
+				 path(f, "k.json"), NULL), 3);
+	/* THP differs: incomparable, unless it is the axis or allowed */
+	put(f, "t.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 14,
+					 .thp = "[always] madvise never" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "t.json"), NULL), 3);
+	assert_int_equal(compare("--bisect", path(f, "a.json"), path(f, "t.json"), NULL), 125);
+	assert_int_equal(compare("--allow-env-diff", path(f, "a.json"), path(f, "t.json"), NULL), 0);
+	assert_int_equal(compare("--axis", "kernel.thp.enabled", path(f, "a.json"),
+				 path(f, "t.json"), NULL), 0);
+	assert_int_equal(compare("--axis", "no.such.field", path(f, "a.json"),
+				 path(f, "t.json"), NULL), 2);
+	/* one side mixing two kernels is incomparable too */
+	mkdir(path(f, "mixed"), 0755);
+	put(f, "mixed/1.json", (struct synth){ .runs = 2, .seed = 15 });
+	put(f, "mixed/2.json", (struct synth){ .runs = 2, .seed = 16, .kernel = "6.2.0" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "mixed"), NULL), 3);
+}
+
+static void test_grouping(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+
+	/* a directory of files, one run each, is one side */
+	mkdir(path(f, "dir"), 0755);
+	for (int i = 0; i < 5; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "dir/run%d.json", i);
+		put(f, name, (struct synth){ .runs = 1, .cov = 0.5, .seed = 20 + i });
+	}
+	put(f, "a.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 30 });
+	analyse(&r, path(f, "a.json"), path(f, "dir"), 2);
+	assert_int_equal(r.sides[1].nfiles, 5);
+	assert_int_equal(r.groups[0].cell[1].n[0], 5);
+	cmp_result_free(&r);
+	/* another mode, task count or cgroup layout is another point */
+	put(f, "th.json", (struct synth){ .runs = 5, .seed = 31, .mode = "thread" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "th.json"), NULL), 3);
+	put(f, "t4.json", (struct synth){ .runs = 5, .seed = 32, .tasks = 4 });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "t4.json"), NULL), 3);
+	put(f, "cg.json", (struct synth){ .runs = 5, .seed = 33, .cov = 0.5, .layout = "nested" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "cg.json"), NULL), 3);
+	/* ...unless the layout is the axis */
+	assert_int_equal(compare("--axis", "cgroup", path(f, "a.json"), path(f, "cg.json"), NULL), 0);
+	/* several new sides: each gets its own comparison */
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "dir"), 2);
+	cmp_result_free(&r);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "dir"), path(f, "a.json"), NULL), 0);
+}
+
+static void test_fairness_metric(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "min_task_ops"); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 40 });
+	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 41, .slow = 0.3 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	/* one task 30% slower: the slowest task regresses, BH-significant */
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, m)->verdict, CMP_REGRESSION);
+	assert_true(cmp_delta_of(&r, &r.groups[0], 1, m)->q < 0.05);
+	cmp_result_free(&r);
+}
+
+/* A lower-is-better metric read from the perf section by its path. */
+static void test_perf_metric(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "path_length"); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	assert_int_equal(cmp_metrics[m].dir, -1);
+	put(f, "a.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 70, .path_length = 1500 });
+	put(f, "b.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 71, .shift = -10,
+					 .path_length = 1500 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	d = cmp_delta_of(&r, &r.groups[0], 1, m);
+	assert_true(d->valid);
+	/* 11% more instructions per op is worse: a negative change */
+	assert_true(d->pct < -9 && d->pct > -13);
+	assert_true(d->hi < -5);
+	assert_int_equal(d->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* files without a perf section simply lack the metric */
+	put(f, "c.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 72 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_false(cmp_delta_of(&r, &r.groups[0], 1, m)->valid);
+	cmp_result_free(&r);
+}
+
+static size_t metric_index(const char *name)
+{
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, name); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	return m;
+}
+
+/*
+ * Stats-reader latencies: lower is better, and p99 is judged against the
+ * tail threshold (10%), not the primary one (2%).
+ */
+static void test_latency_metrics(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	size_t ops = metric_index("per_task_ops"), p50 = metric_index("stat_p50");
+	size_t p99 = metric_index("stat_p99");
+	const struct cmp_delta *d;
+
+	assert_int_equal(cmp_metrics[p99].dir, -1);
+	assert_int_equal(cmp_metrics[p99].cls, CMP_TAIL);
+	assert_int_equal(cmp_metrics[p50].cls, CMP_SECONDARY);
+	/* ops/s -6%: reads take 6.4% longer */
+	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 80, .p99_ns = 60000 });
+	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 81, .shift = -6,
+					 .p99_ns = 60000 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, ops)->verdict, CMP_REGRESSION);
+	d = cmp_delta_of(&r, &r.groups[0], 1, p99);
+	assert_true(d->valid);
+	assert_true(d->pct < -5.5 && d->pct > -7.5);   /* slower is worse */
+	/* within the 10% tail threshold: no regression called on p99 */
+	assert_int_not_equal(d->verdict, CMP_REGRESSION);
+	/* but beyond the 5% secondary one for the median */
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p50)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* -20%: reads take 25% longer, a tail regression too */
+	put(f, "c.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 82, .shift = -20,
+					 .p99_ns = 60000 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p99)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+}
+
+static void test_bad_input(void **state)
+{
+	struct fixture *f = *state;
+	FILE *fp;
+
+	put(f, "a.json", (struct synth){ .runs = 3, .seed = 50 });
+	put(f, "failed.json", (struct synth){ .runs = 3, .seed = 51, .status = "failed" });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "failed.json"), NULL), 2);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "missing.json"), NULL), 2);
+	assert_int_equal(compare("--bisect", path(f, "a.json"), path(f, "missing.json"), NULL), 125);
+	fp = fopen(path(f, "foreign.json"), "w");
+	assert_non_null(fp);
+	fputs("{\"hello\": [1, 2, 3]}\n", fp);
+	fclose(fp);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "foreign.json"), NULL), 2);
+	mkdir(path(f, "empty"), 0755);
+	assert_int_equal(compare(path(f, "a.json"), path(f, "empty"), NULL), 2);
+	/* usage errors */
+	assert_int_equal(compare(path(f, "a.json"), NULL), 2);
+	assert_int_equal(compare("--threshold", "abc", path(f, "a.json"), path(f, "a.json"), NULL), 2);
+	assert_int_equal(compare("--metrics", "nope", path(f, "a.json"), path(f, "a.json"), NULL), 2);
+	assert_int_equal(compare("--bisect", "--alpha", "2", path(f, "a.json"),
+				 path(f, "a.json"), NULL), 128);
+}
+
+static void test_json_and_junit(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	struct json_object *root, *pts, *cmp, *v;
+	char *buf = NULL, xml[8192];
+	size_t len = 0;
+	FILE *mem, *fp;
+	char err[256];
+
+	put(f, "a.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 60 });
+	put(f, "b.json", (struct synth){ .runs = 5, .cov = 0.5, .shift = -10, .seed = 61 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	mem = open_memstream(&buf, &len);
+	assert_int_equal(cmp_print_json(&r, mem), 0);
+	fclose(mem);
+	root = json_tokener_parse(buf);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "points", &pts));
+	cmp = json_object_object_get(json_object_array_get_idx(pts, 0), "comparisons");
+	v = json_object_array_get_idx(cmp, 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(v, "verdict")),
+			    "REGRESSION");
+	assert_true(fabs(json_object_get_double(json_object_object_get(v, "change_pct")) -
+			 primary(&r)->pct) < 1e-9);
+	assert_int_equal(json_object_get_int(json_object_object_get(root, "exit_status")), 1);
+	json_object_put(root);
+	free(buf);
+	/* every other format prints without error */
+	for (int k = 0; k <= CMP_FMT_JSON; k++) {
+		fp = fopen("/dev/null", "w");
+		assert_int_equal(cmp_print(&r, k, fp), 0);
+		fclose(fp);
+	}
+	assert_int_equal(cmp_write_junit(&r, path(f, "junit.xml"), err, sizeof(err)), 0);
+	fp = fopen(path(f, "junit.xml"), "r");
+	assert_non_null(fp);
+	xml[fread(xml, 1, sizeof(xml) - 1, fp)] = 0;
+	fclose(fp);
+	assert_non_null(strstr(xml, "<failure message=\"REGRESSION"));
+	/* per_task_ops and min_task_ops (2 tasks, both slower) */
+	assert_non_null(strstr(xml, "tests=\"2\" failures=\"2\""));
+	assert_int_equal(cmp_write_junit(&r, "/nonexistent/dir/j.xml", err, sizeof(err)), -ENOENT);
+	cmp_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_aa_no_regression, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regression_10pct, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_pct_no_change, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_noisy_and_exit_codes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_too_few_runs, setup, teardown),
+		cmocka_unit_test(test_judge_rules),
+		cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_grouping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

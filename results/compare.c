@@ -1,0 +1,463 @@
+/*
+ * compare.c - the analysis of `cgscale compare`: the
+ * grouping of runs by point (test, mode, tasks, cgroup layout, workload
+ * options), one value per run and metric, the statistics of each side,
+ * and per non-baseline side the % change, its bootstrap interval, the
+ * p-values, Benjamini-Hochberg across the secondary metrics of a point,
+ * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_metrics[].
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+
+/* Workload options as "k=v,k=v", keys sorted, so that key order in the
+ * file never splits a group. */
+static char *canon_wopts(struct json_object *o)
+{
+	const char *keys[64];
+	char *out = strdup("");
+	unsigned n = 0;
+
+	if (!out || !json_object_is_type(o, json_type_object))
+		return out;
+	json_object_object_foreach(o, k, v) {
+		(void)v;
+		if (n < 64)
+			keys[n++] = k;
+	}
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n; j++)
+			if (strcmp(keys[j], keys[i]) < 0) {
+				const char *t = keys[i];
+
+				keys[i] = keys[j];
+				keys[j] = t;
+			}
+	for (unsigned i = 0; out && i < n; i++) {
+		struct json_object *v = json_object_object_get(o, keys[i]);
+		const char *s = json_object_is_type(v, json_type_string) ?
+			json_object_get_string(v) :
+			json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+		char *next;
+
+		if (asprintf(&next, "%s%s%s=%s", out, i ? "," : "", keys[i], s) < 0)
+			next = NULL;
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
+				    const char *layout, const char *wopts)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+
+		if (g->tasks == p->tasks && !strcmp(g->test, p->test) &&
+		    !strcmp(g->mode, p->mode) && !strcmp(g->wopts, wopts) &&
+		    (!g->layout || !strcmp(g->layout, layout)))
+			return g;
+	}
+	return NULL;
+}
+
+static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
+				   const char *layout, const char *wopts)
+{
+	struct cmp_group *v = realloc(r->groups, (r->ngroups + 1) * sizeof(*v)), *g;
+
+	if (!v)
+		return NULL;
+	r->groups = v;
+	g = &v[r->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->test = strdup(p->test);
+	g->mode = strdup(p->mode);
+	g->layout = layout ? strdup(layout) : NULL;
+	g->wopts = strdup(wopts);
+	g->tasks = p->tasks;
+	g->cell = calloc(r->nsides, sizeof(*g->cell));
+	g->delta = calloc((size_t)r->nsides * cmp_nmetrics, sizeof(*g->delta));
+	r->ngroups++;
+	if (!g->test || !g->mode || (layout && !g->layout) || !g->wopts ||
+	    !g->cell || !g->delta)
+		return NULL;
+	return g;
+}
+
+static int push(double **v, size_t *n, double x)
+{
+	double *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	nv[(*n)++] = x;
+	*v = nv;
+	return 0;
+}
+
+/* Second half of the measured intervals against the first, in %. */
+static double drift_pct(const struct res_point *p)
+{
+	double first = 0, second = 0, t1 = 0, t2 = 0;
+	unsigned k0 = 0, nm = 0, seen = 0;
+
+	for (unsigned k = 1; k < p->nsamples; k++)
+		if (p->phase[k] == RES_PHASE_MEASURE && !nm++)
+			k0 = k;
+	if (nm < 2)
+		return NAN;
+	for (unsigned k = k0; k < p->nsamples; k++) {
+		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9, ops = 0;
+
+		if (p->phase[k] != RES_PHASE_MEASURE)
+			continue;
+		for (unsigned i = 0; i < p->ntasks; i++)
+			ops += res_ops(p, i, k);
+		if (seen++ < nm / 2) {
+			first += ops;
+			t1 += dt;
+		} else if (seen > nm - nm / 2) {
+			second += ops;
+			t2 += dt;
+		}
+	}
+	if (!(t1 > 0) || !(t2 > 0) || !(first > 0))
+		return NAN;
+	return 100.0 * ((second / t2) / (first / t1) - 1);
+}
+
+/* Summarise a point from its samples; true when it was measured. */
+static bool measured(struct res_point *p, bool *disagree)
+{
+	double stored = p->sum.total_ops_per_sec;
+
+	if (!p->status || strcmp(p->status, "ok"))
+		return false;
+	res_point_summarise(p);
+	if (isfinite(stored) &&
+	    fabs(stored - p->sum.total_ops_per_sec) > 1e-9 * fabs(stored) + 1e-9)
+		*disagree = true;
+	return p->sum.elapsed_s > 0 && p->ntasks > 0;
+}
+
+static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
+		    char *err, size_t errlen)
+{
+	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
+	unsigned nmeasured = 0;
+	int rc = 0;
+
+	if (!f->res.complete)
+		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
+			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
+	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
+		struct res_point *p = &f->res.points[i];
+		const char *layout = cmp_point_layout(p);
+		char *wopts = canon_wopts(p->wopts);
+		struct cmp_group *g;
+		struct cmp_cell *c;
+		bool ok;
+
+		if (!wopts)
+			return -ENOMEM;
+		g = group_find(r, p, layout, wopts);
+		if (!g)
+			g = group_add(r, p, cg_axis ? NULL : layout, wopts);
+		free(wopts);
+		if (!g)
+			return -ENOMEM;
+		c = &g->cell[s];
+		c->runs++;
+		ok = measured(p, &disagree);
+		if (!ok) {
+			c->fail_reason = p->reason ? p->reason :
+					 p->status && strcmp(p->status, "ok") ? p->status :
+					 "no measured interval";
+			continue;
+		}
+		nmeasured++;
+		c->ok++;
+		c->layout = layout;
+		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
+			double v = cmp_metric_value(&cmp_metrics[m], p);
+
+			if (isfinite(v))
+				rc = push(&c->v[m], &c->n[m], v);
+		}
+		if (!rc && isfinite(drift_pct(p))) {
+			c->drift_pct += drift_pct(p);  /* a sum until cmp_analyse */
+			c->ndrift++;
+		}
+	}
+	if (!rc && disagree)
+		rc = cmp_note(r, "%s: a summary disagrees with its samples; the samples are used",
+			      f->path);
+	if (!rc && !nmeasured && !r->o.keep_unmeasured) {
+		snprintf(err, errlen,
+			 "%s: no measured points (%u points, none ok with a measured interval)",
+			 f->path, f->res.npoints);
+		return -ENODATA;
+	}
+	return rc;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
+			   double cov_base, double cov_new, size_t nbase,
+			   size_t nnew, const struct cmp_opts *o)
+{
+	double t = d->threshold;
+	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
+	bool sig = cls == CMP_PRIMARY || d->q < o->alpha;
+	const char *dir = NULL;
+
+	if (nbase < 2 || nnew < 2) {
+		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
+		return CMP_INCONCLUSIVE;
+	}
+	if (isnan(d->lo) || isnan(d->hi)) {
+		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
+		return CMP_INCONCLUSIVE;
+	}
+	if (d->hi < -t)
+		dir = "below";
+	else if (d->lo > t)
+		dir = "above";
+	if (dir && !sig) {
+		snprintf(d->why, sizeof(d->why),
+			 "CI %s %s%g%% but q = %.3g >= %g after Benjamini-Hochberg",
+			 dir, *dir == 'b' ? "-" : "+", t, d->q, o->alpha);
+		return CMP_INCONCLUSIVE;
+	}
+	if (dir) {
+		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
+			 *dir == 'b' ? "-" : "+", t,
+			 noisy ? " (a side is noisy)" : "");
+		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
+	}
+	if (noisy) {
+		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
+			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
+			 o->max_cov);
+		return CMP_NOISY;
+	}
+	if (d->lo >= -t && d->hi <= t) {
+		snprintf(d->why, sizeof(d->why), "CI within +-%g%%", t);
+		return CMP_NO_CHANGE;
+	}
+	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
+		 d->lo < -t ? "-" : "+", t);
+	return CMP_INCONCLUSIVE;
+}
+
+static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
+{
+	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_cell *a = &g->cell[0], *b = &g->cell[s];
+	struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+	double ma = a->d[m].mean, cov;
+	char name[512];
+	uint64_t seed;
+	int rc;
+
+	d->p = d->q = d->lo = d->hi = d->pct = NAN;
+	d->threshold = r->o.threshold[mt->cls];
+	if (!a->n[m] || !b->n[m] || r->o.metric_off[m])
+		return 0;
+	d->valid = true;
+	if (ma != 0)
+		d->pct = mt->dir * 100.0 * (b->d[m].mean / ma - 1);
+	rc = st_mann_whitney(a->v[m], a->n[m], b->v[m], b->n[m], &d->mwu);
+	if (rc && rc != -EINVAL)
+		return rc;
+	rc = st_welch(a->v[m], a->n[m], b->v[m], b->n[m], &d->welch);
+	if (rc && rc != -EINVAL)
+		return rc;
+	d->p = r->o.welch ? d->welch.p : d->mwu.p;
+	if (mt->dir < 0 && isfinite(d->welch.stat))
+		d->welch.stat = -d->welch.stat;
+	d->min_p = st_mwu_min_p(a->n[m], b->n[m]);
+	cmp_group_name(g, name, sizeof(name));
+	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
+			   mt->name), r->sides[s].label);
+	rc = st_boot_ci_pct(a->v[m], a->n[m], b->v[m], b->n[m], 1 - r->o.alpha,
+			    r->o.resamples, seed, &d->lo, &d->hi);
+	if (rc && rc != -EINVAL)
+		return rc;
+	if (mt->dir < 0) {
+		double lo = d->lo;
+
+		d->lo = -d->hi;
+		d->hi = -lo;
+	}
+	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +
+		    pow(isnan(b->d[m].cov_pct) ? 0 : b->d[m].cov_pct, 2)) / 2);
+	d->runs_needed = st_runs_needed(cov, d->threshold, r->o.alpha, 0.8);
+	return 0;
+}
+
+/* Benjamini-Hochberg over the non-primary metrics of one point and side. */
+static int adjust(struct cmp_result *r, struct cmp_group *g, unsigned s)
+{
+	double p[CMP_MAX_METRICS] = { 0 }, q[CMP_MAX_METRICS] = { 0 };
+	int rc;
+
+	for (size_t m = 0; m < cmp_nmetrics; m++) {
+		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+
+		p[m] = d->valid && cmp_metrics[m].cls != CMP_PRIMARY ? d->p : NAN;
+	}
+	rc = st_bh(p, cmp_nmetrics, q);
+	for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+		cmp_delta_of(r, g, s, m)->q = q[m];
+	return rc;
+}
+
+static int describe_group(struct cmp_result *r, struct cmp_group *g)
+{
+	int rc = 0;
+
+	for (unsigned s = 0; s < r->nsides; s++)
+		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+			rc = st_describe(g->cell[s].v[m], g->cell[s].n[m], &g->cell[s].d[m]);
+	return rc;
+}
+
+static int judge_group(struct cmp_result *r, struct cmp_group *g)
+{
+	int rc = 0;
+
+	for (unsigned s = 1; !rc && s < r->nsides; s++) {
+		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+			rc = delta(r, g, s, m);
+		if (!rc)
+			rc = adjust(r, g, s);
+		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
+			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+
+			if (!d->valid)
+				continue;
+			d->verdict = cmp_judge(d, cmp_metrics[m].cls,
+					       g->cell[0].d[m].cov_pct,
+					       g->cell[s].d[m].cov_pct,
+					       g->cell[0].n[m], g->cell[s].n[m], &r->o);
+			r->count[d->verdict]++;
+		}
+	}
+	return rc;
+}
+
+/* Notes on points that only some sides have, and on drift. */
+static int coverage_notes(struct cmp_result *r)
+{
+	unsigned only = 0;
+	int rc = 0;
+
+	for (unsigned i = 0; !rc && i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+		char name[512], who[64] = "";
+
+		cmp_group_name(g, name, sizeof(name));
+		for (unsigned s = 0; s < r->nsides; s++) {
+			if (g->cell[s].ok)
+				snprintf(who + strlen(who), sizeof(who) - strlen(who),
+					 "%s", r->sides[s].label);
+			if (s && g->cell[0].ok && g->cell[s].ok)
+				g->common = true;
+			if (isfinite(g->cell[s].drift_pct) &&
+			    fabs(g->cell[s].drift_pct) > r->o.threshold[CMP_PRIMARY])
+				rc = cmp_note(r, "%s: side %s drifts %+.1f%% within its runs (second half of the measured intervals against the first); a longer --warmup may help",
+					      name, r->sides[s].label, g->cell[s].drift_pct);
+		}
+		if (!rc && strlen(who) < r->nsides && only++ < 10)
+			rc = cmp_note(r, "%s: only in %s", name, *who ? who : "no side (never ok)");
+	}
+	if (!rc && only > 10)
+		rc = cmp_note(r, "... and %u more points that not every side has", only - 10);
+	return rc;
+}
+
+int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (unsigned s = 0; !rc && s < r->nsides; s++)
+		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
+			rc = add_file(r, s, &r->sides[s].files[f], err, errlen);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		for (unsigned s = 0; s < r->nsides; s++) {
+			struct cmp_cell *c = &r->groups[i].cell[s];
+
+			c->drift_pct = c->ndrift ? c->drift_pct / c->ndrift : NAN;
+		}
+	if (!rc)
+		rc = cmp_env_diff(r, err, errlen);
+	if (!rc)
+		rc = coverage_notes(r);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		rc = describe_group(r, &r->groups[i]);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		if (r->groups[i].common)
+			rc = judge_group(r, &r->groups[i]);
+	for (unsigned s = 1; !rc && s < r->nsides; s++) {
+		bool any = false;
+
+		for (unsigned i = 0; i < r->ngroups; i++)
+			any |= r->groups[i].cell[0].ok && r->groups[i].cell[s].ok;
+		if (!any) {
+			snprintf(r->problem, sizeof(r->problem),
+				 "no point in common between %s (%s) and %s (%s): they ran different tests, modes, task counts, cgroup layouts or workload options",
+				 r->sides[0].label, r->sides[0].arg,
+				 r->sides[s].label, r->sides[s].arg);
+			rc = -EXDEV;
+		}
+	}
+	return rc;
+}
+
+void cmp_result_free(struct cmp_result *r)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+
+		for (unsigned s = 0; g->cell && s < r->nsides; s++)
+			for (size_t m = 0; m < cmp_nmetrics; m++)
+				free(g->cell[s].v[m]);
+		free(g->cell);
+		free(g->delta);
+		free(g->test);
+		free(g->mode);
+		free(g->layout);
+		free(g->wopts);
+	}
+	free(r->groups);
+	for (unsigned i = 0; i < r->nenv; i++) {
+		for (unsigned s = 0; s < r->nsides; s++)
+			free(r->env[i].val[s]);
+		free(r->env[i].val);
+		free(r->env[i].field);
+	}
+	free(r->env);
+	for (unsigned i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	for (unsigned s = 0; r->sides && s < r->nsides; s++)
+		cmp_side_free(&r->sides[s]);
+	free(r->sides);
+	memset(r, 0, sizeof(*r));
+}

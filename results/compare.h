@@ -1,0 +1,211 @@
+/*
+ * compare.h - `cgscale compare`, `show` and `export`: load the sides (a
+ * result file or a directory of them each), diff their environments,
+ * group the runs by point, compute per-metric statistics and verdicts,
+ * and print them in one of several formats. results/COMPARE.md explains
+ * the output, the statistics and the exit codes.
+ *
+ * The metrics are one const table (cmp_metrics[], compare.c): a new metric
+ * is one line, either with an extractor function or with a dotted path to
+ * a number in a point's extra sections (e.g. "perf.ipc").
+ */
+#ifndef CGS_COMPARE_H
+#define CGS_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "res.h"
+#include "stats.h"
+
+/* Exit statuses of compare (see --help and COMPARE.md). */
+#define CMP_EXIT_OK 0
+#define CMP_EXIT_REGRESSION 1
+#define CMP_EXIT_BADINPUT 2
+#define CMP_EXIT_INCOMPARABLE 3
+#define CMP_EXIT_INCONCLUSIVE 4
+#define CMP_EXIT_BISECT_SKIP 125
+#define CMP_EXIT_BISECT_ABORT 128
+
+#define CMP_MAX_METRICS 32
+#define CMP_MAX_SIDES 26
+
+enum cmp_class { CMP_PRIMARY, CMP_SECONDARY, CMP_TAIL, CMP_NCLASS };
+extern const char *const cmp_class_names[];
+
+enum cmp_verdict {
+	CMP_NO_CHANGE, CMP_IMPROVEMENT, CMP_REGRESSION, CMP_NOISY,
+	CMP_INCONCLUSIVE, CMP_NVERDICT
+};
+extern const char *const cmp_verdict_names[];
+
+struct cmp_metric {
+	const char *name;         /* e.g. "per_task_ops" */
+	const char *unit;         /* e.g. "ops/s" */
+	const char *desc;
+	int dir;                  /* +1 higher is better, -1 lower is better */
+	enum cmp_class cls;       /* picks the default threshold */
+	/* the value of one run, NAN when absent; NULL: use extra_path */
+	double (*get)(const struct res_point *p);
+	const char *extra_path;   /* dotted path to a number in p->extra */
+};
+extern const struct cmp_metric cmp_metrics[];
+extern const size_t cmp_nmetrics;
+
+/* A metric's value for one point, NAN when absent. */
+double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p);
+
+enum cmp_format { CMP_FMT_TEXT, CMP_FMT_LKP, CMP_FMT_MMTESTS, CMP_FMT_MARKDOWN,
+		  CMP_FMT_JSON };
+extern const char *const cmp_format_names[];
+
+struct cmp_opts {
+	double threshold[CMP_NCLASS];  /* % per class */
+	double max_cov;                /* %, NOISY above */
+	double alpha;                  /* CI level is 1 - alpha */
+	bool welch;                    /* Welch's t for p (MWU otherwise) */
+	const char *axis;              /* "kernel", "cgroup" or a field */
+	bool allow_env_diff;
+	uint64_t seed;
+	unsigned resamples;
+	bool fail_on_inconclusive;     /* exit 4 when nothing is decided */
+	bool bisect;                   /* git bisect run codes */
+	bool keep_unmeasured;          /* show: a file without a measured
+					* point is not an error */
+	bool metric_off[CMP_MAX_METRICS];
+};
+
+/* Fill @o with the documented defaults. */
+void cmp_opts_default(struct cmp_opts *o);
+
+struct cmp_file {
+	char *path;
+	struct res_file res;
+};
+
+struct cmp_side {
+	char label[4];             /* "A", "B", ... */
+	char *arg;                 /* the argument as given */
+	char *name;                /* basename of arg, without .json */
+	struct cmp_file *files;
+	unsigned nfiles;
+};
+
+/* Load every result file of @arg (a file, or a directory searched
+ * recursively for *.json) into @s. 0 or -errno with @err set. */
+int cmp_side_load(struct cmp_side *s, const char *arg, char *err,
+		  size_t errlen);
+void cmp_side_free(struct cmp_side *s);
+
+/* One side's runs of one point. */
+struct cmp_cell {
+	unsigned runs, ok;            /* points seen / ok and measured */
+	const char *fail_reason;      /* of one failed or skipped point */
+	const char *layout;           /* the cgroup layout of these runs */
+	double *v[CMP_MAX_METRICS];   /* one value per ok run */
+	size_t n[CMP_MAX_METRICS];
+	struct st_desc d[CMP_MAX_METRICS];
+	double drift_pct;             /* mean within-run drift, NAN */
+	unsigned ndrift;              /* runs with a drift figure */
+};
+
+/* One metric of one point, a non-baseline side against the baseline. */
+struct cmp_delta {
+	bool valid;                   /* values on both sides */
+	double threshold;             /* T, % */
+	double pct, lo, hi;           /* % change and CI, + means better */
+	struct st_test mwu, welch;
+	double p, q;                  /* p used (MWU or Welch); BH q or NAN */
+	double min_p;                 /* best p this n can give (MWU) */
+	unsigned runs_needed;         /* per side, for T at the noise seen */
+	enum cmp_verdict verdict;
+	char why[120];                /* why this verdict, short */
+};
+
+struct cmp_group {
+	char *test, *mode, *layout, *wopts;  /* layout: NULL with axis cgroup */
+	unsigned tasks;
+	struct cmp_cell *cell;        /* [nsides] */
+	struct cmp_delta *delta;      /* [nsides * cmp_nmetrics]; side 0 unused */
+	bool common;                  /* the baseline and a new side have runs */
+};
+
+struct cmp_envrow {
+	char *field;
+	bool critical, axis, differs, mixed;
+	bool hidden;                  /* never printed in text (options.output) */
+	char **val;                   /* [nsides]; NULL: absent */
+};
+
+struct cmp_result {
+	struct cmp_opts o;
+	struct cmp_side *sides;
+	unsigned nsides;
+	struct cmp_group *groups;
+	unsigned ngroups;
+	struct cmp_envrow *env;
+	unsigned nenv;
+	char **notes;                 /* warnings for the reader */
+	unsigned nnotes;
+	unsigned count[CMP_NVERDICT];
+	char problem[1024];           /* why the inputs cannot be compared */
+};
+
+static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
+					     const struct cmp_group *g,
+					     unsigned side, unsigned metric)
+{
+	(void)r;
+	return &g->delta[side * cmp_nmetrics + metric];
+}
+
+/* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
+ * it is a string), "none" when absent. */
+const char *cmp_point_layout(const struct res_point *p);
+
+/* Add a formatted note to @r. 0 or -ENOMEM. */
+int cmp_note(struct cmp_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The environment diff (compare_env.c): fill r->env, check the axis and
+ * the critical fields. Returns 0, -EINVAL with @err for an unknown axis,
+ * or -EXDEV with r->problem set when critical fields differ (and
+ * --allow-env-diff was not given; with it they become notes).
+ */
+int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen);
+
+/*
+ * Group, describe and judge (compare.c). r->sides and r->o must be set.
+ * Returns 0, -EXDEV with r->problem set when inputs cannot be compared
+ * (environment, or no point in common), -ENODATA with @err naming the file
+ * that has no measured point, -EINVAL (bad axis), or -ENOMEM.
+ */
+int cmp_analyse(struct cmp_result *r, char *err, size_t errlen);
+void cmp_result_free(struct cmp_result *r);
+
+/* The exit status for the verdicts in @r (0, 1, 4; 0, 1, 125 with
+ * --bisect). */
+int cmp_exit_status(const struct cmp_result *r);
+
+/* The verdict of @d from its interval and the sides' noise (pure). */
+enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
+			   double cov_base, double cov_new, size_t nbase,
+			   size_t nnew, const struct cmp_opts *o);
+
+/* Output (compare_fmt.c, compare_json.c). 0 or -errno. */
+int cmp_print(const struct cmp_result *r, enum cmp_format f, FILE *out);
+int cmp_print_json(const struct cmp_result *r, FILE *out);
+int cmp_write_junit(const struct cmp_result *r, const char *path, char *err,
+		    size_t errlen);
+
+/* Human name of a group: "page_fault3 process tasks=2". */
+void cmp_group_name(const struct cmp_group *g, char *buf, size_t len);
+
+/* Subcommands (compare_cmd.c, show.c): return the exit status. */
+int cmp_cmd_compare(int argc, char **argv);
+int cmp_cmd_show(int argc, char **argv);
+int cmp_cmd_export(int argc, char **argv);
+
+#endif

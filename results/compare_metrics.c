@@ -1,0 +1,171 @@
+/*
+ * compare_metrics.c - the metric table of `cgscale compare` (one line per
+ * metric: name, unit, direction, threshold class, extractor), how a
+ * metric and a point's cgroup layout are read, the default options, and
+ * the exit status that the verdicts give. Knobs: cmp_metrics[].
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+
+const char *const cmp_class_names[] = {
+	[CMP_PRIMARY] = "primary", [CMP_SECONDARY] = "secondary",
+	[CMP_TAIL] = "tail-latency", NULL,
+};
+
+const char *const cmp_verdict_names[] = {
+	[CMP_NO_CHANGE] = "NO_CHANGE", [CMP_IMPROVEMENT] = "IMPROVEMENT",
+	[CMP_REGRESSION] = "REGRESSION", [CMP_NOISY] = "NOISY",
+	[CMP_INCONCLUSIVE] = "INCONCLUSIVE", NULL,
+};
+
+static double m_per_task(const struct res_point *p)
+{
+	return p->sum.per_task_ops_per_sec;
+}
+
+/* Fairness: the slowest task. One task is its own minimum: left out. */
+static double m_min_task(const struct res_point *p)
+{
+	return p->tasks > 1 ? p->sum.min_task_ops_per_sec : NAN;
+}
+
+static double m_scalability(const struct res_point *p)
+{
+	return p->tasks > 1 ? p->sum.scalability : NAN;
+}
+
+/*
+ * The metrics, one line each: an extractor, or a dotted path to a number
+ * in the point's extra sections (absent: the metric is not compared).
+ */
+const struct cmp_metric cmp_metrics[] = {
+	{ "per_task_ops", "ops/s",
+	  "mean ops/s of one task (LKP per_process_ops / per_thread_ops)",
+	  +1, CMP_PRIMARY, m_per_task, NULL },
+	{ "min_task_ops", "ops/s", "ops/s of the slowest task (fairness)",
+	  +1, CMP_SECONDARY, m_min_task, NULL },
+	{ "scalability", "ratio", "ops(N) / (N x ops(1)) in the same run",
+	  +1, CMP_SECONDARY, m_scalability, NULL },
+	/* perf counters (run -e), from the point's "perf" section */
+	{ "path_length", "instr/op", "instructions per op, LKP's path-length (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.path_length" },
+	{ "ipc", "instr/cycle", "instructions per cycle (perf)",
+	  +1, CMP_SECONDARY, NULL, "perf.metrics.ipc" },
+	{ "cache_miss_pct", "%", "cache-misses per cache-reference (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.cache_miss_pct" },
+	{ "branch_miss_pct", "%", "branch-misses per branch (perf)",
+	  -1, CMP_SECONDARY, NULL, "perf.metrics.branch_miss_pct" },
+	/* latency of the concurrent stats reader (run --stat-reader); the
+	 * tail percentiles are noisier and get the tail threshold */
+	{ "stat_p50", "ns", "median latency of one read of the stat file (--stat-reader)",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p50_ns" },
+	{ "stat_p90", "ns", "90th percentile latency of a stat-file read",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p90_ns" },
+	{ "stat_p99", "ns", "99th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_ns" },
+	{ "stat_p99_9", "ns", "99.9th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns" },
+	{ "stat_max", "ns", "slowest stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns" },
+};
+const size_t cmp_nmetrics = sizeof(cmp_metrics) / sizeof(cmp_metrics[0]);
+
+_Static_assert(sizeof(cmp_metrics) / sizeof(cmp_metrics[0]) <= CMP_MAX_METRICS,
+	       "raise CMP_MAX_METRICS");
+
+double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
+{
+	struct json_object *o = p->extra;
+	char part[128];
+	const char *s;
+
+	if (m->get)
+		return m->get(p);
+	for (s = m->extra_path; o && s && *s;) {
+		size_t n = strcspn(s, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, s);
+		if (!json_object_object_get_ex(o, part, &o))
+			return NAN;
+		s += n + (s[n] == '.');
+	}
+	if (o && (json_object_is_type(o, json_type_double) ||
+		  json_object_is_type(o, json_type_int)))
+		return json_object_get_double(o);
+	return NAN;
+}
+
+const char *cmp_point_layout(const struct res_point *p)
+{
+	struct json_object *c = NULL, *l = NULL;
+
+	if (!p->extra || !json_object_object_get_ex(p->extra, "cgroup", &c) || !c)
+		return "none";
+	if (json_object_is_type(c, json_type_string))
+		return json_object_get_string(c);
+	if (json_object_object_get_ex(c, "layout", &l) &&
+	    json_object_is_type(l, json_type_string))
+		return json_object_get_string(l);
+	return "none";
+}
+
+void cmp_opts_default(struct cmp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threshold[CMP_PRIMARY] = 2;
+	o->threshold[CMP_SECONDARY] = 5;
+	o->threshold[CMP_TAIL] = 10;
+	o->max_cov = 5;
+	o->alpha = 0.05;
+	o->axis = "kernel";
+	o->seed = 1;
+	o->resamples = 10000;
+}
+
+int cmp_note(struct cmp_result *r, const char *fmt, ...)
+{
+	char **v = realloc(r->notes, (r->nnotes + 1) * sizeof(*v));
+	va_list ap;
+	int n;
+
+	if (!v)
+		return -ENOMEM;
+	r->notes = v;
+	va_start(ap, fmt);
+	n = vasprintf(&v[r->nnotes], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	r->nnotes++;
+	return 0;
+}
+
+void cmp_group_name(const struct cmp_group *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s tasks=%u%s%s%s%s", g->test, g->mode, g->tasks,
+		 g->layout && strcmp(g->layout, "none") ? " cgroup=" : "",
+		 g->layout && strcmp(g->layout, "none") ? g->layout : "",
+		 *g->wopts ? " " : "", g->wopts);
+}
+
+int cmp_exit_status(const struct cmp_result *r)
+{
+	bool regression = r->count[CMP_REGRESSION] > 0;
+	bool undecided = r->count[CMP_INCONCLUSIVE] + r->count[CMP_NOISY] > 0;
+
+	if (r->o.bisect)
+		return regression ? 1 : undecided ? CMP_EXIT_BISECT_SKIP : 0;
+	if (regression)
+		return CMP_EXIT_REGRESSION;
+	if (undecided && r->o.fail_on_inconclusive)
+		return CMP_EXIT_INCONCLUSIVE;
+	return CMP_EXIT_OK;
+}

@@ -1,0 +1,180 @@
+/*
+ * report_io.c - what `cgscale report` and `compare --html` read and write:
+ * result files (a file, or every *.json under a directory, in name
+ * order), the output path (a directory gets report.html), and the page,
+ * written atomically (a temporary file beside it, fsync, rename) with
+ * SIGINT/SIGTERM/SIGHUP held off meanwhile, so nothing half-written or
+ * temporary is ever left behind.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+static int add_file(const char *path, struct rpt_input **in, unsigned *n,
+		    char *err, size_t errlen)
+{
+	struct rpt_input *v = realloc(*in, (*n + 1) * sizeof(*v));
+	int rc;
+
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*in = v;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	v[*n].path = strdup(path);
+	if (!v[*n].path) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = res_read_file(path, &v[*n].res, err, errlen);
+	if (rc) {
+		free(v[*n].path);
+		return rc;
+	}
+	(*n)++;
+	return 0;
+}
+
+static bool json_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, ".json") && name[0] != '.';
+}
+
+/* Every *.json under @dir, depth first, in name order. */
+static int load_dir(const char *dir, struct rpt_input **in, unsigned *n,
+		    unsigned depth, char *err, size_t errlen)
+{
+	struct dirent **ent = NULL;
+	int k = scandir(dir, &ent, NULL, alphasort), rc = 0;
+
+	if (k < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read the directory: %s", dir,
+			 strerror(errno));
+		return rc;
+	}
+	for (int i = 0; i < k; i++) {
+		char *path = NULL;
+		struct stat st;
+
+		if (!rc && ent[i]->d_name[0] != '.' &&
+		    asprintf(&path, "%s/%s", dir, ent[i]->d_name) >= 0 &&
+		    !stat(path, &st)) {
+			if (S_ISDIR(st.st_mode) && depth < 8)
+				rc = load_dir(path, in, n, depth + 1, err, errlen);
+			else if (S_ISREG(st.st_mode) && json_name(ent[i]->d_name))
+				rc = add_file(path, in, n, err, errlen);
+		}
+		free(path);
+		free(ent[i]);
+	}
+	free(ent);
+	return rc;
+}
+
+int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
+	     size_t errlen)
+{
+	unsigned before = *n;
+	struct stat st;
+	int rc;
+
+	if (stat(arg, &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s; give a result file or a directory of them",
+			 arg, strerror(errno));
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return add_file(arg, in, n, err, errlen);
+	rc = load_dir(arg, in, n, 0, err, errlen);
+	if (!rc && *n == before) {
+		snprintf(err, errlen, "%s: no result file (*.json) in this directory", arg);
+		rc = -ENOENT;
+	}
+	return rc;
+}
+
+void rpt_inputs_free(struct rpt_input *in, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(in[i].path);
+		res_file_free(&in[i].res);
+	}
+	free(in);
+}
+
+char *rpt_output_path(const char *o, char *err, size_t errlen)
+{
+	struct stat st;
+	char *path, *dcopy;
+	int ok;
+
+	if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
+		if (asprintf(&path, "%s/report.html", o) < 0)
+			return NULL;
+	} else {
+		path = strdup(o);
+	}
+	if (!path)
+		return NULL;
+	dcopy = strdup(path);
+	ok = dcopy && !access(dirname(dcopy), W_OK);
+	if (!ok) {
+		snprintf(err, errlen, "-o %s: cannot write in %s (%s); give a path in "
+			 "a writable directory", o, dcopy ? dcopy : "?", strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	free(dcopy);
+	return path;
+}
+
+int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
+		  char *err, size_t errlen)
+{
+	char *html = NULL, why[1024];
+	size_t len = 0;
+	FILE *mem = open_memstream(&html, &len);
+	int rc, wrc = 0;
+
+	err[0] = 0;
+	if (!mem) {
+		snprintf(err, errlen, "out of memory building the page");
+		return -ENOMEM;
+	}
+	rc = rpt_doc_finish(d, gnuplot, mem, why, sizeof(why));
+	if (fclose(mem) && !rc)
+		rc = -ENOMEM;
+	if (rc && rc != -ENOENT && rc != -EIO) {
+		snprintf(err, errlen, "cannot build the page: %s", strerror(-rc));
+		goto out;
+	}
+	if (!path) {
+		if (fwrite(html, 1, len, stdout) != len || fflush(stdout)) {
+			wrc = -errno;
+			snprintf(err, errlen, "writing to stdout: %s", strerror(errno));
+		}
+	} else {
+		wrc = res_write_atomic(path, html, len, err, errlen);
+	}
+	if (wrc)
+		rc = wrc;
+	else if (rc)
+		snprintf(err, errlen, "%s", why);
+out:
+	free(html);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * stats.h - the statistics of `cgscale compare`, in plain C: descriptive
+ * statistics, the Mann-Whitney U test (exact for small samples, normal
+ * approximation with tie correction beyond), Welch's t-test, a bootstrap
+ * confidence interval of the % change of the mean, Benjamini-Hochberg
+ * adjusted p-values, and the power figures. See results/COMPARE.md.
+ *
+ * Everything is deterministic: the bootstrap takes its seed as an
+ * argument and uses its own generator (xoshiro256**).
+ */
+#ifndef CGS_STATS_H
+#define CGS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exact Mann-Whitney distribution up to this many values in all. */
+#define ST_MWU_EXACT_MAX 50
+
+struct st_desc {
+	size_t n;
+	double mean, median, sd, cov_pct, min, max;  /* sd: sample, n-1 */
+};
+
+/* Describe @n values. sd and cov_pct are NAN below 2 values, all NAN for
+ * none. Returns 0 or -ENOMEM. */
+int st_describe(const double *v, size_t n, struct st_desc *d);
+
+/* Standard normal and Student t distributions. */
+double st_norm_cdf(double z);
+double st_norm_quantile(double p);
+double st_t_cdf(double t, double df);
+double st_t_quantile(double p, double df);
+
+/* Regularised incomplete beta function I_x(a, b). */
+double st_betainc(double a, double b, double x);
+
+struct st_test {
+	double stat;   /* U of @b (pairs b > a, ties half), or Welch's t */
+	double df;     /* Welch: Welch-Satterthwaite df; else NAN */
+	double p;      /* two-sided */
+	bool exact;    /* Mann-Whitney: p from the exact distribution */
+};
+
+/*
+ * Mann-Whitney U test of @a against @b, two-sided. Exact (the permutation
+ * distribution of the rank sum, midranks for ties) when na + nb is at most
+ * ST_MWU_EXACT_MAX, else the normal approximation with tie and continuity
+ * corrections. Returns 0, -EINVAL when a side is empty, or -ENOMEM.
+ */
+int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    struct st_test *out);
+
+/* Welch's unequal-variance t-test of b - a. -EINVAL below 2 per side. */
+int st_welch(const double *a, size_t na, const double *b, size_t nb,
+	     struct st_test *out);
+
+/* The smallest two-sided p the exact Mann-Whitney test can give for na
+ * against nb values without ties: 2 / C(na + nb, na), at most 1. */
+double st_mwu_min_p(size_t na, size_t nb);
+
+/* Benjamini-Hochberg adjusted p-values (q) of @n p-values; NAN entries
+ * are left out and stay NAN. Returns 0 or -ENOMEM. */
+int st_bh(const double *p, size_t n, double *q);
+
+/* xoshiro256** seeded through splitmix64. */
+struct st_rng {
+	uint64_t s[4];
+};
+void st_rng_seed(struct st_rng *r, uint64_t seed);
+uint64_t st_rng_next(struct st_rng *r);
+/* Uniform in [0, n). */
+size_t st_rng_below(struct st_rng *r, size_t n);
+
+/*
+ * Confidence interval at @level of the % change of the mean from @base to
+ * @new, 100 * (mean(new) / mean(base) - 1), by an expanded percentile
+ * bootstrap (Hesterberg 2015) with @resamples resamples from @seed: each
+ * resampled mean is put back on the scale of the sample variance (a factor
+ * sqrt(n / (n - 1)) on its deviation), and the percentiles are taken at
+ * the level whose normal quantile equals Student's t quantile at the Welch
+ * degrees of freedom. This keeps the coverage close to @level for the 3 to
+ * 10 runs a side typically has. Returns 0, -EINVAL (fewer than 2 values a
+ * side, or a base mean of 0) or -ENOMEM.
+ */
+int st_boot_ci_pct(const double *base, size_t nb, const double *new,
+		   size_t nn, double level, unsigned resamples, uint64_t seed,
+		   double *lo, double *hi);
+
+/*
+ * Runs per side for a two-sided Mann-Whitney test at @alpha to find a true
+ * change of @effect_pct with @power, when the runs vary by @cov_pct (the
+ * normal-theory sample size divided by the test's efficiency 3/pi), and at
+ * least the smallest n whose minimum p is below @alpha. 0 when unknown.
+ */
+unsigned st_runs_needed(double cov_pct, double effect_pct, double alpha,
+			double power);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * cgcmd.c - `cgscale cgroup show [run options]` prints the cgroups a run
+ * with these options would create, where, with which knobs, and creates
+ * nothing; `cgscale cgroup cleanup [--dry-run]` removes what a killed run
+ * left behind: only cgroups with our name prefix and our marker whose
+ * runner is gone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgrun.h"
+#include "run.h"
+#include "util.h"
+
+#define EXIT_BADINPUT 2
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: cgscale cgroup show [run options] [TEST...]\n"
+		     "       cgscale cgroup cleanup [--dry-run]\n\n"
+		     "show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
+		     "         would create with these options (--cgroup-depth, --cgroup-parent,\n"
+		     "         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing.\n"
+		     "cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
+		     "         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
+		     "         gone; never anything else. Exit 1 if some could not be removed.\n");
+}
+
+static void print_layout(const struct cg_layout *l)
+{
+	printf("cgroup file systems: %s\n", cg_kind_name(l->kind));
+	for (unsigned i = 0; i < l->n; i++)
+		printf("  v%d  %-28s %-28s runner in %s\n", l->h[i].version,
+		       l->h[i].mount, l->h[i].ctrls[0] ? l->h[i].ctrls : "(no controllers)",
+		       l->h[i].self[0] ? l->h[i].self : "(not visible)");
+}
+
+/* One layout's tree, drawn per hierarchy. */
+static int print_tree(const struct cgs_cgrun *c, unsigned li, unsigned maxtasks)
+{
+	struct cg_spec spec = { .depth = c->L[li].depth, .per_task = c->per_task,
+				.nleaves = c->per_task ? maxtasks : 1,
+				.parent = c->has_parent ? c->parent : NULL,
+				.nknobs = c->nknobs, .knobs = c->knobs,
+				.id = CG_PREFIX "PID-RAND-N" };
+	struct cg_tree t;
+	char err[1024];
+	int rc = cg_tree_plan(&t, &c->lay, &spec, err, sizeof(err));
+
+	if (rc) {
+		printf("  cannot be made here: %s\n", err);
+		return rc;
+	}
+	for (unsigned h = 0; h < t.nh; h++) {
+		const struct cg_thier *th = &t.h[h];
+		const char *mnt = c->lay.h[th->hi].mount;
+
+		printf("  %s (cgroup v%d, %s), under %s%s\n", th->need, th->version, mnt,
+		       mnt, strcmp(th->parent, "/") ? th->parent : "");
+		for (unsigned i = 0; i < t.nnodes; i++) {
+			unsigned lv = t.level[i], leaves = t.spec.nleaves;
+			const char *name = strrchr(t.rel[i], '/') + 1;
+
+			if (i >= t.first_leaf + 2 && i + 1 < t.nnodes) {
+				if (i == t.first_leaf + 2)
+					printf("  %*s...\n", 2 * lv + 2, "");
+				continue;
+			}
+			printf("  %*s%s/  level %u%s", 2 * lv + 2, "", name, lv,
+			       i < t.first_leaf ? "" : leaves > 1 ? ", leaf of one task" :
+			       ", leaf: all tasks");
+			for (unsigned k = 0; k < c->nknobs; k++)
+				if (c->knobs[k].level == lv && cg_list_has(th->need, c->knobs[k].ctrl))
+					printf("  %s=%s", c->knobs[k].name, c->knobs[k].value);
+			printf("\n");
+		}
+		if (th->version == 2)
+			printf("    (v2: the controllers are enabled in the parent's cgroup.subtree_control if they are not; when the runner lives in a non-root parent, it waits in %s/" CG_PREFIX "PID-RAND-N-runner/ meanwhile)\n",
+			       strcmp(th->parent, "/") ? th->parent : "");
+	}
+	cg_tree_free(&t);
+	return 0;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	struct cgs_run *r = calloc(1, sizeof(*r));
+	struct cgs_optset sets[66];
+	size_t nsets = 0;
+	char err[1024];
+	int rc, first = 0, status = EXIT_BADINPUT;
+	unsigned maxtasks = 1;
+
+	if (!r)
+		return 70;
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i]->opts_size &&
+		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
+			goto out;
+	nsets = cgs_run_optsets(r, sets);
+	for (size_t i = 0; i < nsets; i++)
+		if (cgs_opt_defaults(&sets[i], err, sizeof(err)))
+			goto out;
+	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(stdout);
+		status = 0;
+		goto out;
+	}
+	if (!rc && !(rc = cgs_topo_load(&r->topo, NULL)))
+		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, sizeof(err));
+	if (!rc)
+		rc = cgs_cgrun_validate(r, true, err, sizeof(err));
+	if (rc) {
+		cgs_err("%s", err);
+		goto out;
+	}
+	for (unsigned i = 0; i < r->tasks.n; i++)
+		maxtasks = r->tasks.v[i] > maxtasks ? r->tasks.v[i] : maxtasks;
+	if (r->cg->detected)
+		print_layout(&r->cg->lay);
+	if (r->cg->note[0])
+		printf("note: %s\n", r->cg->note);
+	printf("\n%u layout%s; every point runs once in each%s:\n", r->cg->nlayouts,
+	       r->cg->nlayouts > 1 ? "s" : "",
+	       r->cg->nlayouts > 1 ? ", in ABBA order over --runs" : "");
+	status = 0;
+	for (unsigned li = 0; li < r->cg->nlayouts; li++) {
+		printf("\nlayout %s\n", r->cg->L[li].name);
+		if (!r->cg->L[li].depth) {
+			printf("  no cgroup of our own: the tasks run in %s\n",
+			       r->cg->has_parent ? r->cg->parent : "the runner's cgroup");
+			continue;
+		}
+		printf("  (names: PID-RAND is unique per run, N counts the points)\n");
+		if (print_tree(r->cg, li, maxtasks))
+			status = 1;
+	}
+	if (geteuid() && (r->cg->has_parent || r->cg->L[0].depth || r->cg->nlayouts > 1))
+		printf("\nnote: creating these needs root\n");
+out:
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_free(&sets[i]);
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		free(r->wopts[i]);
+	cgs_tasklist_free(&r->tasks);
+	if (r->topo.t)
+		cgs_topo_free(&r->topo);
+	cgs_cgrun_free(r->cg);
+	free(r);
+	return status;
+}
+
+struct tally {
+	unsigned removed, kept;
+};
+
+static void report(void *arg, const char *path, const char *what)
+{
+	struct tally *t = arg;
+
+	printf("%s: %s\n", path, what);
+	if (!strcmp(what, "removed") || !strcmp(what, "would remove"))
+		t->removed++;
+	else if (strncmp(what, "turned off", 10))
+		t->kept++;
+}
+
+static int cmd_cleanup(int argc, char **argv)
+{
+	struct cg_clean_opts o = { .wait_ns = 2 * 1000000000LL, .report = report };
+	struct tally t = { 0, 0 };
+	struct cg_layout l;
+	char err[1024];
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
+			o.dry_run = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			cgs_err("cgroup cleanup: unknown argument '%s'; see 'cgscale cgroup --help'",
+				argv[i]);
+			return EXIT_BADINPUT;
+		}
+	}
+	o.arg = &t;
+	if (geteuid() && !o.dry_run) {
+		cgs_err("cgroup cleanup needs root: it removes cgroups (try --dry-run to list them)");
+		return EXIT_BADINPUT;
+	}
+	rc = cg_layout_detect(&l, err, sizeof(err));
+	if (!rc && l.kind == CG_NONE) {
+		printf("no cgroup file system is mounted: nothing to clean up\n");
+		return 0;
+	}
+	if (!rc)
+		rc = cg_lib_init(err, sizeof(err));
+	if (rc) {
+		cgs_err("cgroup cleanup: %s", err);
+		return 1;
+	}
+	rc = cg_clean(&l, &o, err, sizeof(err));
+	if (rc < 0) {
+		cgs_err("cgroup cleanup: %s", err);
+		return 1;
+	}
+	if (!t.removed && !t.kept)
+		printf("no cgroups left behind by cgscale\n");
+	else
+		printf("%u cgroup%s %s, %u left alone\n", t.removed, t.removed == 1 ? "" : "s",
+		       o.dry_run ? "to remove" : "removed", t.kept);
+	return rc ? 1 : 0;
+}
+
+int cgs_cmd_cgroup(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_BADINPUT : 0;
+	}
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "cleanup"))
+		return cmd_cleanup(argc - 1, argv + 1);
+	cgs_err("cgroup: unknown subcommand '%s'; use show or cleanup", argv[1]);
+	return EXIT_BADINPUT;
+}

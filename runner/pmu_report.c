@@ -1,0 +1,334 @@
+/*
+ * pmu_report.c - from a point's group reads to its "perf" section: raw
+ * counts, time_enabled and time_running per task and interval; totals,
+ * per-op figures and derived metrics over the measured window. The
+ * arithmetic (multiplexing scale, derived metrics) is pure and
+ * unit-tested; pmu_table.c prints the section.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "pmu.h"
+
+const char *const pmu_metric_names[] = {
+	[PMU_IPC] = "ipc",
+	[PMU_CPI] = "cpi",
+	[PMU_CACHE_MISS_PCT] = "cache_miss_pct",
+	[PMU_BRANCH_MISS_PCT] = "branch_miss_pct",
+	[PMU_CPUS_UTILIZED] = "cpus_utilized",
+	[PMU_PATH_LENGTH] = "path_length",
+	NULL,
+};
+
+/* A ratio metric: scale x numerator / denominator, shown on the
+ * numerator's line; both events must count the same privilege levels. */
+static const struct {
+	enum pmu_metric m;
+	uint32_t type;
+	uint64_t num, den;
+	double scale;
+} pmu_ratios[] = {
+	{ PMU_IPC, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES, 1 },
+	{ PMU_CPI, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS, 1 },
+	{ PMU_CACHE_MISS_PCT, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
+	  PERF_COUNT_HW_CACHE_REFERENCES, 100 },
+	{ PMU_BRANCH_MISS_PCT, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100 },
+};
+
+double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running, bool *scaled)
+{
+	*scaled = false;
+	if (!running)
+		return enabled ? NAN : (double)raw;
+	if (running >= enabled)
+		return (double)raw;
+	*scaled = true;
+	return (double)raw * ((double)enabled / (double)running);
+}
+
+void pmu_derive(const struct pmu_set *s, const double *total,
+		const double *per_op, double elapsed_s,
+		double out[PMU_NMETRICS], int on[PMU_NMETRICS])
+{
+	int e;
+
+	for (int m = 0; m < PMU_NMETRICS; m++) {
+		out[m] = NAN;
+		on[m] = -1;
+	}
+	for (size_t r = 0; r < sizeof(pmu_ratios) / sizeof(pmu_ratios[0]); r++) {
+		/* the first numerator with a denominator counted alike */
+		for (unsigned n = 0; n < s->n; n++) {
+			const struct perf_event_attr *a = &s->ev[n].attr;
+			int d;
+
+			if (s->ev[n].err || a->type != pmu_ratios[r].type ||
+			    a->config != pmu_ratios[r].num || !isfinite(total[n]))
+				continue;
+			d = pmu_set_find(s, pmu_ratios[r].type, pmu_ratios[r].den, &s->ev[n]);
+			if (d < 0 || !isfinite(total[d]) || total[d] <= 0)
+				continue;
+			out[pmu_ratios[r].m] = pmu_ratios[r].scale * total[n] / total[d];
+			on[pmu_ratios[r].m] = (int)n;
+			break;
+		}
+	}
+	e = pmu_set_find(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, NULL);
+	if (e >= 0 && isfinite(total[e]) && elapsed_s > 0) {
+		out[PMU_CPUS_UTILIZED] = total[e] / 1e9 / elapsed_s;
+		on[PMU_CPUS_UTILIZED] = e;
+	}
+	e = pmu_set_find(s, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NULL);
+	if (e >= 0 && isfinite(per_op[e]))
+		out[PMU_PATH_LENGTH] = per_op[e];
+}
+
+static struct json_object *jnum(double d)
+{
+	return isfinite(d) ? json_object_new_double(d) : NULL;
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static const char *modes_of(const struct perf_event_attr *a)
+{
+	if (!a->exclude_user && !a->exclude_kernel)
+		return "user+kernel";
+	return a->exclude_kernel ? "user" : "kernel";
+}
+
+static struct json_object *events_json(const struct pmu_set *s)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (unsigned e = 0; e < s->n; e++) {
+		const struct pmu_event *ev = &s->ev[e];
+		struct json_object *o = json_object_new_object();
+
+		add(o, "name", json_object_new_string(ev->name));
+		add(o, "pfm", json_object_new_string(ev->pfm));
+		add(o, "type", json_object_new_int((int)ev->attr.type));
+		add(o, "config", json_object_new_uint64(ev->attr.config));
+		add(o, "config1", json_object_new_uint64(ev->attr.config1));
+		add(o, "counting", json_object_new_string(modes_of(&ev->attr)));
+		add(o, "user_only_fallback", json_object_new_boolean(ev->user_only));
+		add(o, "supported", json_object_new_boolean(!ev->err));
+		if (ev->err) {
+			add(o, "errno", json_object_new_string(strerrorname_np(-ev->err)));
+			add(o, "reason", json_object_new_string(ev->reason ? ev->reason : ""));
+		}
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* Reading k of task @i at sample @s, minus the one before (0 at s = 0). */
+static uint64_t delta(const struct pmu_section *ps, unsigned i, unsigned s,
+		      unsigned k)
+{
+	size_t w = ps->set->n + 2;
+	const uint64_t *r = ps->cum + ((size_t)i * ps->nsamples + s) * w;
+
+	return s ? r[k] - r[k - w] : r[k];
+}
+
+static bool measured(const struct pmu_section *ps, unsigned s)
+{
+	return s < ps->nread && s > ps->enabled_at &&
+	       ps->p->phase[s] == RES_PHASE_MEASURE;
+}
+
+static struct json_object *series(const struct pmu_section *ps, unsigned i,
+				  unsigned k)
+{
+	struct json_object *a = json_object_new_array_ext((int)ps->nread);
+
+	for (unsigned s = 0; s < ps->nread; s++)
+		json_object_array_add(a, json_object_new_uint64(delta(ps, i, s, k)));
+	return a;
+}
+
+/* Task @i's section, with its measured totals of event @e in raw/en/run. */
+static struct json_object *task_json(const struct pmu_section *ps, unsigned i)
+{
+	const struct pmu_set *s = ps->set;
+	struct json_object *o = json_object_new_object();
+	struct json_object *counts = json_object_new_object();
+	struct json_object *tot = json_object_new_object();
+	struct json_object *nc = json_object_new_object();
+	uint64_t en = 0, run = 0;
+
+	for (unsigned t = 0; t < ps->nread; t++)
+		if (measured(ps, t)) {
+			en += delta(ps, i, t, 0);
+			run += delta(ps, i, t, 1);
+		}
+	add(o, "index", json_object_new_int((int)i));
+	add(o, "target", json_object_new_int(ps->target[i]));
+	add(o, "time_enabled_ns", series(ps, i, 0));
+	add(o, "time_running_ns", series(ps, i, 1));
+	for (unsigned e = 0; e < s->n; e++) {
+		int err = ps->terr[(size_t)i * s->n + e];
+		struct json_object *t;
+		uint64_t raw = 0;
+		bool scaled;
+		double c;
+
+		if (err) {
+			add(nc, s->ev[e].name, json_object_new_string(
+				s->ev[e].err && s->ev[e].reason ? s->ev[e].reason
+								: strerror(-err)));
+			continue;
+		}
+		add(counts, s->ev[e].name, series(ps, i, 2 + e));
+		for (unsigned t2 = 0; t2 < ps->nread; t2++)
+			if (measured(ps, t2))
+				raw += delta(ps, i, t2, 2 + e);
+		c = pmu_scale(raw, en, run, &scaled);
+		t = json_object_new_object();
+		add(t, "count", jnum(c));
+		add(t, "raw", json_object_new_uint64(raw));
+		add(t, "scaled", json_object_new_boolean(scaled));
+		add(tot, s->ev[e].name, t);
+	}
+	add(o, "counts", counts);
+	add(o, "not_counted", nc);
+	add(o, "measured_time_enabled_ns", json_object_new_uint64(en));
+	add(o, "measured_time_running_ns", json_object_new_uint64(run));
+	add(o, "totals", tot);
+	return o;
+}
+
+/* Measured ops of task @i. */
+static double task_ops(const struct pmu_section *ps, unsigned i)
+{
+	double ops = 0;
+
+	for (unsigned s = 0; s < ps->nread; s++)
+		if (measured(ps, s))
+			ops += (double)res_ops(ps->p, i, s);
+	return ops;
+}
+
+/* One event over the tasks that counted it, in the measured window. */
+struct ev_total {
+	double count, ops, en, run;
+	unsigned tasks;
+	bool scaled;
+};
+
+static void ev_total(const struct pmu_section *ps, unsigned e,
+		     struct ev_total *t)
+{
+	const struct pmu_set *s = ps->set;
+
+	memset(t, 0, sizeof(*t));
+	for (unsigned i = 0; i < ps->ntasks; i++) {
+		uint64_t raw = 0, en = 0, run = 0;
+		bool sc;
+
+		if (ps->terr[(size_t)i * s->n + e])
+			continue;
+		for (unsigned k = 0; k < ps->nread; k++)
+			if (measured(ps, k)) {
+				raw += delta(ps, i, k, 2 + e);
+				en += delta(ps, i, k, 0);
+				run += delta(ps, i, k, 1);
+			}
+		t->count += pmu_scale(raw, en, run, &sc);
+		t->scaled |= sc;
+		t->ops += task_ops(ps, i);
+		t->en += (double)en;
+		t->run += (double)run;
+		t->tasks++;
+	}
+	if (!t->tasks)
+		t->count = NAN;
+}
+
+/* Totals over the tasks that counted each event, and the metrics. */
+static void totals_json(const struct pmu_section *ps, struct json_object *sec,
+			double elapsed)
+{
+	const struct pmu_set *s = ps->set;
+	struct json_object *tot = json_object_new_object();
+	struct json_object *met = json_object_new_object();
+	struct ev_total *t = calloc(s->n + 1, sizeof(*t));
+	double *total = calloc(s->n + 1, sizeof(double));
+	double *per_op = calloc(s->n + 1, sizeof(double));
+	double m[PMU_NMETRICS];
+	int on[PMU_NMETRICS];
+
+	if (!t || !total || !per_op)
+		goto out;
+	for (unsigned e = 0; e < s->n; e++) {
+		ev_total(ps, e, &t[e]);
+		total[e] = t[e].count;
+		per_op[e] = t[e].ops > 0 ? t[e].count / t[e].ops : NAN;
+	}
+	pmu_derive(s, total, per_op, elapsed, m, on);
+	for (unsigned e = 0; e < s->n; e++) {
+		struct json_object *o;
+
+		if (!t[e].tasks)
+			continue;
+		o = json_object_new_object();
+		add(o, "count", jnum(total[e]));
+		add(o, "scaled", json_object_new_boolean(t[e].scaled));
+		add(o, "running_pct", jnum(t[e].en > 0 ? 100 * t[e].run / t[e].en : NAN));
+		add(o, "tasks", json_object_new_int((int)t[e].tasks));
+		add(o, "ops", json_object_new_double(t[e].ops));
+		add(o, "per_op", jnum(per_op[e]));
+		add(o, "per_sec", jnum(elapsed > 0 ? total[e] / elapsed : NAN));
+		for (int k = 0; k < PMU_NMETRICS; k++)
+			if (on[k] == (int)e && isfinite(m[k]))
+				add(o, "metric", json_object_new_string(pmu_metric_names[k]));
+		add(tot, s->ev[e].name, o);
+	}
+	for (int k = 0; k < PMU_NMETRICS; k++)
+		if (isfinite(m[k]))
+			add(met, pmu_metric_names[k], json_object_new_double(m[k]));
+out:
+	add(sec, "totals", tot);
+	add(sec, "metrics", met);
+	free(t);
+	free(total);
+	free(per_op);
+}
+
+struct json_object *pmu_section_json(const struct pmu_section *ps)
+{
+	struct json_object *sec = json_object_new_object();
+	struct json_object *tasks = json_object_new_array();
+	double elapsed = 0;
+
+	if (!sec || !tasks) {
+		json_object_put(sec);
+		json_object_put(tasks);
+		return NULL;
+	}
+	for (unsigned s = 1; s < ps->nread; s++)
+		if (measured(ps, s))
+			elapsed += (ps->p->t_ns[s] - ps->p->t_ns[s - 1]) / 1e9;
+	add(sec, "events", events_json(ps->set));
+	if (ps->set->note)
+		add(sec, "note", json_object_new_string(ps->set->note));
+	if (ps->failure)
+		add(sec, "failure", json_object_new_string(ps->failure));
+	add(sec, "enabled_at_sample", json_object_new_int((int)ps->enabled_at));
+	add(sec, "elapsed_s", json_object_new_double(elapsed));
+	for (unsigned i = 0; i < ps->ntasks; i++)
+		json_object_array_add(tasks, task_json(ps, i));
+	add(sec, "tasks", tasks);
+	totals_json(ps, sec, elapsed);
+	return sec;
+}
