@@ -36,6 +36,17 @@ grep -q 'bogo-ops/s (passes' "$tmp/log" || fail "no bogo-ops/s line in the table
 	-o "$tmp/anon.json" remap >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "anon run (sanitizers)"; }
 check "$tmp/anon.json" 2
 
+# nested cgroups: both modes in a 3-level hierarchy
+if [ "$(id -u)" = 0 ] && grep -q 'memory' /proc/self/cgroup; then
+	"$CGSCALE" run -m both -t 1,2 -w 0 -d 0.5 -i 0.25 -q --cgroup-depth 3 \
+		-o "$tmp/cg.json" remap >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "depth 3 run"; }
+	check "$tmp/cg.json" 4
+	jq -e 'all(.points[]; .cgroup.layout | startswith("depth=3"))' "$tmp/cg.json" >/dev/null ||
+		fail "depth 3: no cgroup layout recorded"
+else
+	echo "note: not root or no memory cgroup: nested cgroups are not checked"
+fi
+
 # RLIMIT_MEMLOCK: no CAP_IPC_LOCK (dropped from the bounding set for root)
 # and a limit of 0 make the first mlock fail
 if [ "$(id -u)" = 0 ]; then

@@ -76,10 +76,14 @@ jq -e '(.points | length) == 4 and all(.points[]; .status == "failed" and
 
 # A real receiver process, sent signal $1 (found by comm, among the
 # descendants of our own run only); the point must fail within $2 s with
-# a reason matching $3.
+# a reason matching $3. $EXTRA goes to cgscale run. The receiver must be in
+# exactly the cgroups of its task (its parent), and with $LEAF set, its
+# memory cgroup path must end with $LEAF.
+EXTRA= LEAF=
 receiver_signal() {
+	# shellcheck disable=SC2086
 	timeout 60 "$CGSCALE" run -m process -t 1 -w 0 -d 60 -q -o "$tmp/sig.json" \
-		sendfile >"$tmp/log" 2>&1 &
+		$EXTRA sendfile >"$tmp/log" 2>&1 &
 	bg=$!
 	victim=
 	for _ in $(seq 100); do
@@ -96,6 +100,13 @@ receiver_signal() {
 	done
 	[ -n "$victim" ] || fail "no receiver process found"
 	sleep 1
+	task=$(awk '{print $4}' "/proc/$victim/stat")
+	[ "$(cat "/proc/$victim/cgroup")" = "$(cat "/proc/$task/cgroup")" ] ||
+		fail "the receiver's cgroups differ from its task's"
+	if [ -n "$LEAF" ]; then
+		grep -Eq "^[0-9]+:([^:]*,)?memory(,[^:]*)?:.*/$LEAF\$|^0::.*/$LEAF\$" "/proc/$victim/cgroup" ||
+			fail "the receiver is not in the leaf $LEAF: $(cat "/proc/$victim/cgroup")"
+	fi
 	start=$(date +%s)
 	kill -"$1" "$victim"
 	rc=0
@@ -111,4 +122,20 @@ receiver_signal() {
 receiver_signal KILL 10 "partner cgs:sf-recv .*killed by signal 9"
 # stopped: alive but reading nothing; the sender gives up after 10 s
 receiver_signal STOP 30 "the receiver read nothing for 10 s"
+
+# nested cgroups (seed 000: netserver in the tasks' cgroup): both modes
+# run in a 3-level hierarchy, and a receiver process sits in its task's leaf
+if [ "$(id -u)" = 0 ] && grep -q 'memory' /proc/self/cgroup; then
+	"$CGSCALE" run -m both -t 1,2 -w 0 -d 0.5 -i 0.25 -q --cgroup-depth 3 \
+		-o "$tmp/cg.json" sendfile >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "depth 3 run"; }
+	jq -e 'all(.points[]; .status == "ok" and (.cgroup.layout | startswith("depth=3")) and
+		all(.tasks_detail[]; .aux.tx_bytes == .aux.rx_bytes and .aux.rx_bytes > 0))' \
+		"$tmp/cg.json" >/dev/null || fail "depth 3 results"
+	EXTRA="--cgroup-depth 3" LEAF=cgscale-l3
+	receiver_signal KILL 10 "killed by signal 9"
+	EXTRA="--cgroup-depth 2 --cgroup-leaf per-task" LEAF=cgscale-t0
+	receiver_signal KILL 10 "killed by signal 9"
+else
+	echo "note: not root or no memory cgroup: nested cgroups are not checked"
+fi
 echo "sendfile: ok"
