@@ -42,6 +42,27 @@ static double m_scalability(const struct res_point *p)
 	return p->tasks > 1 ? p->sum.scalability : NAN;
 }
 
+/* A workload's aux counter as a rate per task, in its unit; NAN if none. */
+static double aux_task_rate(const struct res_point *p, const char *name)
+{
+	for (unsigned k = 0; k < p->naux; k++)
+		if (!strcmp(p->aux_name[k], name))
+			return p->sum.aux_task_rate[k];
+	return NAN;
+}
+
+/* sendfile: received Mbit/s per task, LKP's netperf.Throughput_Mbps. */
+static double m_rx_mbps(const struct res_point *p)
+{
+	return aux_task_rate(p, "rx_bytes");
+}
+
+/* remap: stress-ng bogo-ops/s of all tasks, LKP's remap.ops_per_sec. */
+static double m_bogo_ops(const struct res_point *p)
+{
+	return aux_task_rate(p, "passes") * p->tasks;
+}
+
 /*
  * The metrics, one line each: an extractor, or a dotted path to a number
  * in the point's extra sections (absent: the metric is not compared).
@@ -54,6 +75,11 @@ const struct cmp_metric cmp_metrics[] = {
 	  +1, CMP_SECONDARY, m_min_task, NULL },
 	{ "scalability", "ratio", "ops(N) / (N x ops(1)) in the same run",
 	  +1, CMP_SECONDARY, m_scalability, NULL },
+	/* the workloads' own figures, from their aux counters */
+	{ "rx_mbps", "Mbit/s", "sendfile: Mbit/s received per task (LKP netperf.Throughput_Mbps)",
+	  +1, CMP_SECONDARY, m_rx_mbps, NULL },
+	{ "bogo_ops", "bogo-ops/s", "remap: stress-ng bogo-ops/s of all tasks (LKP remap.ops_per_sec)",
+	  +1, CMP_SECONDARY, m_bogo_ops, NULL },
 	/* perf counters (run -e), from the point's "perf" section */
 	{ "path_length", "instr/op", "instructions per op, LKP's path-length (perf)",
 	  -1, CMP_SECONDARY, NULL, "perf.metrics.path_length" },

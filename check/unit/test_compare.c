@@ -6,6 +6,7 @@
  * exit codes; the verdict rules one by one; JSON and JUnit output.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -410,6 +411,35 @@ static void test_latency_metrics(void **state)
 	cmp_result_free(&r);
 }
 
+/* The workloads' own figures come from their aux counters, by name. */
+static void test_aux_metrics(void **state)
+{
+	const char *names[] = { "tx_bytes", "rx_bytes" }, *units[] = { "Mbit/s", "Mbit/s" };
+	const char *pnames[] = { "passes" }, *punits[] = { "bogo-ops/s" };
+	const double scales[] = { 8e-6, 8e-6 }, pscale[] = { 0.25 };
+	struct res_point p = { 0 };
+
+	(void)state;
+	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
+	p.tasks = 2;
+	assert_int_equal(res_point_set_aux(&p, 2, names, units, scales), 0);
+	p.sum.aux_task_rate[0] = 111;
+	p.sum.aux_task_rate[1] = 24000;
+	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p),
+			   24000, 1e-9);
+	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p)));
+	res_point_free(&p);
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
+	p.tasks = 2;
+	assert_int_equal(res_point_set_aux(&p, 1, pnames, punits, pscale), 0);
+	p.sum.aux_task_rate[0] = 40;   /* per task: the metric is all tasks */
+	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p),
+			   80, 1e-9);
+	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p)));
+	res_point_free(&p);
+}
+
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
@@ -495,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
+		cmocka_unit_test(test_aux_metrics),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
 	};
