@@ -255,12 +255,6 @@ int cg_tree_enter(const struct cg_tree *t, unsigned leaf, char *err,
 /* The marker value for a cgroup made by this process. */
 int cg_marker_value(char *out, size_t len, const char *extra);
 
-/* Direct reads and writes of cgroupfs files, for the steps libcgroup
- * 2.0.2 cannot do (v2 subtree_control of the parent, cgroup.kill,
- * populated checks). 0 or -errno. */
-int cg_file_read(const char *path, char *buf, size_t len);
-int cg_file_write(const char *path, const char *s);
-
 /* ---- leftovers (cg_clean.c) ---- */
 
 struct cg_clean_opts {

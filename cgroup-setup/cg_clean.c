@@ -17,6 +17,7 @@
 
 #include "cg.h"
 #include "cg_int.h"
+#include "../runner/util.h"
 
 #define MAX_WALK_DEPTH 64
 
@@ -157,7 +158,7 @@ static void restore_parent(struct walk *w, const char *full, const char *enabled
 		p += n + (p[n] == ',');
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", parent);
-	if (!cg_file_write(path, val))
+	if (!cgs_write_str(path, val))
 		say(w, parent, "turned off what the dead run enabled in cgroup.subtree_control");
 }
 

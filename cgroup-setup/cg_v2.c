@@ -20,47 +20,7 @@
 
 #include "cg.h"
 #include "cg_int.h"
-
-int cg_file_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : 0;
-			break;
-		}
-		got += (size_t)n;
-	}
-	buf[got] = 0;
-	close(fd);
-	return rc;
-}
-
-int cg_file_write(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		rc = -errno;
-	else if ((size_t)n != strlen(s))
-		rc = -EIO;
-	close(fd);
-	return rc;
-}
+#include "../runner/util.h"
 
 unsigned long long cg_proc_start(pid_t pid)
 {
@@ -68,7 +28,7 @@ unsigned long long cg_proc_start(pid_t pid)
 	unsigned long long v = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (cg_file_read(path, buf, sizeof(buf)))
+	if (cgs_read_file(path, buf, sizeof(buf)))
 		return 0;
 	/* comm may hold spaces and ')': fields restart after the last ')' */
 	p = strrchr(buf, ')');
@@ -161,11 +121,11 @@ static bool populated(const char *full, int version)
 
 	if (version == 2) {
 		snprintf(path, sizeof(path), "%s/cgroup.events", full);
-		if (!cg_file_read(path, buf, sizeof(buf)))
+		if (!cgs_read_file(path, buf, sizeof(buf)))
 			return !strstr(buf, "populated 0");
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-	if (cg_file_read(path, buf, sizeof(buf)))
+	if (cgs_read_file(path, buf, sizeof(buf)))
 		return false;   /* gone */
 	return buf[0] != 0;
 }
@@ -186,9 +146,9 @@ int cg_drain(const char *full, int version, int64_t ns)
 	 * are ours: cgroup.kill (v2, 5.14+; write-only, so libcgroup, which
 	 * opens control files O_RDWR, cannot write it), else SIGKILL each. */
 	snprintf(path, sizeof(path), "%s/cgroup.kill", full);
-	if (version != 2 || cg_file_write(path, "1")) {
+	if (version != 2 || cgs_write_str(path, "1")) {
 		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-		if (!cg_file_read(path, buf, sizeof(buf)))
+		if (!cgs_read_file(path, buf, sizeof(buf)))
 			for (char *p = buf; *p;) {
 				long pid = strtol(p, &p, 10);
 
@@ -237,7 +197,7 @@ static int subtree_write(const char *full, const char *ctrls, char sign)
 		p = p[n] ? p + n + 1 : NULL;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
-	return used ? cg_file_write(path, val) : 0;
+	return used ? cgs_write_str(path, val) : 0;
 }
 
 /* Is the @n-character word @w in the blank-separated @list? */
@@ -266,7 +226,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 
 	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", full);
-	if ((rc = cg_file_read(path, buf, sizeof(buf)))) {
+	if ((rc = cgs_read_file(path, buf, sizeof(buf)))) {
 		snprintf(err, errlen, "--cgroup-parent %s: cannot read %s: %s",
 			 h->parent, path, strerror(-rc));
 		return rc;
@@ -282,7 +242,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 		p = p[n] ? p + n + 1 : "";
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
-	if ((rc = cg_file_read(path, buf, sizeof(buf))))
+	if ((rc = cgs_read_file(path, buf, sizeof(buf))))
 		return rc;
 	for (const char *p = h->need; *p;) {
 		size_t n = strcspn(p, ",");
@@ -300,7 +260,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 		bool us = false;
 
 		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-		if ((rc = cg_file_read(path, buf, sizeof(buf))))
+		if ((rc = cgs_read_file(path, buf, sizeof(buf))))
 			return rc;
 		for (char *p = buf; *p;) {
 			long pid = strtol(p, &p, 10);
@@ -339,7 +299,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 				return rc;
 			snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
 			snprintf(pid, sizeof(pid), "%d", (int)self);
-			rc = cg_file_write(procs, pid);
+			rc = cgs_write_str(procs, pid);
 			if (rc)
 				return cg_errf(err, errlen, rc, "cannot move the runner into %s: %s",
 					       leaf, strerror(-rc));

@@ -122,7 +122,7 @@ static int obs_ready(void *priv, unsigned ntasks, const int *pid, const int *tid
 
 			snprintf(path, sizeof(path), "/proc/%d/task/%d/cgroup", pid[i], tid[i]);
 			cg_tree_rel(&cp->tree, h, cp->tree.first_leaf + leaf, want, sizeof(want));
-			if (cg_file_read(path, text, sizeof(text)) ||
+			if (cgs_read_file(path, text, sizeof(text)) ||
 			    cg_proc_path(&cp->c->lay, cp->tree.h[h].hi, text, in, sizeof(in)))
 				snprintf(in, sizeof(in), "(unknown)");
 			if (strcmp(in, want)) {
