@@ -294,6 +294,8 @@ struct json_object *rpt_json_path(struct json_object *o, const char *path);
  * "-" when not finite. */
 void rpt_td(FILE *out, const char *s);
 void rpt_th(FILE *out, const char *s);
+/* Open a table with a header row of @n cells. */
+void rpt_table_head(FILE *out, const char *const *head, size_t n);
 void rpt_td_num(FILE *out, double v, int prec);
 
 /* ---- the pages of result files (report_run.c, report_point.c) ---- */

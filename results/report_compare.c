@@ -342,10 +342,7 @@ static void side_table(FILE *o, const struct cmp_result *r,
 		"max", "change %", "CI low", "CI high", "p", "verdict", "failures",
 	};
 
-	fprintf(o, "<table>\n<tr>");
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rpt_th(o, head[i]);
-	fprintf(o, "</tr>\n");
+	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
 	for (unsigned k = 0; k < n; k++)
 		for (unsigned s = 0; s < r->nsides; s++) {
 			const struct cmp_cell *c = &g[k]->cell[s];

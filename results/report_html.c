@@ -295,6 +295,14 @@ void rpt_th(FILE *out, const char *s)
 	fprintf(out, "</th>");
 }
 
+void rpt_table_head(FILE *out, const char *const *head, size_t n)
+{
+	fprintf(out, "<table>\n<tr>");
+	for (size_t i = 0; i < n; i++)
+		rpt_th(out, head[i]);
+	fprintf(out, "</tr>\n");
+}
+
 void rpt_td_num(FILE *out, double v, int prec)
 {
 	if (isfinite(v))

@@ -99,10 +99,7 @@ static void task_table(struct rpt_doc *d, const struct rpt_set *s,
 
 	rpt_figure_table(d);
 	o = d->out;
-	fprintf(o, "<table>\n<tr>");
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rpt_th(o, head[i]);
-	fprintf(o, "</tr>\n");
+	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
 	for (unsigned r = 0; r < n; r++) {
 		const struct res_point *p = v[r]->p;
 		char label[64];
@@ -196,10 +193,7 @@ static void time_table(struct rpt_doc *d, const struct rpt_set *s,
 
 	rpt_figure_table(d);
 	o = d->out;
-	fprintf(o, "<table>\n<tr>");
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		rpt_th(o, head[i]);
-	fprintf(o, "</tr>\n");
+	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
 	for (unsigned r = 0; r < n; r++) {
 		const struct res_point *p = v[r]->p;
 		char label[64];
