@@ -96,14 +96,8 @@ static int cmd_show(int argc, char **argv)
 
 	if (!r)
 		return 70;
-	for (size_t i = 0; i < cgs_nworkloads; i++)
-		if (cgs_workloads[i]->opts_size &&
-		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
-			goto out;
-	nsets = cgs_run_optsets(r, sets);
-	for (size_t i = 0; i < nsets; i++)
-		if (cgs_opt_defaults(&sets[i], err, sizeof(err)))
-			goto out;
+	if (cgs_run_optsets(r, sets, &nsets, err, sizeof(err)))
+		goto out;
 	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
 	if (rc == 1) {
 		usage(stdout);

@@ -327,17 +327,13 @@ int cgs_cmd_run(int argc, char **argv)
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	for (size_t i = 0; i < cgs_nworkloads; i++)
-		if (cgs_workloads[i]->opts_size &&
-		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
-			goto out;
-	nsets = cgs_run_optsets(r, sets);
-	for (size_t i = 0; i < nsets; i++)
-		if (cgs_opt_defaults(&sets[i], err, sizeof(err))) {
-			cgs_err("internal error: %s", err);
-			status = EXIT_INTERNAL;
-			goto out;
-		}
+	rc = cgs_run_optsets(r, sets, &nsets, err, sizeof(err));
+	if (rc == -EINVAL) {
+		cgs_err("internal error: %s", err);
+		status = EXIT_INTERNAL;
+	}
+	if (rc)
+		goto out;
 	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
 	if (rc == 1) {
 		cgs_run_usage(sets, nsets, stdout);

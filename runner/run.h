@@ -71,9 +71,12 @@ struct cgs_run {
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 
-/* run_opts.c: the option sets of `run` (its own, then each workload's
- * with knobs) into @sets; returns how many. */
-size_t cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets);
+/* run_opts.c: allocate each workload's options struct, put the option
+ * sets of `run` (its own, then each workload's with knobs) into @sets
+ * (*nsets of them) and fill in the defaults. 0, -ENOMEM, or -EINVAL when
+ * a default does not parse (an internal error, said in @err). */
+int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		    char *err, size_t errlen);
 void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out);
 /* Check the registry and the option tables; 0 or -EINVAL with @err. */
 int cgs_run_check_registry(char *err, size_t errlen);

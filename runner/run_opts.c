@@ -79,11 +79,16 @@ const struct cgs_opt cgs_run_optdefs[] = {
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
-/* The option sets: the runner's, then each workload's that has knobs. */
-size_t cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets)
+int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		    char *err, size_t errlen)
 {
 	size_t n = 0;
 
+	*nsets = 0;
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i]->opts_size &&
+		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
+			return -ENOMEM;
 	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
 					 cgs_run_noptdefs, &r->o };
 	for (size_t i = 0; i < cgs_nworkloads; i++) {
@@ -94,7 +99,11 @@ size_t cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets)
 		sets[n++] = (struct cgs_optset){ w->name, w->opts, w->nopts,
 						 r->wopts[i] };
 	}
-	return n;
+	*nsets = n;
+	for (size_t i = 0; i < n; i++)
+		if (cgs_opt_defaults(&sets[i], err, errlen))
+			return -EINVAL;
+	return 0;
 }
 
 void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
