@@ -16,7 +16,7 @@ BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --
 LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm -lpfm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
-LIB_SRCS := $(filter-out runner/main.c,$(wildcard runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
+LIB_SRCS := $(filter-out runner/main.c,$(wildcard lib/*.c runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
 UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
@@ -90,7 +90,7 @@ bench: cgscale
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the
 # corpus with gcc and the sanitizers where clang is missing.
 FUZZ_CC ?= clang
-FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c) runner/opt.c runner/util.c
+FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c lib/*.c)
 build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/stats.h | build/gen/cgs_git.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c) -g -O1 \

@@ -17,7 +17,7 @@
 
 #include "cg.h"
 #include "cg_int.h"
-#include "../runner/util.h"
+#include "../lib/util.h"
 
 #define MAX_WALK_DEPTH 64
 

@@ -25,10 +25,6 @@ static inline int cg_copy(char *dst, size_t len, const char *src)
 	return 0;
 }
 
-/* Format a one-line message into @err (when not NULL) and return @rc. */
-int cg_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /* Set the marker xattr on @full. 0 or -errno with @err. */
 int cg_mark(const char *full, const char *value, char *err, size_t errlen);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/util.h"
 #include "cg.h"
 #include "cg_int.h"
 
@@ -34,26 +35,26 @@ int cg_path_check(const char *path, char *out, size_t len, char *err,
 	int rc = 0;
 
 	if (!path || !*path)
-		return cg_errf(err, errlen, -EINVAL, "an empty cgroup path; give one as /proc/self/cgroup shows it, e.g. /a/b, or / for the root");
+		return cgs_errf(err, errlen, -EINVAL, "an empty cgroup path; give one as /proc/self/cgroup shows it, e.g. /a/b, or / for the root");
 	if (!strncmp(path, "/sys/", 5))
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "'%s' looks like a file system path; give the cgroup path as /proc/self/cgroup shows it, e.g. /a/b (the same in every hierarchy)",
 			   path);
 	if (strstr(path, "//"))
-		return cg_errf(err, errlen, -EINVAL, "'%s': empty path component", path);
+		return cgs_errf(err, errlen, -EINVAL, "'%s': empty path component", path);
 	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
 	out[0] = 0;
 	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
 		if (!cg_name_ok(c)) {
-			rc = cg_errf(err, errlen, -EINVAL,
+			rc = cgs_errf(err, errlen, -EINVAL,
 				 "'%s': component '%s' is not a valid cgroup name: use only A-Z a-z 0-9 . _ - (not . or ..), at most %d characters",
 				 path, c, CG_NAME_MAX);
 			goto out;
 		}
 		if (used + strlen(c) + 2 > len) {
-			rc = cg_errf(err, errlen, -ENAMETOOLONG, "'%s': path too long", path);
+			rc = cgs_errf(err, errlen, -ENAMETOOLONG, "'%s': path too long", path);
 			goto out;
 		}
 		used += snprintf(out + used, len - used, "/%s", c);
@@ -74,40 +75,40 @@ int cg_knob_parse(const char *spec, struct cg_knob *k, char *err, size_t errlen)
 
 	memset(k, 0, sizeof(*k));
 	if (!colon || colon == spec)
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-set '%s': expected LEVEL:KNOB=VALUE, e.g. 1:memory.max=512M", spec);
 	level = strtol(spec, &end, 10);
 	if (end != colon || level < 1 || level > CG_MAX_DEPTH || !isdigit((unsigned char)*spec))
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-set '%s': LEVEL must be 1..%d (1 = the top of our hierarchy)",
 			   spec, CG_MAX_DEPTH);
 	eq = strchr(colon + 1, '=');
 	if (!eq || eq == colon + 1)
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-set '%s': expected LEVEL:KNOB=VALUE, e.g. 1:memory.max=512M", spec);
 	nlen = (size_t)(eq - colon - 1);
 	if (nlen >= sizeof(k->name))
-		return cg_errf(err, errlen, -EINVAL, "--cgroup-set '%s': knob name too long", spec);
+		return cgs_errf(err, errlen, -EINVAL, "--cgroup-set '%s': knob name too long", spec);
 	memcpy(k->name, colon + 1, nlen);
 	k->name[nlen] = 0;
 	dot = strchr(k->name, '.');
 	if (!cg_name_ok(k->name) || !dot || dot == k->name || !dot[1] ||
 	    (size_t)(dot - k->name) >= sizeof(k->ctrl))
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-set '%s': '%s' is not a knob: name a controller file, CONTROLLER.FILE, e.g. memory.max or cpu.cfs_quota_us",
 			   spec, k->name);
 	memcpy(k->ctrl, k->name, (size_t)(dot - k->name));
 	if (!strcmp(k->ctrl, "cgroup"))
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "--cgroup-set '%s': cgroup.* files are managed by cgscale; set controller knobs only",
 			   spec);
 	if (!eq[1])
-		return cg_errf(err, errlen, -EINVAL, "--cgroup-set '%s': empty VALUE", spec);
+		return cgs_errf(err, errlen, -EINVAL, "--cgroup-set '%s': empty VALUE", spec);
 	if (strlen(eq + 1) >= sizeof(k->value))
-		return cg_errf(err, errlen, -EINVAL, "--cgroup-set '%s': VALUE too long", spec);
+		return cgs_errf(err, errlen, -EINVAL, "--cgroup-set '%s': VALUE too long", spec);
 	for (const char *c = eq + 1; *c; c++)
 		if (!isprint((unsigned char)*c))
-			return cg_errf(err, errlen, -EINVAL,
+			return cgs_errf(err, errlen, -EINVAL,
 				   "--cgroup-set '%s': VALUE holds a control character", spec);
 	snprintf(k->value, sizeof(k->value), "%s", eq + 1);
 	k->level = (unsigned)level;
@@ -186,20 +187,20 @@ int cg_knob_check(const struct cg_layout *l, const struct cg_knob *k,
 	if (h < 0) {
 		for (unsigned i = 0; i < l->n; i++)
 			if (l->h[i].version == 2)
-				return cg_errf(err, errlen, -ENODEV,
+				return cgs_errf(err, errlen, -ENODEV,
 					   "%s needs the %s controller, which is neither a v1 hierarchy here nor listed in %s/cgroup.controllers",
 					   k->name, k->ctrl, l->h[i].mount);
-		return cg_errf(err, errlen, -ENODEV,
+		return cgs_errf(err, errlen, -ENODEV,
 			   "%s needs the %s controller, which is not mounted here",
 			   k->name, k->ctrl);
 	}
 	if (want && want != l->h[h].version && other)
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "%s needs cgroup v%d; this system mounts %s on v%d (the nearest v%d knob: %s)",
 			   k->name, want, k->ctrl, l->h[h].version,
 			   l->h[h].version, other);
 	if (want && want != l->h[h].version)
-		return cg_errf(err, errlen, -EINVAL,
+		return cgs_errf(err, errlen, -EINVAL,
 			   "%s needs cgroup v%d; this system mounts %s on v%d",
 			   k->name, want, k->ctrl, l->h[h].version);
 	return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/util.h"
 #include "cg.h"
 #include "cg_int.h"
 
@@ -248,7 +249,7 @@ int cg_layout_parse(const char *mountinfo, const char *self_cgroup,
 		rc = add_hier(l, m, v2_ctrls, devs);
 	}
 	if (rc) {
-		rc = cg_errf(err, errlen, rc, "more than %d cgroup hierarchies mounted",
+		rc = cgs_errf(err, errlen, rc, "more than %d cgroup hierarchies mounted",
 			     CG_MAX_HIER);
 		goto out;
 	}
@@ -319,7 +320,7 @@ int cg_layout_detect(struct cg_layout *l, char *err, size_t errlen)
 	int rc;
 
 	if (!mi) {
-		rc = cg_errf(err, errlen, -errno, "cannot read /proc/self/mountinfo: %s",
+		rc = cgs_errf(err, errlen, -errno, "cannot read /proc/self/mountinfo: %s",
 			     strerror(errno));
 		goto out;
 	}

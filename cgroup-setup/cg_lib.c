@@ -28,18 +28,6 @@
 #include "cg.h"
 #include "cg_int.h"
 
-int cg_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 /* enum cg_version_t is CGROUP_UNK = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 */
 extern int cg_lib_controller_version(const char *ctrl, int *version)
 	__asm__("cgroup_get_controller_version");

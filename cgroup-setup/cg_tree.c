@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/util.h"
 #include "cg.h"
 #include "cg_int.h"
 
@@ -85,10 +86,10 @@ int cg_tree_plan(struct cg_tree *t, const struct cg_layout *l,
 	t->wait_ns = 10 * 1000000000LL;
 	if (spec->depth < 1 || spec->depth > CG_MAX_DEPTH || spec->nleaves < 1 ||
 	    (!spec->per_task && spec->nleaves != 1))
-		return cg_errf(err, errlen, -EINVAL, "bad cgroup tree: depth %u, %u leaves",
+		return cgs_errf(err, errlen, -EINVAL, "bad cgroup tree: depth %u, %u leaves",
 			   spec->depth, spec->nleaves);
 	if (mem < 0)
-		return cg_errf(err, errlen, -ENODEV,
+		return cgs_errf(err, errlen, -ENODEV,
 			   "the memory controller is not available: no v1 hierarchy has it and no cgroup2 mount lists it in cgroup.controllers (is CONFIG_MEMCG on, or cgroup_disable=memory given?)");
 	thier(t, (unsigned)mem, "memory");
 	for (unsigned i = 0; i < spec->nknobs; i++) {
@@ -110,12 +111,12 @@ int cg_tree_plan(struct cg_tree *t, const struct cg_layout *l,
 		} else if (lh->self[0]) {
 			snprintf(h->parent, sizeof(h->parent), "%s", lh->self);
 		} else {
-			return cg_errf(err, errlen, -ENOENT,
+			return cgs_errf(err, errlen, -ENOENT,
 				   "our own cgroup is not visible under %s (it is outside the mounted subtree %s); give --cgroup-parent",
 				   lh->mount, lh->mroot);
 		}
 		if (lh->readonly)
-			return cg_errf(err, errlen, -EROFS,
+			return cgs_errf(err, errlen, -EROFS,
 				   "%s is mounted read-only: cgscale cannot create cgroups there (in a container? give it a writable cgroup mount, or use --cgroup-depth 0)",
 				   lh->mount);
 	}
@@ -161,7 +162,7 @@ static int check_lib(const struct cg_tree *t, char *err, size_t errlen)
 			snprintf(c, sizeof(c), "%.*s", (int)n, p);
 			v = cg_lib_version(c);
 			if (v != h->version)
-				return cg_errf(err, errlen, -ENODEV,
+				return cgs_errf(err, errlen, -ENODEV,
 					   "libcgroup sees the %s controller %s, /proc/self/mountinfo on v%d at %s",
 					   c, v < 0 ? "nowhere" : v == 1 ? "on v1" : "on v2",
 					   h->version, t->lay->h[h->hi].mount);
@@ -215,7 +216,7 @@ static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
 
 		if ((rc = cg_tree_rel(t, hh, i, rel, sizeof(rel))) ||
 		    (rc = cg_tree_path(t, hh, i, full, sizeof(full))))
-			return cg_errf(err, errlen, rc, "cgroup path too long");
+			return cgs_errf(err, errlen, rc, "cgroup path too long");
 		rc = cg_lib_create(h->need, rel, err, errlen);
 		if (rc)
 			return rc;
@@ -238,7 +239,7 @@ static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
 				char why[512];
 
 				snprintf(why, sizeof(why), "%s", err);
-				return cg_errf(err, errlen, rc, "--cgroup-set %u:%s=%s on %s: %s",
+				return cgs_errf(err, errlen, rc, "--cgroup-set %u:%s=%s on %s: %s",
 					   kn->level, kn->name, kn->value, full, why);
 			}
 		}
@@ -321,7 +322,7 @@ int cg_tree_enter(const struct cg_tree *t, unsigned leaf, char *err,
 		  size_t errlen)
 {
 	if (leaf >= t->spec.nleaves)
-		return cg_errf(err, errlen, -EINVAL, "no leaf %u", leaf);
+		return cgs_errf(err, errlen, -EINVAL, "no leaf %u", leaf);
 	for (unsigned hh = 0; hh < t->nh; hh++) {
 		char rel[PATH_MAX];
 		int rc = cg_tree_rel(t, hh, t->first_leaf + leaf, rel, sizeof(rel));

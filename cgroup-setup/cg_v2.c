@@ -20,7 +20,7 @@
 
 #include "cg.h"
 #include "cg_int.h"
-#include "../runner/util.h"
+#include "../lib/util.h"
 
 unsigned long long cg_proc_start(pid_t pid)
 {
@@ -301,7 +301,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 			snprintf(pid, sizeof(pid), "%d", (int)self);
 			rc = cgs_write_str(procs, pid);
 			if (rc)
-				return cg_errf(err, errlen, rc, "cannot move the runner into %s: %s",
+				return cgs_errf(err, errlen, rc, "cannot move the runner into %s: %s",
 					       leaf, strerror(-rc));
 		}
 	}

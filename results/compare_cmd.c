@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/opt.h"
+#include "../lib/opt.h"
+#include "../lib/util.h"
 #include "compare.h"
 #include "report.h"
 
@@ -92,18 +93,6 @@ static void usage(const struct cgs_optset *set, FILE *out)
 		     "\nSee results/COMPARE.md for how to read the output and the statistics used.\n");
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 static int parse_num(const char *name, const char *s, double lo, double hi,
 		     double *out, char *err, size_t errlen)
 {
@@ -111,7 +100,7 @@ static int parse_num(const char *name, const char *s, double lo, double hi,
 
 	*out = strtod(s, &end);
 	if (end == s || *end || !isfinite(*out) || *out < lo || *out > hi)
-		return bad(err, errlen, "--%s: '%s' is not a number from %g to %g",
+		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not a number from %g to %g",
 			   name, s, lo, hi);
 	return 0;
 }
@@ -135,7 +124,7 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 		for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, tok); m++)
 			;
 		if (m == cmp_nmetrics)
-			rc = bad(err, errlen, "--metrics: unknown metric '%s'; see --help", tok);
+			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 		else
 			o->metric_off[m] = false;
 	}
@@ -161,7 +150,7 @@ static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 	if (!rc)
 		rc = parse_num("alpha", c->alpha, 1e-6, 0.5, &o->alpha, err, errlen);
 	if (!rc && (!*c->axis || strchr(c->axis, ' ')))
-		rc = bad(err, errlen, "--axis '%s' is not a field name", c->axis);
+		rc = cgs_errf(err, errlen, -EINVAL, "--axis '%s' is not a field name", c->axis);
 	if (!rc)
 		rc = parse_metrics(c->metrics, o, err, errlen);
 	o->welch = c->welch;
@@ -226,9 +215,9 @@ int cmp_cmd_compare(int argc, char **argv)
 		rc = to_opts(&cli, &r.o, err, sizeof(err));
 	nsides = argc - first;
 	if (!rc && nsides < 2)
-		rc = bad(err, sizeof(err), "give a baseline and at least one new side: cgscale compare BASE NEW [NEW...]");
+		rc = cgs_errf(err, sizeof(err), -EINVAL, "give a baseline and at least one new side: cgscale compare BASE NEW [NEW...]");
 	if (!rc && nsides > CMP_MAX_SIDES)
-		rc = bad(err, sizeof(err), "at most %d sides", CMP_MAX_SIDES);
+		rc = cgs_errf(err, sizeof(err), -EINVAL, "at most %d sides", CMP_MAX_SIDES);
 	if (rc) {
 		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;

@@ -15,41 +15,28 @@
 
 #include <json-c/json.h>
 
+#include "../lib/json.h"
+#include "../lib/util.h"
 #include "compare.h"
-#include "../runner/version.h"
-
-static struct json_object *jnum(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
-static struct json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
+#include "../lib/version.h"
 
 static struct json_object *settings_json(const struct cmp_result *r)
 {
 	struct json_object *o = json_object_new_object(), *t = json_object_new_object();
 
-	add(o, "axis", jstr(r->o.axis));
+	cgs_jadd(o, "axis", cgs_jstr(r->o.axis));
 	for (int c = 0; c < CMP_NCLASS; c++)
-		add(t, cmp_class_names[c], jnum(r->o.threshold[c]));
-	add(o, "threshold_pct", t);
-	add(o, "max_cov_pct", jnum(r->o.max_cov));
-	add(o, "alpha", jnum(r->o.alpha));
-	add(o, "ci_level", jnum(1 - r->o.alpha));
-	add(o, "ci_method", jstr("expanded percentile bootstrap of the ratio of means"));
-	add(o, "resamples", json_object_new_int64(r->o.resamples));
-	add(o, "seed", json_object_new_uint64(r->o.seed));
-	add(o, "p_from", jstr(r->o.welch ? "welch" : "mann-whitney"));
-	add(o, "fail_on_inconclusive", json_object_new_boolean(r->o.fail_on_inconclusive));
-	add(o, "bisect", json_object_new_boolean(r->o.bisect));
+		cgs_jadd(t, cmp_class_names[c], cgs_jnum(r->o.threshold[c]));
+	cgs_jadd(o, "threshold_pct", t);
+	cgs_jadd(o, "max_cov_pct", cgs_jnum(r->o.max_cov));
+	cgs_jadd(o, "alpha", cgs_jnum(r->o.alpha));
+	cgs_jadd(o, "ci_level", cgs_jnum(1 - r->o.alpha));
+	cgs_jadd(o, "ci_method", cgs_jstr("expanded percentile bootstrap of the ratio of means"));
+	cgs_jadd(o, "resamples", json_object_new_int64(r->o.resamples));
+	cgs_jadd(o, "seed", json_object_new_uint64(r->o.seed));
+	cgs_jadd(o, "p_from", cgs_jstr(r->o.welch ? "welch" : "mann-whitney"));
+	cgs_jadd(o, "fail_on_inconclusive", json_object_new_boolean(r->o.fail_on_inconclusive));
+	cgs_jadd(o, "bisect", json_object_new_boolean(r->o.bisect));
 	return o;
 }
 
@@ -61,12 +48,12 @@ static struct json_object *sides_json(const struct cmp_result *r)
 		struct json_object *o = json_object_new_object();
 		struct json_object *f = json_object_new_array();
 
-		add(o, "label", jstr(r->sides[s].label));
-		add(o, "arg", jstr(r->sides[s].arg));
-		add(o, "name", jstr(r->sides[s].name));
+		cgs_jadd(o, "label", cgs_jstr(r->sides[s].label));
+		cgs_jadd(o, "arg", cgs_jstr(r->sides[s].arg));
+		cgs_jadd(o, "name", cgs_jstr(r->sides[s].name));
 		for (unsigned i = 0; i < r->sides[s].nfiles; i++)
-			json_object_array_add(f, jstr(r->sides[s].files[i].path));
-		add(o, "files", f);
+			json_object_array_add(f, cgs_jstr(r->sides[s].files[i].path));
+		cgs_jadd(o, "files", f);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -81,13 +68,13 @@ static struct json_object *env_json(const struct cmp_result *r)
 		struct json_object *o = json_object_new_object();
 		struct json_object *v = json_object_new_object();
 
-		add(o, "field", jstr(e->field));
-		add(o, "kind", jstr(e->axis ? "axis" : e->critical ? "critical" : "info"));
-		add(o, "differs", json_object_new_boolean(e->differs));
-		add(o, "mixed", json_object_new_boolean(e->mixed));
+		cgs_jadd(o, "field", cgs_jstr(e->field));
+		cgs_jadd(o, "kind", cgs_jstr(e->axis ? "axis" : e->critical ? "critical" : "info"));
+		cgs_jadd(o, "differs", json_object_new_boolean(e->differs));
+		cgs_jadd(o, "mixed", json_object_new_boolean(e->mixed));
 		for (unsigned s = 0; s < r->nsides; s++)
-			add(v, r->sides[s].label, jstr(e->val[s]));
-		add(o, "values", v);
+			cgs_jadd(v, r->sides[s].label, cgs_jstr(e->val[s]));
+		cgs_jadd(o, "values", v);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -98,16 +85,16 @@ static struct json_object *desc_json(const struct cmp_cell *c, size_t m)
 	const struct st_desc *d = &c->d[m];
 	struct json_object *o = json_object_new_object(), *v = json_object_new_array();
 
-	add(o, "n", json_object_new_int64((int64_t)d->n));
-	add(o, "mean", jnum(d->mean));
-	add(o, "median", jnum(d->median));
-	add(o, "stddev", jnum(d->sd));
-	add(o, "cov_pct", jnum(d->cov_pct));
-	add(o, "min", jnum(d->min));
-	add(o, "max", jnum(d->max));
+	cgs_jadd(o, "n", json_object_new_int64((int64_t)d->n));
+	cgs_jadd(o, "mean", cgs_jnum(d->mean));
+	cgs_jadd(o, "median", cgs_jnum(d->median));
+	cgs_jadd(o, "stddev", cgs_jnum(d->sd));
+	cgs_jadd(o, "cov_pct", cgs_jnum(d->cov_pct));
+	cgs_jadd(o, "min", cgs_jnum(d->min));
+	cgs_jadd(o, "max", cgs_jnum(d->max));
 	for (size_t i = 0; i < c->n[m]; i++)
-		json_object_array_add(v, jnum(c->v[m][i]));
-	add(o, "values", v);
+		json_object_array_add(v, cgs_jnum(c->v[m][i]));
+	cgs_jadd(o, "values", v);
 	return o;
 }
 
@@ -117,27 +104,27 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	const struct cmp_metric *mt = &cmp_metrics[m];
 	struct json_object *o = json_object_new_object();
 
-	add(o, "side", jstr(r->sides[s].label));
-	add(o, "metric", jstr(mt->name));
-	add(o, "unit", jstr(mt->unit));
-	add(o, "direction", jstr(mt->dir > 0 ? "higher_is_better" : "lower_is_better"));
-	add(o, "class", jstr(cmp_class_names[mt->cls]));
-	add(o, "threshold_pct", jnum(d->threshold));
-	add(o, "change_pct", jnum(d->pct));
-	add(o, "ci_low_pct", jnum(d->lo));
-	add(o, "ci_high_pct", jnum(d->hi));
-	add(o, "p", jnum(d->p));
-	add(o, "mann_whitney_u", jnum(d->mwu.stat));
-	add(o, "mann_whitney_p", jnum(d->mwu.p));
-	add(o, "mann_whitney_exact", json_object_new_boolean(d->mwu.exact));
-	add(o, "welch_t", jnum(d->welch.stat));
-	add(o, "welch_df", jnum(d->welch.df));
-	add(o, "welch_p", jnum(d->welch.p));
-	add(o, "bh_q", jnum(d->q));
-	add(o, "min_p", jnum(d->min_p));
-	add(o, "runs_needed", json_object_new_int64(d->runs_needed));
-	add(o, "verdict", jstr(cmp_verdict_names[d->verdict]));
-	add(o, "why", jstr(d->why));
+	cgs_jadd(o, "side", cgs_jstr(r->sides[s].label));
+	cgs_jadd(o, "metric", cgs_jstr(mt->name));
+	cgs_jadd(o, "unit", cgs_jstr(mt->unit));
+	cgs_jadd(o, "direction", cgs_jstr(mt->dir > 0 ? "higher_is_better" : "lower_is_better"));
+	cgs_jadd(o, "class", cgs_jstr(cmp_class_names[mt->cls]));
+	cgs_jadd(o, "threshold_pct", cgs_jnum(d->threshold));
+	cgs_jadd(o, "change_pct", cgs_jnum(d->pct));
+	cgs_jadd(o, "ci_low_pct", cgs_jnum(d->lo));
+	cgs_jadd(o, "ci_high_pct", cgs_jnum(d->hi));
+	cgs_jadd(o, "p", cgs_jnum(d->p));
+	cgs_jadd(o, "mann_whitney_u", cgs_jnum(d->mwu.stat));
+	cgs_jadd(o, "mann_whitney_p", cgs_jnum(d->mwu.p));
+	cgs_jadd(o, "mann_whitney_exact", json_object_new_boolean(d->mwu.exact));
+	cgs_jadd(o, "welch_t", cgs_jnum(d->welch.stat));
+	cgs_jadd(o, "welch_df", cgs_jnum(d->welch.df));
+	cgs_jadd(o, "welch_p", cgs_jnum(d->welch.p));
+	cgs_jadd(o, "bh_q", cgs_jnum(d->q));
+	cgs_jadd(o, "min_p", cgs_jnum(d->min_p));
+	cgs_jadd(o, "runs_needed", json_object_new_int64(d->runs_needed));
+	cgs_jadd(o, "verdict", cgs_jstr(cmp_verdict_names[d->verdict]));
+	cgs_jadd(o, "why", cgs_jstr(d->why));
 	return o;
 }
 
@@ -146,28 +133,28 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 	struct json_object *o = json_object_new_object(), *sides = json_object_new_object();
 	struct json_object *cmp = json_object_new_array();
 
-	add(o, "test", jstr(g->test));
-	add(o, "mode", jstr(g->mode));
-	add(o, "tasks", json_object_new_int64(g->tasks));
-	add(o, "cgroup", jstr(g->layout));
-	add(o, "workload_options", jstr(g->wopts));
-	add(o, "compared", json_object_new_boolean(g->common));
+	cgs_jadd(o, "test", cgs_jstr(g->test));
+	cgs_jadd(o, "mode", cgs_jstr(g->mode));
+	cgs_jadd(o, "tasks", json_object_new_int64(g->tasks));
+	cgs_jadd(o, "cgroup", cgs_jstr(g->layout));
+	cgs_jadd(o, "workload_options", cgs_jstr(g->wopts));
+	cgs_jadd(o, "compared", json_object_new_boolean(g->common));
 	for (unsigned s = 0; s < r->nsides; s++) {
 		const struct cmp_cell *c = &g->cell[s];
 		struct json_object *so = json_object_new_object(), *mo = json_object_new_object();
 
-		add(so, "runs", json_object_new_int64(c->runs));
-		add(so, "ok", json_object_new_int64(c->ok));
-		add(so, "fail_reason", jstr(c->fail_reason));
-		add(so, "cgroup", jstr(c->layout));
-		add(so, "drift_pct", jnum(c->drift_pct));
+		cgs_jadd(so, "runs", json_object_new_int64(c->runs));
+		cgs_jadd(so, "ok", json_object_new_int64(c->ok));
+		cgs_jadd(so, "fail_reason", cgs_jstr(c->fail_reason));
+		cgs_jadd(so, "cgroup", cgs_jstr(c->layout));
+		cgs_jadd(so, "drift_pct", cgs_jnum(c->drift_pct));
 		for (size_t m = 0; m < cmp_nmetrics; m++)
 			if (c->n[m] && !r->o.metric_off[m])
-				add(mo, cmp_metrics[m].name, desc_json(c, m));
-		add(so, "metrics", mo);
-		add(sides, r->sides[s].label, so);
+				cgs_jadd(mo, cmp_metrics[m].name, desc_json(c, m));
+		cgs_jadd(so, "metrics", mo);
+		cgs_jadd(sides, r->sides[s].label, so);
 	}
-	add(o, "sides", sides);
+	cgs_jadd(o, "sides", sides);
 	for (unsigned s = 1; g->common && s < r->nsides; s++)
 		for (size_t m = 0; m < cmp_nmetrics; m++) {
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
@@ -175,7 +162,7 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 			if (d->valid)
 				json_object_array_add(cmp, delta_json(r, d, s, m));
 		}
-	add(o, "comparisons", cmp);
+	cgs_jadd(o, "comparisons", cmp);
 	return o;
 }
 
@@ -186,23 +173,23 @@ int cmp_print_json(const struct cmp_result *r, FILE *out)
 	struct json_object *n = json_object_new_array();
 	int rc = 0;
 
-	add(tool, "name", jstr("cgscale"));
-	add(tool, "version", jstr(CGS_VERSION));
-	add(tool, "git", jstr(CGS_GIT));
-	add(o, "tool", tool);
-	add(o, "settings", settings_json(r));
-	add(o, "sides", sides_json(r));
-	add(o, "environment", env_json(r));
+	cgs_jadd(tool, "name", cgs_jstr("cgscale"));
+	cgs_jadd(tool, "version", cgs_jstr(CGS_VERSION));
+	cgs_jadd(tool, "git", cgs_jstr(CGS_GIT));
+	cgs_jadd(o, "tool", tool);
+	cgs_jadd(o, "settings", settings_json(r));
+	cgs_jadd(o, "sides", sides_json(r));
+	cgs_jadd(o, "environment", env_json(r));
 	for (unsigned i = 0; i < r->ngroups; i++)
 		json_object_array_add(pts, group_json(r, &r->groups[i]));
-	add(o, "points", pts);
+	cgs_jadd(o, "points", pts);
 	for (int k = 0; k < CMP_NVERDICT; k++)
-		add(v, cmp_verdict_names[k], json_object_new_int64(r->count[k]));
-	add(o, "verdicts", v);
+		cgs_jadd(v, cmp_verdict_names[k], json_object_new_int64(r->count[k]));
+	cgs_jadd(o, "verdicts", v);
 	for (unsigned i = 0; i < r->nnotes; i++)
-		json_object_array_add(n, jstr(r->notes[i]));
-	add(o, "notes", n);
-	add(o, "exit_status", json_object_new_int(cmp_exit_status(r)));
+		json_object_array_add(n, cgs_jstr(r->notes[i]));
+	cgs_jadd(o, "notes", n);
+	cgs_jadd(o, "exit_status", json_object_new_int(cmp_exit_status(r)));
 	if (fprintf(out, "%s\n", json_object_to_json_string_ext(o,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE)) < 0)
 		rc = -EIO;
@@ -306,7 +293,7 @@ int cmp_write_junit(const struct cmp_result *r, const char *path, char *err,
 		snprintf(err, errlen, "--junit %s: out of memory", path);
 		return -ENOMEM;
 	}
-	rc = res_write_atomic(path, buf, len, err, errlen);
+	rc = cgs_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
 }

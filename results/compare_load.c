@@ -2,19 +2,18 @@
  * compare_load.c - collect the result files of one side: the argument is
  * a file, or a directory searched recursively (sorted by name, hidden
  * entries skipped, so the runner's temporary files never count) for files
- * whose names end in .json. Knobs: MAX_FILES and MAX_DEPTH.
+ * whose names end in .json (lib/walk.c). Knob: MAX_FILES.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../lib/walk.h"
 #include "compare.h"
 
 #define MAX_FILES 100000
-#define MAX_DEPTH 16
 
 struct paths {
 	char **v;
@@ -37,52 +36,12 @@ static int paths_add(struct paths *p, const char *path)
 	return 0;
 }
 
-static bool is_json_name(const char *name)
+static int add_path(const char *path, void *arg, char *err, size_t errlen)
 {
-	size_t n = strlen(name);
+	int rc = paths_add(arg, path);
 
-	return name[0] != '.' && n > 5 && !strcmp(name + n - 5, ".json");
-}
-
-static int walk(struct paths *p, const char *dir, int depth, char *err,
-		size_t errlen)
-{
-	struct dirent **ents = NULL;
-	int n, rc = 0;
-
-	if (depth > MAX_DEPTH) {
-		snprintf(err, errlen, "%s: directories nested too deep", dir);
-		return -ELOOP;
-	}
-	n = scandir(dir, &ents, NULL, alphasort);
-	if (n < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the directory: %s", dir,
-			 strerror(errno));
-		return rc;
-	}
-	for (int i = 0; i < n; i++) {
-		char *path = NULL;
-		struct stat st;
-
-		if (!rc && ents[i]->d_name[0] != '.' &&
-		    asprintf(&path, "%s/%s", dir, ents[i]->d_name) < 0) {
-			path = NULL;
-			rc = -ENOMEM;
-		}
-		if (path && !stat(path, &st)) {
-			if (S_ISDIR(st.st_mode))
-				rc = walk(p, path, depth + 1, err, errlen);
-			else if (S_ISREG(st.st_mode) &&
-				 is_json_name(ents[i]->d_name))
-				rc = paths_add(p, path);
-		}
-		free(path);
-		free(ents[i]);
-	}
-	free(ents);
 	if (rc == -E2BIG)
-		snprintf(err, errlen, "%s: more than %d result files", dir, MAX_FILES);
+		snprintf(err, errlen, "more than %d result files", MAX_FILES);
 	return rc;
 }
 
@@ -122,7 +81,7 @@ int cmp_side_load(struct cmp_side *s, const char *arg, char *err,
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode))
-		rc = walk(&p, arg, 0, err, errlen);
+		rc = cgs_walk_json(arg, add_path, &p, err, errlen);
 	else
 		rc = paths_add(&p, arg);
 	if (rc)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/version.h"
+#include "../lib/version.h"
 #include "report.h"
 
 enum blk_kind { BLK_TEXT, BLK_CHART, BLK_STATUS, BLK_DETAILS };

@@ -6,7 +6,6 @@
  * SIGINT/SIGTERM/SIGHUP held off meanwhile, so nothing half-written or
  * temporary is ever left behind.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -17,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/util.h"
+#include "../lib/walk.h"
 #include "report.h"
 
 static int add_file(const char *path, struct rpt_input **in, unsigned *n,
@@ -45,43 +46,16 @@ static int add_file(const char *path, struct rpt_input **in, unsigned *n,
 	return 0;
 }
 
-static bool json_name(const char *name)
+struct load_ctx {
+	struct rpt_input **in;
+	unsigned *n;
+};
+
+static int load_one(const char *path, void *arg, char *err, size_t errlen)
 {
-	size_t n = strlen(name);
+	struct load_ctx *c = arg;
 
-	return n > 5 && !strcmp(name + n - 5, ".json") && name[0] != '.';
-}
-
-/* Every *.json under @dir, depth first, in name order. */
-static int load_dir(const char *dir, struct rpt_input **in, unsigned *n,
-		    unsigned depth, char *err, size_t errlen)
-{
-	struct dirent **ent = NULL;
-	int k = scandir(dir, &ent, NULL, alphasort), rc = 0;
-
-	if (k < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read the directory: %s", dir,
-			 strerror(errno));
-		return rc;
-	}
-	for (int i = 0; i < k; i++) {
-		char *path = NULL;
-		struct stat st;
-
-		if (!rc && ent[i]->d_name[0] != '.' &&
-		    asprintf(&path, "%s/%s", dir, ent[i]->d_name) >= 0 &&
-		    !stat(path, &st)) {
-			if (S_ISDIR(st.st_mode) && depth < 8)
-				rc = load_dir(path, in, n, depth + 1, err, errlen);
-			else if (S_ISREG(st.st_mode) && json_name(ent[i]->d_name))
-				rc = add_file(path, in, n, err, errlen);
-		}
-		free(path);
-		free(ent[i]);
-	}
-	free(ent);
-	return rc;
+	return add_file(path, c->in, c->n, err, errlen);
 }
 
 int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
@@ -99,7 +73,7 @@ int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
 	}
 	if (!S_ISDIR(st.st_mode))
 		return add_file(arg, in, n, err, errlen);
-	rc = load_dir(arg, in, n, 0, err, errlen);
+	rc = cgs_walk_json(arg, load_one, &(struct load_ctx){ in, n }, err, errlen);
 	if (!rc && *n == before) {
 		snprintf(err, errlen, "%s: no result file (*.json) in this directory", arg);
 		rc = -ENOENT;
@@ -168,7 +142,7 @@ int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
 			snprintf(err, errlen, "writing to stdout: %s", strerror(errno));
 		}
 	} else {
-		wrc = res_write_atomic(path, html, len, err, errlen);
+		wrc = cgs_write_atomic(path, html, len, err, errlen);
 	}
 	if (wrc)
 		rc = wrc;

@@ -140,10 +140,6 @@ struct json_object *res_to_json(const struct res_file *f);
 int res_write_file(const struct res_file *f, const char *path, char *err,
 		   size_t errlen);
 
-/* Write a buffer to @path the same atomic way (used for reports too). */
-int res_write_atomic(const char *path, const char *data, size_t len,
-		     char *err, size_t errlen);
-
 /*
  * Read a result file. Returns 0, or -errno with a one-line message in
  * @err naming the file and what is wrong: -ENOENT/-EACCES (unreadable),

@@ -16,27 +16,9 @@
 
 #include <json-c/json.h>
 
+#include "../lib/json.h"
+#include "../lib/util.h"
 #include "res.h"
-
-static struct json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *jnum(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
-static struct json_object *jget(struct json_object *o)
-{
-	return o ? json_object_get(o) : NULL;
-}
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
 
 static struct json_object *task_json(const struct res_point *p,
 				     const struct res_task *t)
@@ -44,21 +26,21 @@ static struct json_object *task_json(const struct res_point *p,
 	struct json_object *o = json_object_new_object();
 	struct json_object *aux = json_object_new_object();
 
-	add(o, "index", json_object_new_int(t->index));
-	add(o, "pid", json_object_new_int(t->pid));
-	add(o, "tid", json_object_new_int(t->tid));
-	add(o, "cpuset", jstr(t->cpuset));
-	add(o, "cpu_start", json_object_new_int(t->cpu_start));
-	add(o, "cpu_end", json_object_new_int(t->cpu_end));
-	add(o, "migrated", json_object_new_boolean(t->migrated));
-	add(o, "ops", json_object_new_uint64(t->ops));
-	add(o, "minflt", json_object_new_int64(t->minflt));
-	add(o, "majflt", json_object_new_int64(t->majflt));
-	add(o, "status", jstr(t->status));
-	add(o, "error", jstr(t->error));
+	cgs_jadd(o, "index", json_object_new_int(t->index));
+	cgs_jadd(o, "pid", json_object_new_int(t->pid));
+	cgs_jadd(o, "tid", json_object_new_int(t->tid));
+	cgs_jadd(o, "cpuset", cgs_jstr(t->cpuset));
+	cgs_jadd(o, "cpu_start", json_object_new_int(t->cpu_start));
+	cgs_jadd(o, "cpu_end", json_object_new_int(t->cpu_end));
+	cgs_jadd(o, "migrated", json_object_new_boolean(t->migrated));
+	cgs_jadd(o, "ops", json_object_new_uint64(t->ops));
+	cgs_jadd(o, "minflt", json_object_new_int64(t->minflt));
+	cgs_jadd(o, "majflt", json_object_new_int64(t->majflt));
+	cgs_jadd(o, "status", cgs_jstr(t->status));
+	cgs_jadd(o, "error", cgs_jstr(t->error));
 	for (unsigned k = 0; k < p->naux; k++)
-		add(aux, p->aux_name[k], json_object_new_uint64(t->aux[k]));
-	add(o, "aux", aux);
+		cgs_jadd(aux, p->aux_name[k], json_object_new_uint64(t->aux[k]));
+	cgs_jadd(o, "aux", aux);
 	return o;
 }
 
@@ -84,7 +66,7 @@ static struct json_object *pct_array(const double *v, unsigned n)
 	struct json_object *a = json_object_new_array_ext((int)n);
 
 	for (unsigned s = 0; s < n; s++)
-		json_object_array_add(a, jnum(v[s]));
+		json_object_array_add(a, cgs_jnum(v[s]));
 	return a;
 }
 
@@ -100,15 +82,15 @@ static struct json_object *samples_json(const struct res_point *p)
 		json_object_array_add(ph, json_object_new_string(
 					      res_phase_names[p->phase[s]]));
 	}
-	add(o, "t_ns", t);
-	add(o, "phase", ph);
-	add(o, "ops", rows_json(p, p->ops));
+	cgs_jadd(o, "t_ns", t);
+	cgs_jadd(o, "phase", ph);
+	cgs_jadd(o, "ops", rows_json(p, p->ops));
 	for (unsigned k = 0; k < p->naux; k++)
-		add(aux, p->aux_name[k], rows_json(p, p->aux[k]));
-	add(o, "aux", aux);
-	add(o, "idle_pct", pct_array(p->idle_pct, p->nsamples));
-	add(o, "iowait_pct", pct_array(p->iowait_pct, p->nsamples));
-	add(o, "steal_pct", pct_array(p->steal_pct, p->nsamples));
+		cgs_jadd(aux, p->aux_name[k], rows_json(p, p->aux[k]));
+	cgs_jadd(o, "aux", aux);
+	cgs_jadd(o, "idle_pct", pct_array(p->idle_pct, p->nsamples));
+	cgs_jadd(o, "iowait_pct", pct_array(p->iowait_pct, p->nsamples));
+	cgs_jadd(o, "steal_pct", pct_array(p->steal_pct, p->nsamples));
 	return o;
 }
 
@@ -118,27 +100,27 @@ static struct json_object *summary_json(const struct res_point *p,
 	struct json_object *o = json_object_new_object();
 	struct json_object *aux = json_object_new_object();
 
-	add(o, "ops", json_object_new_uint64(s->ops));
-	add(o, "elapsed_s", jnum(s->elapsed_s));
-	add(o, "total_ops_per_sec", jnum(s->total_ops_per_sec));
-	add(o, "per_task_ops_per_sec", jnum(s->per_task_ops_per_sec));
-	add(o, "min_task_ops_per_sec", jnum(s->min_task_ops_per_sec));
-	add(o, "max_task_ops_per_sec", jnum(s->max_task_ops_per_sec));
-	add(o, "task_cov_pct", jnum(s->task_cov_pct));
-	add(o, "interval_cov_pct", jnum(s->interval_cov_pct));
-	add(o, "idle_pct", jnum(s->idle_pct));
-	add(o, "iowait_pct", jnum(s->iowait_pct));
-	add(o, "steal_pct", jnum(s->steal_pct));
-	add(o, "scalability", jnum(s->scalability));
+	cgs_jadd(o, "ops", json_object_new_uint64(s->ops));
+	cgs_jadd(o, "elapsed_s", cgs_jnum(s->elapsed_s));
+	cgs_jadd(o, "total_ops_per_sec", cgs_jnum(s->total_ops_per_sec));
+	cgs_jadd(o, "per_task_ops_per_sec", cgs_jnum(s->per_task_ops_per_sec));
+	cgs_jadd(o, "min_task_ops_per_sec", cgs_jnum(s->min_task_ops_per_sec));
+	cgs_jadd(o, "max_task_ops_per_sec", cgs_jnum(s->max_task_ops_per_sec));
+	cgs_jadd(o, "task_cov_pct", cgs_jnum(s->task_cov_pct));
+	cgs_jadd(o, "interval_cov_pct", cgs_jnum(s->interval_cov_pct));
+	cgs_jadd(o, "idle_pct", cgs_jnum(s->idle_pct));
+	cgs_jadd(o, "iowait_pct", cgs_jnum(s->iowait_pct));
+	cgs_jadd(o, "steal_pct", cgs_jnum(s->steal_pct));
+	cgs_jadd(o, "scalability", cgs_jnum(s->scalability));
 	for (unsigned k = 0; k < p->naux; k++) {
 		struct json_object *a = json_object_new_object();
 
-		add(a, "rate", jnum(s->aux_rate[k]));
-		add(a, "per_task_rate", jnum(s->aux_task_rate[k]));
-		add(a, "unit", jstr(p->aux_unit[k]));
-		add(aux, p->aux_name[k], a);
+		cgs_jadd(a, "rate", cgs_jnum(s->aux_rate[k]));
+		cgs_jadd(a, "per_task_rate", cgs_jnum(s->aux_task_rate[k]));
+		cgs_jadd(a, "unit", cgs_jstr(p->aux_unit[k]));
+		cgs_jadd(aux, p->aux_name[k], a);
 	}
-	add(o, "aux", aux);
+	cgs_jadd(o, "aux", aux);
 	return o;
 }
 
@@ -150,43 +132,43 @@ static struct json_object *point_json(const struct res_point *p)
 	struct json_object *tasks = json_object_new_array_ext((int)p->ntasks);
 	struct json_object *auxd = json_object_new_array();
 
-	add(o, "seq", json_object_new_int((int)p->seq));
-	add(o, "test", jstr(p->test));
-	add(o, "mode", jstr(p->mode));
-	add(o, "tasks", json_object_new_int((int)p->tasks));
-	add(o, "run", json_object_new_int((int)p->run));
-	add(o, "status", jstr(p->status));
-	add(o, "reason", jstr(p->reason));
-	add(o, "started_at", jstr(p->started_at));
-	add(pl, "policy", jstr(p->placement));
-	add(pl, "places", json_object_new_int((int)p->places));
-	add(pl, "oversubscribed", json_object_new_boolean(p->oversubscribed));
-	add(o, "placement", pl);
-	add(tm, "warmup_s", jnum(p->warmup_s));
-	add(tm, "duration_s", jnum(p->duration_s));
-	add(tm, "interval_s", jnum(p->interval_s));
-	add(tm, "sampler_lag_max_ms", jnum(p->sampler_lag_ms));
-	add(o, "timing", tm);
-	add(o, "workload_options", p->wopts ? jget(p->wopts)
+	cgs_jadd(o, "seq", json_object_new_int((int)p->seq));
+	cgs_jadd(o, "test", cgs_jstr(p->test));
+	cgs_jadd(o, "mode", cgs_jstr(p->mode));
+	cgs_jadd(o, "tasks", json_object_new_int((int)p->tasks));
+	cgs_jadd(o, "run", json_object_new_int((int)p->run));
+	cgs_jadd(o, "status", cgs_jstr(p->status));
+	cgs_jadd(o, "reason", cgs_jstr(p->reason));
+	cgs_jadd(o, "started_at", cgs_jstr(p->started_at));
+	cgs_jadd(pl, "policy", cgs_jstr(p->placement));
+	cgs_jadd(pl, "places", json_object_new_int((int)p->places));
+	cgs_jadd(pl, "oversubscribed", json_object_new_boolean(p->oversubscribed));
+	cgs_jadd(o, "placement", pl);
+	cgs_jadd(tm, "warmup_s", cgs_jnum(p->warmup_s));
+	cgs_jadd(tm, "duration_s", cgs_jnum(p->duration_s));
+	cgs_jadd(tm, "interval_s", cgs_jnum(p->interval_s));
+	cgs_jadd(tm, "sampler_lag_max_ms", cgs_jnum(p->sampler_lag_ms));
+	cgs_jadd(o, "timing", tm);
+	cgs_jadd(o, "workload_options", p->wopts ? cgs_jref(p->wopts)
 					    : json_object_new_object());
 	for (unsigned i = 0; i < p->ntasks; i++)
 		json_object_array_add(tasks, task_json(p, &p->task[i]));
 	for (unsigned k = 0; k < p->naux; k++) {
 		struct json_object *a = json_object_new_object();
 
-		add(a, "name", jstr(p->aux_name[k]));
-		add(a, "rate_unit", jstr(p->aux_unit[k]));
-		add(a, "rate_scale", jnum(p->aux_scale[k]));
+		cgs_jadd(a, "name", cgs_jstr(p->aux_name[k]));
+		cgs_jadd(a, "rate_unit", cgs_jstr(p->aux_unit[k]));
+		cgs_jadd(a, "rate_scale", cgs_jnum(p->aux_scale[k]));
 		json_object_array_add(auxd, a);
 	}
-	add(o, "aux_counters", auxd);
-	add(o, "tasks_detail", tasks);
-	add(o, "samples", samples_json(p));
-	add(o, "summary", summary_json(p, &p->sum));
+	cgs_jadd(o, "aux_counters", auxd);
+	cgs_jadd(o, "tasks_detail", tasks);
+	cgs_jadd(o, "samples", samples_json(p));
+	cgs_jadd(o, "summary", summary_json(p, &p->sum));
 	if (p->extra) {
 		json_object_object_foreach(p->extra, k, v)
 			if (!json_object_object_get_ex(o, k, NULL))
-				add(o, k, jget(v));
+				cgs_jadd(o, k, cgs_jref(v));
 	}
 	return o;
 }
@@ -203,92 +185,26 @@ struct json_object *res_to_json(const struct res_file *f)
 		json_object_put(pts);
 		return NULL;
 	}
-	add(o, "schema_version", json_object_new_int(RES_SCHEMA_VERSION));
-	add(tool, "name", json_object_new_string("cgscale"));
-	add(tool, "version", jstr(f->tool_version));
-	add(tool, "git", jstr(f->git));
-	add(o, "tool", tool);
-	add(o, "command_line", f->command_line ? jget(f->command_line)
+	cgs_jadd(o, "schema_version", json_object_new_int(RES_SCHEMA_VERSION));
+	cgs_jadd(tool, "name", json_object_new_string("cgscale"));
+	cgs_jadd(tool, "version", cgs_jstr(f->tool_version));
+	cgs_jadd(tool, "git", cgs_jstr(f->git));
+	cgs_jadd(o, "tool", tool);
+	cgs_jadd(o, "command_line", f->command_line ? cgs_jref(f->command_line)
 					       : json_object_new_array());
-	add(o, "complete", json_object_new_boolean(f->complete));
-	add(o, "interrupted", jstr(f->interrupted));
-	add(o, "start_time", jstr(f->start_time));
-	add(o, "end_time", jstr(f->end_time));
-	add(o, "kernel", f->kernel ? jget(f->kernel) : json_object_new_object());
-	add(o, "machine", f->machine ? jget(f->machine) : json_object_new_object());
-	add(o, "environment", f->environment ? jget(f->environment)
+	cgs_jadd(o, "complete", json_object_new_boolean(f->complete));
+	cgs_jadd(o, "interrupted", cgs_jstr(f->interrupted));
+	cgs_jadd(o, "start_time", cgs_jstr(f->start_time));
+	cgs_jadd(o, "end_time", cgs_jstr(f->end_time));
+	cgs_jadd(o, "kernel", f->kernel ? cgs_jref(f->kernel) : json_object_new_object());
+	cgs_jadd(o, "machine", f->machine ? cgs_jref(f->machine) : json_object_new_object());
+	cgs_jadd(o, "environment", f->environment ? cgs_jref(f->environment)
 					     : json_object_new_object());
-	add(o, "options", f->options ? jget(f->options) : json_object_new_object());
+	cgs_jadd(o, "options", f->options ? cgs_jref(f->options) : json_object_new_object());
 	for (unsigned i = 0; i < f->npoints; i++)
 		json_object_array_add(pts, point_json(&f->points[i]));
-	add(o, "points", pts);
+	cgs_jadd(o, "points", pts);
 	return o;
-}
-
-/*
- * Write @len bytes to @path atomically: a temporary name in the same
- * directory, fsync, rename; SIGINT/SIGTERM/SIGHUP are held meanwhile so
- * no temporary file is left. 0 or -errno, with @err saying what failed.
- */
-int res_write_atomic(const char *path, const char *data, size_t len,
-		     char *err, size_t errlen)
-{
-	char *dcopy = strdup(path), *tmp = NULL;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	sigset_t hold, old;
-	int fd = -1, rc = 0;
-
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
-		tmp = NULL;
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
-			 strerror(errno));
-		goto out;
-	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-			goto out;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
-		rc = -errno;
-		fd = -1;
-		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		rc = -errno;
-		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
-			 strerror(-rc));
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dcopy);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return rc;
 }
 
 int res_write_file(const struct res_file *f, const char *path, char *err,
@@ -304,7 +220,7 @@ int res_write_file(const struct res_file *f, const char *path, char *err,
 		snprintf(err, errlen, "%s: out of memory building JSON", path);
 		return -ENOMEM;
 	}
-	rc = res_write_atomic(path, text, strlen(text), err, errlen);
+	rc = cgs_write_atomic(path, text, strlen(text), err, errlen);
 	free(text);
 	json_object_put(root);
 	return rc;

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "../runner/opt.h"
+#include "../lib/opt.h"
 #include "compare.h"
 
 static void show_one(const struct cmp_result *r, FILE *out)

@@ -13,7 +13,7 @@
 
 #include "cgrun.h"
 #include "run.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define EXIT_BADINPUT 2
 

@@ -23,7 +23,7 @@
 
 #include "cgrun.h"
 #include "run.h"
-#include "util.h"
+#include "../lib/util.h"
 
 const char *const cgs_cg_leaf_names[] = { "shared", "per-task", NULL };
 

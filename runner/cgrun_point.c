@@ -16,7 +16,7 @@
 #include <json-c/json.h>
 
 #include "cgrun.h"
-#include "util.h"
+#include "../lib/util.h"
 
 struct cgs_cgpoint {
 	struct cgs_cgrun *c;

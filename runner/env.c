@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "env.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define TMPFS_MAGIC_NR 0x01021994
 

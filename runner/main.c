@@ -8,7 +8,7 @@
 #include "../results/compare.h"
 #include "pmu.h"
 #include "run.h"
-#include "version.h"
+#include "../lib/version.h"
 
 struct cgs_cmd {
 	const char *name;

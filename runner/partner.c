@@ -10,7 +10,6 @@
  * not end: then it stays for that thread, and goes with the worker.
  */
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/futex.h"
 #include "point.h"
 #include "task.h"
 
@@ -60,13 +60,6 @@ struct cgs_partner {
 	_Alignas(16) unsigned char arg[];
 };
 
-static long futex(_Atomic uint32_t *w, int op, uint32_t val,
-		  const struct timespec *ts)
-{
-	/* not FUTEX_PRIVATE: the word may be shared with a child */
-	return syscall(SYS_futex, (uint32_t *)w, op, val, ts, NULL, 0);
-}
-
 /* Wait until *w != @old or @deadline (monotonic ns); true if it changed. */
 static bool wait_word(_Atomic uint32_t *w, uint32_t old, int64_t deadline)
 {
@@ -78,7 +71,7 @@ static bool wait_word(_Atomic uint32_t *w, uint32_t old, int64_t deadline)
 			return false;
 		ts.tv_sec = left / 1000000000;
 		ts.tv_nsec = left % 1000000000;
-		futex(w, FUTEX_WAIT, old, &ts);
+		cgs_futex_wait(w, old, &ts);
 	}
 	return true;
 }
@@ -86,7 +79,7 @@ static bool wait_word(_Atomic uint32_t *w, uint32_t old, int64_t deadline)
 static void set_word(_Atomic uint32_t *w, uint32_t v)
 {
 	atomic_store(w, v);
-	futex(w, FUTEX_WAKE, 1, NULL);
+	cgs_futex_wake(w, 1);
 }
 
 int cgs_partner_fail(struct cgs_partner *p, int err, const char *fmt, ...)

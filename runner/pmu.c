@@ -20,7 +20,7 @@
 
 #include "point.h"
 #include "pmu.h"
-#include "util.h"
+#include "../lib/util.h"
 
 struct pmu_point {
 	const struct pmu_set *set;

@@ -20,7 +20,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "pmu.h"
-#include "util.h"
+#include "../lib/util.h"
 
 /* -e default: what LKP's perf-stat lines and perf stat's default show. */
 static const char *const pmu_default_events[] = {

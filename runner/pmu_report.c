@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "../lib/json.h"
 #include "pmu.h"
 
 const char *const pmu_metric_names[] = {
@@ -89,16 +90,6 @@ void pmu_derive(const struct pmu_set *s, const double *total,
 		out[PMU_PATH_LENGTH] = per_op[e];
 }
 
-static struct json_object *jnum(double d)
-{
-	return isfinite(d) ? json_object_new_double(d) : NULL;
-}
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 static const char *modes_of(const struct perf_event_attr *a)
 {
 	if (!a->exclude_user && !a->exclude_kernel)
@@ -114,17 +105,17 @@ static struct json_object *events_json(const struct pmu_set *s)
 		const struct pmu_event *ev = &s->ev[e];
 		struct json_object *o = json_object_new_object();
 
-		add(o, "name", json_object_new_string(ev->name));
-		add(o, "pfm", json_object_new_string(ev->pfm));
-		add(o, "type", json_object_new_int((int)ev->attr.type));
-		add(o, "config", json_object_new_uint64(ev->attr.config));
-		add(o, "config1", json_object_new_uint64(ev->attr.config1));
-		add(o, "counting", json_object_new_string(modes_of(&ev->attr)));
-		add(o, "user_only_fallback", json_object_new_boolean(ev->user_only));
-		add(o, "supported", json_object_new_boolean(!ev->err));
+		cgs_jadd(o, "name", json_object_new_string(ev->name));
+		cgs_jadd(o, "pfm", json_object_new_string(ev->pfm));
+		cgs_jadd(o, "type", json_object_new_int((int)ev->attr.type));
+		cgs_jadd(o, "config", json_object_new_uint64(ev->attr.config));
+		cgs_jadd(o, "config1", json_object_new_uint64(ev->attr.config1));
+		cgs_jadd(o, "counting", json_object_new_string(modes_of(&ev->attr)));
+		cgs_jadd(o, "user_only_fallback", json_object_new_boolean(ev->user_only));
+		cgs_jadd(o, "supported", json_object_new_boolean(!ev->err));
 		if (ev->err) {
-			add(o, "errno", json_object_new_string(strerrorname_np(-ev->err)));
-			add(o, "reason", json_object_new_string(ev->reason ? ev->reason : ""));
+			cgs_jadd(o, "errno", json_object_new_string(strerrorname_np(-ev->err)));
+			cgs_jadd(o, "reason", json_object_new_string(ev->reason ? ev->reason : ""));
 		}
 		json_object_array_add(arr, o);
 	}
@@ -172,10 +163,10 @@ static struct json_object *task_json(const struct pmu_section *ps, unsigned i)
 			en += delta(ps, i, t, 0);
 			run += delta(ps, i, t, 1);
 		}
-	add(o, "index", json_object_new_int((int)i));
-	add(o, "target", json_object_new_int(ps->target[i]));
-	add(o, "time_enabled_ns", series(ps, i, 0));
-	add(o, "time_running_ns", series(ps, i, 1));
+	cgs_jadd(o, "index", json_object_new_int((int)i));
+	cgs_jadd(o, "target", json_object_new_int(ps->target[i]));
+	cgs_jadd(o, "time_enabled_ns", series(ps, i, 0));
+	cgs_jadd(o, "time_running_ns", series(ps, i, 1));
 	for (unsigned e = 0; e < s->n; e++) {
 		int err = ps->terr[(size_t)i * s->n + e];
 		struct json_object *t;
@@ -184,27 +175,27 @@ static struct json_object *task_json(const struct pmu_section *ps, unsigned i)
 		double c;
 
 		if (err) {
-			add(nc, s->ev[e].name, json_object_new_string(
+			cgs_jadd(nc, s->ev[e].name, json_object_new_string(
 				s->ev[e].err && s->ev[e].reason ? s->ev[e].reason
 								: strerror(-err)));
 			continue;
 		}
-		add(counts, s->ev[e].name, series(ps, i, 2 + e));
+		cgs_jadd(counts, s->ev[e].name, series(ps, i, 2 + e));
 		for (unsigned t2 = 0; t2 < ps->nread; t2++)
 			if (measured(ps, t2))
 				raw += delta(ps, i, t2, 2 + e);
 		c = pmu_scale(raw, en, run, &scaled);
 		t = json_object_new_object();
-		add(t, "count", jnum(c));
-		add(t, "raw", json_object_new_uint64(raw));
-		add(t, "scaled", json_object_new_boolean(scaled));
-		add(tot, s->ev[e].name, t);
+		cgs_jadd(t, "count", cgs_jnum(c));
+		cgs_jadd(t, "raw", json_object_new_uint64(raw));
+		cgs_jadd(t, "scaled", json_object_new_boolean(scaled));
+		cgs_jadd(tot, s->ev[e].name, t);
 	}
-	add(o, "counts", counts);
-	add(o, "not_counted", nc);
-	add(o, "measured_time_enabled_ns", json_object_new_uint64(en));
-	add(o, "measured_time_running_ns", json_object_new_uint64(run));
-	add(o, "totals", tot);
+	cgs_jadd(o, "counts", counts);
+	cgs_jadd(o, "not_counted", nc);
+	cgs_jadd(o, "measured_time_enabled_ns", json_object_new_uint64(en));
+	cgs_jadd(o, "measured_time_running_ns", json_object_new_uint64(run));
+	cgs_jadd(o, "totals", tot);
 	return o;
 }
 
@@ -282,24 +273,24 @@ static void totals_json(const struct pmu_section *ps, struct json_object *sec,
 		if (!t[e].tasks)
 			continue;
 		o = json_object_new_object();
-		add(o, "count", jnum(total[e]));
-		add(o, "scaled", json_object_new_boolean(t[e].scaled));
-		add(o, "running_pct", jnum(t[e].en > 0 ? 100 * t[e].run / t[e].en : NAN));
-		add(o, "tasks", json_object_new_int((int)t[e].tasks));
-		add(o, "ops", json_object_new_double(t[e].ops));
-		add(o, "per_op", jnum(per_op[e]));
-		add(o, "per_sec", jnum(elapsed > 0 ? total[e] / elapsed : NAN));
+		cgs_jadd(o, "count", cgs_jnum(total[e]));
+		cgs_jadd(o, "scaled", json_object_new_boolean(t[e].scaled));
+		cgs_jadd(o, "running_pct", cgs_jnum(t[e].en > 0 ? 100 * t[e].run / t[e].en : NAN));
+		cgs_jadd(o, "tasks", json_object_new_int((int)t[e].tasks));
+		cgs_jadd(o, "ops", json_object_new_double(t[e].ops));
+		cgs_jadd(o, "per_op", cgs_jnum(per_op[e]));
+		cgs_jadd(o, "per_sec", cgs_jnum(elapsed > 0 ? total[e] / elapsed : NAN));
 		for (int k = 0; k < PMU_NMETRICS; k++)
 			if (on[k] == (int)e && isfinite(m[k]))
-				add(o, "metric", json_object_new_string(pmu_metric_names[k]));
-		add(tot, s->ev[e].name, o);
+				cgs_jadd(o, "metric", json_object_new_string(pmu_metric_names[k]));
+		cgs_jadd(tot, s->ev[e].name, o);
 	}
 	for (int k = 0; k < PMU_NMETRICS; k++)
 		if (isfinite(m[k]))
-			add(met, pmu_metric_names[k], json_object_new_double(m[k]));
+			cgs_jadd(met, pmu_metric_names[k], json_object_new_double(m[k]));
 out:
-	add(sec, "totals", tot);
-	add(sec, "metrics", met);
+	cgs_jadd(sec, "totals", tot);
+	cgs_jadd(sec, "metrics", met);
 	free(t);
 	free(total);
 	free(per_op);
@@ -319,16 +310,16 @@ struct json_object *pmu_section_json(const struct pmu_section *ps)
 	for (unsigned s = 1; s < ps->nread; s++)
 		if (measured(ps, s))
 			elapsed += (ps->p->t_ns[s] - ps->p->t_ns[s - 1]) / 1e9;
-	add(sec, "events", events_json(ps->set));
+	cgs_jadd(sec, "events", events_json(ps->set));
 	if (ps->set->note)
-		add(sec, "note", json_object_new_string(ps->set->note));
+		cgs_jadd(sec, "note", json_object_new_string(ps->set->note));
 	if (ps->failure)
-		add(sec, "failure", json_object_new_string(ps->failure));
-	add(sec, "enabled_at_sample", json_object_new_int((int)ps->enabled_at));
-	add(sec, "elapsed_s", json_object_new_double(elapsed));
+		cgs_jadd(sec, "failure", json_object_new_string(ps->failure));
+	cgs_jadd(sec, "enabled_at_sample", json_object_new_int((int)ps->enabled_at));
+	cgs_jadd(sec, "elapsed_s", json_object_new_double(elapsed));
 	for (unsigned i = 0; i < ps->ntasks; i++)
 		json_object_array_add(tasks, task_json(ps, i));
-	add(sec, "tasks", tasks);
+	cgs_jadd(sec, "tasks", tasks);
 	totals_json(ps, sec, elapsed);
 	return sec;
 }

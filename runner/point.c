@@ -26,7 +26,7 @@
 
 #include "point.h"
 #include "task.h"
-#include "util.h"
+#include "../lib/util.h"
 
 static int cpustat_read(int fd, struct cgs_cpustat *out)
 {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/util.h"
 #include "../results/res.h"
 #include "../tests/workload.h"
 #include "task.h"
@@ -103,6 +104,5 @@ void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
 		     double *idle, double *iowait, double *steal);
 
 /* CLOCK_MONOTONIC in ns. */
-int64_t cgs_now_ns(void);
 
 #endif

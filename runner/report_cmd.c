@@ -14,7 +14,7 @@
 
 #include "../results/report.h"
 #include "../tests/workload.h"
-#include "opt.h"
+#include "../lib/opt.h"
 #include "run.h"
 
 struct rpt_cli {

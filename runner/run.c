@@ -28,8 +28,8 @@
 #include "point.h"
 #include "run.h"
 #include "statread.h"
-#include "util.h"
-#include "version.h"
+#include "../lib/util.h"
+#include "../lib/version.h"
 
 #define EXIT_BADINPUT 2
 #define EXIT_INTERNAL 70

@@ -14,7 +14,7 @@
 #include "../results/res.h"
 #include "../tests/workload.h"
 #include "env.h"
-#include "opt.h"
+#include "../lib/opt.h"
 #include "pmu.h"
 #include "tasklist.h"
 #include "topo.h"

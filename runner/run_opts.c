@@ -19,7 +19,7 @@
 #include "run.h"
 #include "statfile.h"
 #include "statread.h"
-#include "util.h"
+#include "../lib/util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
 

@@ -11,14 +11,6 @@
 
 #include "point.h"
 
-int64_t cgs_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
 		      int64_t *at, enum res_phase *phase)
 {

@@ -1,8 +1,6 @@
 /*
- * statfile.c - find, read and parse the cgroup statistics files of
- * statfile.h. One read = open + pread from offset 0 until end of file +
- * close: what a monitoring agent does, and what makes the kernel generate
- * (and, for memory.stat, flush) the statistics once per read.
+ * statfile.c - find the cgroup statistics files of statfile.h (reading
+ * and parsing them is lib/statfile.c's).
  *
  * Which hierarchies are mounted where comes from cgroup-setup's layout
  * (cg_layout_detect); a file lives in the hierarchy of its controller, or
@@ -21,13 +19,9 @@
 #include <json-c/json.h>
 
 #include "../cgroup-setup/cg.h"
+#include "../tests/workload.h"
 #include "statfile.h"
-#include "util.h"
-
-const char *const cgs_stat_file_names[] = {
-	"memory.stat", "cgroup.stat", "cpu.stat", "memory.numa_stat", NULL
-};
-const char *const cgs_stat_target_names[] = { "leaf", "top", "parent", NULL };
+#include "../lib/util.h"
 
 /* The controller a file belongs to; NULL: a v2 core file. */
 static const char *file_ctrl(enum cgs_stat_file f)
@@ -42,28 +36,6 @@ static const char *file_ctrl(enum cgs_stat_file f)
 		break;
 	}
 	return NULL;
-}
-
-#define MAXF 40
-
-/* Fields of a line, split on spaces; returns how many (at most MAXF). */
-static unsigned split(const char *line, size_t len, const char **f, size_t *fl)
-{
-	unsigned n = 0;
-	size_t i = 0;
-
-	while (i < len && n < MAXF) {
-		while (i < len && line[i] == ' ')
-			i++;
-		if (i >= len)
-			break;
-		f[n] = line + i;
-		while (i < len && line[i] != ' ')
-			i++;
-		fl[n] = (size_t)(line + i - f[n]);
-		n++;
-	}
-	return n;
 }
 
 /*
@@ -211,97 +183,9 @@ out:
 	return rc;
 }
 
-ssize_t cgs_stat_read(const char *path, char **buf, size_t *cap)
+int cgs_task_stat_locate(struct cgs_task *t, enum cgs_stat_file file,
+			 enum cgs_stat_target target,
+			 struct cgs_stat_where *w, char *err, size_t errlen)
 {
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (!*buf || *cap - len < 2) {
-			size_t ncap = *cap ? 2 * *cap : 16384;
-			char *nb = realloc(*buf, ncap);
-
-			if (!nb) {
-				close(fd);
-				return -ENOMEM;
-			}
-			*buf = nb;
-			*cap = ncap;
-		}
-		n = pread(fd, *buf + len, *cap - len - 1, (off_t)len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	(*buf)[len] = 0;
-	return (ssize_t)len;
-}
-
-/* A whole signed decimal of @n characters? */
-static bool parse_int(const char *s, size_t n, int64_t *v)
-{
-	char tmp[32], *end;
-
-	if (!n || n >= sizeof(tmp))
-		return false;
-	memcpy(tmp, s, n);
-	tmp[n] = 0;
-	errno = 0;
-	*v = strtoll(tmp, &end, 10);
-	return !errno && *end == 0 && (isdigit((unsigned char)tmp[0]) || tmp[0] == '-');
-}
-
-struct json_object *cgs_stat_parse(const char *text)
-{
-	struct json_object *o = json_object_new_object();
-
-	for (const char *l = text; o && l && *l;) {
-		const char *e = strchr(l, '\n'), *f[MAXF];
-		size_t len = e ? (size_t)(e - l) : strlen(l), fl[MAXF];
-		unsigned n = split(l, len, f, fl);
-		struct json_object *sub;
-		char key[128];
-		const char *eq;
-		int64_t v;
-
-		l = e ? e + 1 : NULL;
-		if (!n)
-			continue;
-		eq = memchr(f[0], '=', fl[0]);
-		snprintf(key, sizeof(key), "%.*s", (int)(eq ? (size_t)(eq - f[0]) : fl[0]), f[0]);
-		if (n == 2 && !eq && parse_int(f[1], fl[1], &v)) {
-			json_object_object_add(o, key, json_object_new_int64(v));
-			continue;
-		}
-		/* "anon N0=1 N1=2" (v2) or "total=3 N0=1 N1=2" (v1) */
-		sub = json_object_new_object();
-		for (unsigned i = eq ? 0 : 1; sub && i < n; i++) {
-			const char *q = memchr(f[i], '=', fl[i]);
-			char name[64];
-
-			if (!q || !parse_int(q + 1, fl[i] - (size_t)(q + 1 - f[i]), &v)) {
-				json_object_put(sub);
-				sub = NULL;
-				break;
-			}
-			snprintf(name, sizeof(name), "%.*s", (int)(q - f[i]), f[i]);
-			json_object_object_add(sub, name, json_object_new_int64(v));
-		}
-		if (sub && json_object_object_length(sub))
-			json_object_object_add(o, key, sub);
-		else
-			json_object_put(sub);
-	}
-	return o;
+	return cgs_stat_locate(0, file, target, t->ctx->cg, w, err, errlen);
 }

@@ -23,7 +23,7 @@
 #include "run.h"
 #include "statread.h"
 #include "statread_int.h"
-#include "util.h"
+#include "../lib/util.h"
 
 /* Runner side: is the reader thread ours to stop? */
 static void reader_stop(struct cgs_statread *sr)

@@ -12,12 +12,13 @@
 
 #include <json-c/json.h>
 
+#include "../lib/json.h"
 #include "../cgroup-setup/cg.h"
 #include "cgrun.h"
 #include "run.h"
 #include "statread.h"
 #include "statread_int.h"
-#include "util.h"
+#include "../lib/util.h"
 
 int sr_parse_cpu(const char *s)
 {
@@ -88,28 +89,18 @@ void sr_content_keep(struct cgs_statread *sr, int which, const char *text,
 	sr->content[which].t_ns = t_ns;
 }
 
-static struct json_object *jnum_or_null(double v)
-{
-	return isfinite(v) ? json_object_new_double(v) : NULL;
-}
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
 /* Where the file was: shared by both sections. */
 static void add_where(struct json_object *o, enum cgs_stat_file f,
 		      enum cgs_stat_target t, const struct cgs_stat_where *w,
 		      const struct cgs_cgview *cg)
 {
-	add(o, "file", json_object_new_string(cgs_stat_file_names[f]));
-	add(o, "target", json_object_new_string(cgs_stat_target_names[t]));
-	add(o, "depth", json_object_new_int(cg ? (int)cg->depth : 0));
-	add(o, "path", w->path[0] ? json_object_new_string(w->path) : NULL);
-	add(o, "cgroup", w->cgroup[0] ? json_object_new_string(w->cgroup) : NULL);
-	add(o, "cgroup_version", w->version ? json_object_new_int(w->version) : NULL);
-	add(o, "resolved", w->how[0] ? json_object_new_string(w->how) : NULL);
+	cgs_jadd(o, "file", json_object_new_string(cgs_stat_file_names[f]));
+	cgs_jadd(o, "target", json_object_new_string(cgs_stat_target_names[t]));
+	cgs_jadd(o, "depth", json_object_new_int(cg ? (int)cg->depth : 0));
+	cgs_jadd(o, "path", w->path[0] ? json_object_new_string(w->path) : NULL);
+	cgs_jadd(o, "cgroup", w->cgroup[0] ? json_object_new_string(w->cgroup) : NULL);
+	cgs_jadd(o, "cgroup_version", w->version ? json_object_new_int(w->version) : NULL);
+	cgs_jadd(o, "resolved", w->how[0] ? json_object_new_string(w->how) : NULL);
 }
 
 static struct json_object *content_json(const struct cgs_sr_content *c)
@@ -119,8 +110,8 @@ static struct json_object *content_json(const struct cgs_sr_content *c)
 	if (!c->values)
 		return NULL;
 	o = json_object_new_object();
-	add(o, "t_ns", json_object_new_int64(c->t_ns));
-	add(o, "values", json_object_get(c->values));
+	cgs_jadd(o, "t_ns", json_object_new_int64(c->t_ns));
+	cgs_jadd(o, "values", json_object_get(c->values));
 	return o;
 }
 
@@ -138,7 +129,7 @@ static struct json_object *content_delta(const struct cgs_sr_content *c)
 		if (json_object_is_type(v, json_type_int) &&
 		    json_object_object_get_ex(c[0].values, k, &a) &&
 		    json_object_is_type(a, json_type_int))
-			add(d, k, json_object_new_int64(json_object_get_int64(v) -
+			cgs_jadd(d, k, json_object_new_int64(json_object_get_int64(v) -
 							json_object_get_int64(a)));
 	}
 	return d;
@@ -153,7 +144,7 @@ static struct json_object *intervals_json(const struct cgs_statread *sr, unsigne
 
 	for (int c = 0; c < 10; c++) {
 		col[c] = json_object_new_array_ext((int)n);
-		add(o, names[c], col[c]);
+		cgs_jadd(o, names[c], col[c]);
 	}
 	for (unsigned s = 0; s < n; s++) {
 		const struct cgs_sr_interval *iv = &sr->iv[s];
@@ -183,33 +174,33 @@ void sr_add_json(struct cgs_statread *sr, struct res_point *p)
 	if (!p->extra)
 		p->extra = json_object_new_object();
 	add_where(o, sr->file, sr->target, &sr->where, sr->cg);
-	add(o, "hz", json_object_new_int64(sr->hz));
-	add(o, "cpu", sr->cpu >= 0 ? json_object_new_int(sr->cpu) : NULL);
-	add(o, "cpu_choice", json_object_new_string(sr->cpu_note[0] ? sr->cpu_note
+	cgs_jadd(o, "hz", json_object_new_int64(sr->hz));
+	cgs_jadd(o, "cpu", sr->cpu >= 0 ? json_object_new_int(sr->cpu) : NULL);
+	cgs_jadd(o, "cpu_choice", json_object_new_string(sr->cpu_note[0] ? sr->cpu_note
 						    : "not started"));
-	add(o, "read", json_object_new_string(
+	cgs_jadd(o, "read", json_object_new_string(
 		"open + pread from offset 0 to end of file + close, timed as one"));
 	res_hist_summarise(sr->point, &hs);
 	sum = res_hist_summary_json(&hs);
-	add(sum, "elapsed_s", json_object_new_double(el));
-	add(sum, "reads_per_sec", jnum_or_null(el > 0 ? hs.count / el : NAN));
-	add(sum, "errors", json_object_new_uint64(sr->m_errors));
-	add(sum, "missed", json_object_new_uint64(sr->m_missed));
-	add(sum, "bytes_per_read", jnum_or_null(hs.count ? (double)sr->m_bytes / hs.count : NAN));
-	add(o, "summary", sum);
-	add(o, "intervals", intervals_json(sr, n));
-	add(o, "histogram", res_hist_to_json(sr->point));
+	cgs_jadd(sum, "elapsed_s", json_object_new_double(el));
+	cgs_jadd(sum, "reads_per_sec", cgs_jnum(el > 0 ? hs.count / el : NAN));
+	cgs_jadd(sum, "errors", json_object_new_uint64(sr->m_errors));
+	cgs_jadd(sum, "missed", json_object_new_uint64(sr->m_missed));
+	cgs_jadd(sum, "bytes_per_read", cgs_jnum(hs.count ? (double)sr->m_bytes / hs.count : NAN));
+	cgs_jadd(o, "summary", sum);
+	cgs_jadd(o, "intervals", intervals_json(sr, n));
+	cgs_jadd(o, "histogram", res_hist_to_json(sr->point));
 	if (sr->content[0].values || sr->content[1].values) {
 		struct json_object *c = json_object_new_object();
 
-		add(c, "start", content_json(&sr->content[0]));
-		add(c, "end", content_json(&sr->content[1]));
-		add(c, "delta", content_delta(sr->content));
-		add(o, "content", c);
+		cgs_jadd(c, "start", content_json(&sr->content[0]));
+		cgs_jadd(c, "end", content_json(&sr->content[1]));
+		cgs_jadd(c, "delta", content_delta(sr->content));
+		cgs_jadd(o, "content", c);
 	} else {
-		add(o, "content", NULL);
+		cgs_jadd(o, "content", NULL);
 	}
-	add(o, "error", sr->first_error[0] ? json_object_new_string(sr->first_error)
+	cgs_jadd(o, "error", sr->first_error[0] ? json_object_new_string(sr->first_error)
 					   : NULL);
 	json_object_object_add(p->extra, "stat_reader", o);
 }
@@ -221,7 +212,7 @@ void sr_add_where_json(struct cgs_statread *sr, struct res_point *p)
 	if (!p->extra)
 		p->extra = json_object_new_object();
 	add_where(o, sr->w_file, sr->w_target, &sr->w_where, sr->cg);
-	add(o, "error", sr->w_done && sr->w_rc ? json_object_new_string(sr->w_err) : NULL);
+	cgs_jadd(o, "error", sr->w_done && sr->w_rc ? json_object_new_string(sr->w_err) : NULL);
 	json_object_object_add(p->extra, "stat_read", o);
 }
 

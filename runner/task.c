@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../lib/futex.h"
 #include "task.h"
 
 struct cgs_shared *cgs_shared_map(unsigned ntasks)
@@ -51,22 +51,16 @@ void cgs_shared_unmap(struct cgs_shared *sh)
 		munmap(sh, sh->maplen);
 }
 
-static long futex(_Atomic uint32_t *uaddr, int op, uint32_t val)
-{
-	/* not FUTEX_PRIVATE: the word is shared between processes */
-	return syscall(SYS_futex, (uint32_t *)uaddr, op, val, NULL, NULL, 0);
-}
-
 void cgs_gate_open(struct cgs_shared *sh)
 {
 	atomic_store(&sh->gate, 1);
-	futex(&sh->gate, FUTEX_WAKE, INT_MAX);
+	cgs_futex_wake(&sh->gate, INT_MAX);
 }
 
 static void gate_wait(struct cgs_shared *sh)
 {
 	while (!atomic_load(&sh->gate))
-		futex(&sh->gate, FUTEX_WAIT, 0);
+		cgs_futex_wait(&sh->gate, 0, NULL);
 }
 
 int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tasklist.h"
-#include "util.h"
+#include "../lib/util.h"
 
 static int tl_add(struct cgs_tasklist *l, unsigned v)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../runner/util.h"
+#include "../lib/util.h"
 #include "workload.h"
 
 #define CGS_WORKLOAD(n) extern const struct cgs_workload n##_workload;

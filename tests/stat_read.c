@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner/statfile.h"
 #include "workload.h"
 
 struct sr_opts {
@@ -53,9 +52,9 @@ static int sr_setup(struct cgs_task *t)
 	if (!st)
 		return cgs_task_fail(t, -ENOMEM, "stat_read state");
 	t->priv = st;
-	rc = cgs_stat_locate(0, (enum cgs_stat_file)o->file,
-			     (enum cgs_stat_target)o->target, t->ctx->cg,
-			     &st->where, err, sizeof(err));
+	rc = cgs_task_stat_locate(t, (enum cgs_stat_file)o->file,
+				  (enum cgs_stat_target)o->target, &st->where,
+				  err, sizeof(err));
 	if (rc) {
 		/* a file this system does not have: skipped, not failed */
 		cgs_task_fail(t, 0, "--stat-file %s", err);

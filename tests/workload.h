@@ -33,13 +33,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../runner/opt.h"
+#include "../lib/opt.h"
+#include "../lib/statfile.h"
 
 struct cgs_point_tasks;
 
 #define CGS_MAX_AUX 4
-
-struct cgs_cgview;
 
 /*
  * The per-task counters, alone on their own cache lines (see task.h): the
@@ -71,7 +70,7 @@ struct cgs_ctx {
 	void *priv;              /* prepare's state, inherited by tasks */
 	char *why;               /* prepare's skip or failure reason */
 	size_t whylen;
-	/* the cgroups cgscale made for the point (runner/statfile.h);
+	/* the cgroups cgscale made for the point (lib/statfile.h);
 	 * NULL: none, the tasks run in the runner's own cgroups */
 	const struct cgs_cgview *cg;
 	/* prepare may add keys (json-c) about what it chose, e.g. the address
@@ -146,6 +145,15 @@ int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
  * (sparse, as will-it-scale's ftruncate). Returns the fd or -errno.
  */
 int cgs_task_tmpfile(struct cgs_task *t, int64_t size);
+
+/*
+ * Where statistics file @file at @target is for the calling task (a
+ * target is found from the task's own cgroup and ctx->cg). 0, or -ENODEV
+ * or -ENOENT when this system lacks it, or -errno; @err says why.
+ */
+int cgs_task_stat_locate(struct cgs_task *t, enum cgs_stat_file file,
+			 enum cgs_stat_target target,
+			 struct cgs_stat_where *w, char *err, size_t errlen);
 
 #include "partner.h"
 

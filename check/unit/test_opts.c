@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../runner/opt.h"
+#include "../../lib/opt.h"
 #include "../../runner/run.h"
 #include "../../tests/workload.h"
 

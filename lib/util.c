@@ -1,7 +1,10 @@
 /*
- * util.c - one-line file I/O, time stamps and messages for the runner.
+ * util.c - one-line file I/O, atomic writes, time stamps and messages.
  */
 #include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,6 +91,8 @@ int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!err || !errlen)
+		return rc;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
@@ -130,4 +135,73 @@ void cgs_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	say("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+int cgs_write_atomic(const char *path, const char *data, size_t len,
+		     char *err, size_t errlen)
+{
+	char *dcopy = strdup(path), *tmp = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	sigset_t hold, old;
+	int fd = -1, rc = 0;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
+		tmp = NULL;
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
+			 strerror(errno));
+		goto out;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = w < 0 ? -errno : -EIO;
+			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
+		rc = -errno;
+		fd = -1;
+		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		rc = -errno;
+		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
+			 strerror(-rc));
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(dcopy);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int64_t cgs_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
