@@ -1,5 +1,5 @@
 #!/bin/sh
-# 50-sendfile.sh - the sendfile workload (netperf TCP_SENDFILE) in both
+# 66-sendfile.sh - the sendfile workload (netperf TCP_SENDFILE) in both
 # modes at 1 and 2 tasks, over IPv6 and IPv4: every point ok, every byte
 # sent received, Mbit/s > 0, the family used recorded. Then a receiver
 # that dies (test knob in both modes, and a real SIGKILL of the receiver
