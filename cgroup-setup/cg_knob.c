@@ -14,6 +14,7 @@
 #include "../lib/util.h"
 #include "cg.h"
 #include "cg_int.h"
+#include "../lib/array.h"
 
 bool cg_name_ok(const char *name)
 {
@@ -161,7 +162,7 @@ int cg_knob_version(const char *name, const char **other)
 	size_t clen = dot ? (size_t)(dot - name) : strlen(name);
 
 	*other = NULL;
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
 		if (!strcmp(name, knobs[i].name)) {
 			*other = knobs[i].other;
 			return knobs[i].version;

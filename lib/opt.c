@@ -15,6 +15,7 @@
 
 #include "opt.h"
 #include "util.h"
+#include "array.h"
 
 #define NSEC_PER_SEC ((int64_t)1000000000)
 
@@ -76,7 +77,7 @@ int cgs_parse_duration(const char *s, int64_t *ns)
 		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
 	};
 
-	return parse_scaled(s, units, sizeof(units) / sizeof(units[0]), false, ns);
+	return parse_scaled(s, units, ARRAY_SIZE(units), false, ns);
 }
 
 int cgs_parse_size(const char *s, int64_t *bytes)
@@ -90,7 +91,7 @@ int cgs_parse_size(const char *s, int64_t *bytes)
 		{ "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
 	};
 
-	return parse_scaled(s, units, sizeof(units) / sizeof(units[0]), true, bytes);
+	return parse_scaled(s, units, ARRAY_SIZE(units), true, bytes);
 }
 
 int cgs_parse_int(const char *s, int64_t *v)
@@ -175,6 +176,20 @@ static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 	return 0;
 }
 
+static int set_number(const struct cgs_opt *o, void *base, const char *val,
+		      char *err, size_t errlen)
+{
+	char *end;
+	double v = strtod(val, &end);
+
+	if (end == val || *end || !isfinite(v) || v < o->dmin || v > o->dmax)
+		return cgs_errf(err, errlen, -EINVAL,
+			       "--%s: '%s' is not a number from %g to %g",
+			       o->name, val, o->dmin, o->dmax);
+	*(double *)opt_field(o, base) = v;
+	return 0;
+}
+
 static int set_enum(const struct cgs_opt *o, void *base, const char *val,
 		    char *err, size_t errlen)
 {
@@ -222,6 +237,8 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 	case CGS_OPT_DURATION:
 	case CGS_OPT_SIZE:
 		return set_ranged(o, base, val, err, errlen);
+	case CGS_OPT_NUMBER:
+		return set_number(o, base, val, err, errlen);
 	case CGS_OPT_ENUM:
 		return set_enum(o, base, val, err, errlen);
 	case CGS_OPT_STRING: {
@@ -300,6 +317,9 @@ int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 				       owner, o->name);
 		if ((o->type == CGS_OPT_INT || o->type == CGS_OPT_DURATION ||
 		     o->type == CGS_OPT_SIZE) && o->min > o->max)
+			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has min > max",
+				       owner, o->name);
+		if (o->type == CGS_OPT_NUMBER && !(o->dmin <= o->dmax))
 			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has min > max",
 				       owner, o->name);
 		for (size_t k = 0; k < i; k++)
@@ -385,6 +405,9 @@ struct json_object *cgs_opt_echo(const struct cgs_optset *set)
 			break;
 		case CGS_OPT_DURATION:
 			v = json_object_new_double(*(int64_t *)f / 1e9);
+			break;
+		case CGS_OPT_NUMBER:
+			v = json_object_new_double(*(double *)f);
 			break;
 		case CGS_OPT_ENUM:
 			v = json_object_new_string(o->choices[*(int *)f]);

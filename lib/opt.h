@@ -24,6 +24,7 @@ enum cgs_opt_type {
 	CGS_OPT_STRING,    /* char *, owned by the options struct */
 	CGS_OPT_ENUM,      /* int, the index into choices[] */
 	CGS_OPT_STRLIST,   /* struct cgs_strlist: repeatable, each use adds one */
+	CGS_OPT_NUMBER,    /* double, finite, in [dmin, dmax] */
 };
 
 struct cgs_strlist {
@@ -38,10 +39,44 @@ struct cgs_opt {
 	size_t offset;               /* of the field in the options struct */
 	const char *def;             /* default, parsed as user input; NULL: zero */
 	int64_t min, max;            /* INT, DURATION and SIZE ranges */
+	double dmin, dmax;           /* NUMBER range */
 	const char *const *choices;  /* ENUM: NULL-terminated */
 	const char *metavar;         /* shown in help, e.g. "N" or "LIST" */
 	const char *help;
 };
+
+/*
+ * One table row each, as perf's OPT_UINTEGER(): OFF is the field's offset
+ * in the options struct (offsetof), DEF the default as the user would
+ * type it (NULL: zero), META the value's name in the help (NULL: by type),
+ * LO and HI the range.
+ */
+#define OPT_BOOL(L, S, OFF, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_BOOL, \
+	  .offset = (OFF), .help = (HELP) }
+#define OPT_STRING(L, S, OFF, DEF, META, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRING, \
+	  .offset = (OFF), .def = (DEF), .metavar = (META), .help = (HELP) }
+#define OPT_STRLIST(L, S, OFF, META, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRLIST, \
+	  .offset = (OFF), .metavar = (META), .help = (HELP) }
+#define OPT_ENUM(L, S, OFF, DEF, CHOICES, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_ENUM, \
+	  .offset = (OFF), .def = (DEF), .choices = (CHOICES), .help = (HELP) }
+#define OPT_RANGED_(T, L, S, OFF, DEF, LO, HI, META, HELP) \
+	{ .name = (L), .short_name = (S), .type = (T), .offset = (OFF), \
+	  .def = (DEF), .min = (LO), .max = (HI), .metavar = (META), \
+	  .help = (HELP) }
+#define OPT_INT(L, S, OFF, DEF, LO, HI, META, HELP) \
+	OPT_RANGED_(CGS_OPT_INT, L, S, OFF, DEF, LO, HI, META, HELP)
+#define OPT_DURATION(L, S, OFF, DEF, LO, HI, HELP) \
+	OPT_RANGED_(CGS_OPT_DURATION, L, S, OFF, DEF, LO, HI, NULL, HELP)
+#define OPT_SIZE(L, S, OFF, DEF, LO, HI, HELP) \
+	OPT_RANGED_(CGS_OPT_SIZE, L, S, OFF, DEF, LO, HI, NULL, HELP)
+#define OPT_NUMBER(L, S, OFF, DEF, LO, HI, META, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_NUMBER, \
+	  .offset = (OFF), .def = (DEF), .dmin = (LO), .dmax = (HI), \
+	  .metavar = (META), .help = (HELP) }
 
 /* A table together with the struct its entries point into. */
 struct cgs_optset {

@@ -5,7 +5,6 @@
  * --bisect, --fail-on-inconclusive (see usage() and COMPARE.md).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +14,10 @@
 #include "../lib/util.h"
 #include "compare.h"
 #include "report.h"
+#include "../lib/array.h"
 
 struct cmp_cli {
-	char *threshold, *threshold2, *threshold3, *max_cov, *alpha;
+	double threshold, threshold2, threshold3, max_cov, alpha;
 	bool welch, allow_env_diff, fail_on_inconclusive, bisect;
 	char *axis, *junit, *metrics;
 	int format;
@@ -27,40 +27,39 @@ struct cmp_cli {
 
 #define CO(f) offsetof(struct cmp_cli, f)
 static const struct cgs_opt cmp_optdefs[] = {
-	{ "threshold", 'T', CGS_OPT_STRING, CO(threshold), "2", 0, 0, NULL, "PCT",
-	  "practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T" },
-	{ "threshold-secondary", 0, CGS_OPT_STRING, CO(threshold2), "5", 0, 0, NULL, "PCT",
-	  "T of the secondary metrics (fairness, scalability, perf counters)" },
-	{ "threshold-tail", 0, CGS_OPT_STRING, CO(threshold3), "10", 0, 0, NULL, "PCT",
-	  "T of the tail-latency metrics" },
-	{ "max-cov", 0, CGS_OPT_STRING, CO(max_cov), "5", 0, 0, NULL, "PCT",
-	  "NOISY when a side's runs vary more than this (coefficient of variation)" },
-	{ "alpha", 0, CGS_OPT_STRING, CO(alpha), "0.05", 0, 0, NULL, "P",
-	  "significance level; the CI is at 1-alpha (95%)" },
-	{ "welch", 0, CGS_OPT_BOOL, CO(welch), NULL, 0, 0, NULL, NULL,
-	  "also run Welch's t-test, and use its p instead of Mann-Whitney's" },
-	{ "axis", 0, CGS_OPT_STRING, CO(axis), "kernel", 0, 0, NULL, "kernel|cgroup|FIELD",
-	  "what is compared; another critical field that differs stops the compare (exit 3)" },
-	{ "allow-env-diff", 0, CGS_OPT_BOOL, CO(allow_env_diff), NULL, 0, 0, NULL, NULL,
-	  "compare even when critical environment fields differ (printed as notes)" },
-	{ "fail-on-inconclusive", 0, CGS_OPT_BOOL, CO(fail_on_inconclusive), NULL, 0, 0,
-	  NULL, NULL, "exit 4 when nothing regressed but a verdict is INCONCLUSIVE or NOISY" },
-	{ "bisect", 0, CGS_OPT_BOOL, CO(bisect), NULL, 0, 0, NULL, NULL,
-	  "git bisect run codes: 0 good, 1 bad (REGRESSION), 125 skip (undecided or unusable input)" },
-	{ "format", 'f', CGS_OPT_ENUM, CO(format), "text", 0, 0, cmp_format_names, NULL,
-	  "output format" },
-	{ "junit", 0, CGS_OPT_STRING, CO(junit), NULL, 0, 0, NULL, "FILE",
-	  "also write a JUnit XML report: one case per point and metric, REGRESSION fails" },
-	{ "metrics", 0, CGS_OPT_STRING, CO(metrics), NULL, 0, 0, NULL, "LIST",
-	  "compare only these metrics (comma list; default all)" },
-	{ "seed", 0, CGS_OPT_INT, CO(seed), "1", 0, INT64_MAX, NULL, NULL,
-	  "seed of the bootstrap: the same inputs and seed give the same output" },
-	{ "resamples", 0, CGS_OPT_INT, CO(resamples), "10000", 100, 1000000, NULL, NULL,
-	  "bootstrap resamples per comparison" },
-	{ "html", 0, CGS_OPT_STRING, CO(html), NULL, 0, 0, NULL, "FILE",
-	  "also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff" },
+	OPT_NUMBER("threshold", 'T', CO(threshold), "2", 0, 1000, "PCT",
+		"practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T"),
+	OPT_NUMBER("threshold-secondary", 0, CO(threshold2), "5", 0, 1000, "PCT",
+		"T of the secondary metrics (fairness, scalability, perf counters)"),
+	OPT_NUMBER("threshold-tail", 0, CO(threshold3), "10", 0, 1000, "PCT",
+		"T of the tail-latency metrics"),
+	OPT_NUMBER("max-cov", 0, CO(max_cov), "5", 0, 1e6, "PCT",
+		"NOISY when a side's runs vary more than this (coefficient of variation)"),
+	OPT_NUMBER("alpha", 0, CO(alpha), "0.05", 1e-6, 0.5, "P",
+		"significance level; the CI is at 1-alpha (95%)"),
+	OPT_BOOL("welch", 0, CO(welch),
+		"also run Welch's t-test, and use its p instead of Mann-Whitney's"),
+	OPT_STRING("axis", 0, CO(axis), "kernel", "kernel|cgroup|FIELD",
+		"what is compared; another critical field that differs stops the compare (exit 3)"),
+	OPT_BOOL("allow-env-diff", 0, CO(allow_env_diff),
+		"compare even when critical environment fields differ (printed as notes)"),
+	OPT_BOOL("fail-on-inconclusive", 0, CO(fail_on_inconclusive),
+		"exit 4 when nothing regressed but a verdict is INCONCLUSIVE or NOISY"),
+	OPT_BOOL("bisect", 0, CO(bisect),
+		"git bisect run codes: 0 good, 1 bad (REGRESSION), 125 skip (undecided or unusable input)"),
+	OPT_ENUM("format", 'f', CO(format), "text", cmp_format_names, "output format"),
+	OPT_STRING("junit", 0, CO(junit), NULL, "FILE",
+		"also write a JUnit XML report: one case per point and metric, REGRESSION fails"),
+	OPT_STRING("metrics", 0, CO(metrics), NULL, "LIST",
+		"compare only these metrics (comma list; default all)"),
+	OPT_INT("seed", 0, CO(seed), "1", 0, INT64_MAX, NULL,
+		"seed of the bootstrap: the same inputs and seed give the same output"),
+	OPT_INT("resamples", 0, CO(resamples), "10000", 100, 1000000, NULL,
+		"bootstrap resamples per comparison"),
+	OPT_STRING("html", 0, CO(html), NULL, "FILE",
+		"also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
 };
-#define NOPTS (sizeof(cmp_optdefs) / sizeof(cmp_optdefs[0]))
+#define NOPTS (ARRAY_SIZE(cmp_optdefs))
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {
@@ -93,18 +92,6 @@ static void usage(const struct cgs_optset *set, FILE *out)
 		     "\nSee results/COMPARE.md for how to read the output and the statistics used.\n");
 }
 
-static int parse_num(const char *name, const char *s, double lo, double hi,
-		     double *out, char *err, size_t errlen)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	if (end == s || *end || !isfinite(*out) || *out < lo || *out > hi)
-		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not a number from %g to %g",
-			   name, s, lo, hi);
-	return 0;
-}
-
 static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 			 size_t errlen)
 {
@@ -135,21 +122,15 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 		   size_t errlen)
 {
-	int rc;
+	int rc = 0;
 
 	cmp_opts_default(o);
-	rc = parse_num("threshold", c->threshold, 0, 1000, &o->threshold[CMP_PRIMARY], err, errlen);
-	if (!rc)
-		rc = parse_num("threshold-secondary", c->threshold2, 0, 1000,
-			       &o->threshold[CMP_SECONDARY], err, errlen);
-	if (!rc)
-		rc = parse_num("threshold-tail", c->threshold3, 0, 1000,
-			       &o->threshold[CMP_TAIL], err, errlen);
-	if (!rc)
-		rc = parse_num("max-cov", c->max_cov, 0, 1e6, &o->max_cov, err, errlen);
-	if (!rc)
-		rc = parse_num("alpha", c->alpha, 1e-6, 0.5, &o->alpha, err, errlen);
-	if (!rc && (!*c->axis || strchr(c->axis, ' ')))
+	o->threshold[CMP_PRIMARY] = c->threshold;
+	o->threshold[CMP_SECONDARY] = c->threshold2;
+	o->threshold[CMP_TAIL] = c->threshold3;
+	o->max_cov = c->max_cov;
+	o->alpha = c->alpha;
+	if (!*c->axis || strchr(c->axis, ' '))
 		rc = cgs_errf(err, errlen, -EINVAL, "--axis '%s' is not a field name", c->axis);
 	if (!rc)
 		rc = parse_metrics(c->metrics, o, err, errlen);

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "../lib/array.h"
 
 static const struct {
 	const char *pat;
@@ -63,7 +64,7 @@ static bool under(const char *field, const char *pat)
 
 static bool is_critical(const char *field)
 {
-	for (size_t i = 0; i < sizeof(field_class) / sizeof(field_class[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(field_class); i++)
 		if (under(field, field_class[i].pat))
 			return field_class[i].critical;
 	return false;
@@ -269,7 +270,7 @@ static int row_add(struct cmp_result *r, const char *field)
 	}
 	v[r->nenv].critical = is_critical(field);
 	v[r->nenv].axis = is_axis(r->o.axis, field);
-	for (size_t i = 0; i < sizeof(hidden_fields) / sizeof(hidden_fields[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hidden_fields); i++)
 		v[r->nenv].hidden |= !strcmp(field, hidden_fields[i]);
 	r->nenv++;
 	return 0;

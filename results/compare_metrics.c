@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "../lib/array.h"
 
 const char *const cmp_class_names[] = {
 	[CMP_PRIMARY] = "primary", [CMP_SECONDARY] = "secondary",
@@ -102,9 +103,9 @@ const struct cmp_metric cmp_metrics[] = {
 	{ "stat_max", "ns", "slowest stat-file read",
 	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns" },
 };
-const size_t cmp_nmetrics = sizeof(cmp_metrics) / sizeof(cmp_metrics[0]);
+const size_t cmp_nmetrics = ARRAY_SIZE(cmp_metrics);
 
-_Static_assert(sizeof(cmp_metrics) / sizeof(cmp_metrics[0]) <= CMP_MAX_METRICS,
+_Static_assert(ARRAY_SIZE(cmp_metrics) <= CMP_MAX_METRICS,
 	       "raise CMP_MAX_METRICS");
 
 double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 static const double nice_mult[] = { 1, 2, 2.5, 5, 10 };
 
@@ -20,7 +21,7 @@ static double nearest_nice(double span, double parts, bool integer)
 	double raw = span / parts, best = NAN, best_d = INFINITY;
 	double p = pow(10, floor(log10(raw)));
 
-	for (size_t i = 0; i < sizeof(nice_mult) / sizeof(nice_mult[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nice_mult); i++) {
 		double c = nice_mult[i] * p, d = fabs(log(c / raw));
 
 		if (integer && (c < 1 || c != floor(c)))
@@ -48,7 +49,7 @@ static double bigger_step(double step)
 	double p = pow(10, floor(log10(step) + 1e-9));
 	double f = step / p;
 
-	for (size_t i = 0; i < sizeof(nice_mult) / sizeof(nice_mult[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(nice_mult); i++)
 		if (nice_mult[i] > f * (1 + 1e-9))
 			return nice_mult[i] * p;
 	return 2 * p * 10;
@@ -84,7 +85,7 @@ void rpt_fmt_tick(double v, double step, char *buf, size_t len)
 		step = a > 0 ? a : 1;
 	if (a < step * 1e-9)
 		v = a = 0;   /* no "-0" or "1e-17" from float arithmetic */
-	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(si); i++)
 		if (a >= si[i].scale * (1 - 1e-9)) {
 			scale = si[i].scale;
 			sfx = si[i].sfx;

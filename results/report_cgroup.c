@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -181,7 +182,7 @@ static void memory_stat(FILE *out, struct json_object *cg)
 		     "<table>\n<tr><th>key</th>",
 		json_object_get_string(get(ms, "leaves")),
 		json_object_get_int(get(ms, "leaves")) == 1 ? "f" : "ves");
-	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		rpt_th(out, cols[c]);
 	fprintf(out, "</tr>\n");
 	json_object_object_foreach(keys, k, v) {
@@ -189,7 +190,7 @@ static void memory_stat(FILE *out, struct json_object *cg)
 		fprintf(out, "<tr><th class=\"mono\">");
 		rpt_html_puts(out, k);
 		fprintf(out, "</th>");
-		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
 			struct json_object *x = get(get(ms, cols[c]), k);
 
 			if (x && (json_object_is_type(x, json_type_int) ||

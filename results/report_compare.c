@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "../lib/array.h"
 
 /* Verdicts keep one look everywhere: colour, marker, and their name. */
 static const unsigned verdict_look[CMP_NVERDICT] = {
@@ -342,7 +343,7 @@ static void side_table(FILE *o, const struct cmp_result *r,
 		"max", "change %", "CI low", "CI high", "p", "verdict", "failures",
 	};
 
-	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
+	rpt_table_head(o, head, ARRAY_SIZE(head));
 	for (unsigned k = 0; k < n; k++)
 		for (unsigned s = 0; s < r->nsides; s++) {
 			const struct cmp_cell *c = &g[k]->cell[s];

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 enum env_kind { E_PATH, E_TOOL, E_TIME, E_COMPLETE, E_JSON, E_TOPO, E_TMPDIR,
 		E_CGROUP, E_CMDLINE };
@@ -168,7 +169,7 @@ void rpt_env_table(struct rpt_doc *d, const struct rpt_set *s)
 			fprintf(o, "<th>file %u</th>", i + 1);
 		fprintf(o, "</tr>\n");
 	}
-	for (size_t r = 0; r < sizeof(env_rows) / sizeof(env_rows[0]); r++) {
+	for (size_t r = 0; r < ARRAY_SIZE(env_rows); r++) {
 		bool differs = false;
 
 		env_value(&env_rows[r], &s->in[0], v0, 4096);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 extern char **environ;
 
@@ -71,7 +72,7 @@ char *rpt_svg_embed(const char *svg, size_t len, const char *prefix)
 			p += 3;
 			continue;
 		}
-		for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]) && !done; r++)
+		for (size_t r = 0; r < ARRAY_SIZE(refs) && !done; r++)
 			if (starts(p, end, refs[r])) {
 				fputs(refs[r], f);
 				fputs(prefix, f);

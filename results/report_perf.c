@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 static const struct {
 	const char *key, *what;
@@ -102,7 +103,7 @@ static void metrics(FILE *out, struct json_object *m)
 		const char *what = k;
 		char buf[64];
 
-		for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(metric_names); i++)
 			if (!strcmp(k, metric_names[i].key))
 				what = metric_names[i].what;
 		rpt_json_text(v, buf, sizeof(buf));
@@ -145,7 +146,7 @@ void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption)
 	rpt_html_puts(out, caption);
 	rpt_html_printf(out, ": the measured %.3g s, all tasks", num(perf, "elapsed_s"));
 	fprintf(out, "</caption>\n<tr>");
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		rpt_th(out, head[i]);
 	fprintf(out, "</tr>\n");
 	if (events && json_object_is_type(events, json_type_array)) {

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 double rpt_task_rate(const struct res_point *p, unsigned i)
 {
@@ -99,7 +100,7 @@ static void task_table(struct rpt_doc *d, const struct rpt_set *s,
 
 	rpt_figure_table(d);
 	o = d->out;
-	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
+	rpt_table_head(o, head, ARRAY_SIZE(head));
 	for (unsigned r = 0; r < n; r++) {
 		const struct res_point *p = v[r]->p;
 		char label[64];
@@ -193,7 +194,7 @@ static void time_table(struct rpt_doc *d, const struct rpt_set *s,
 
 	rpt_figure_table(d);
 	o = d->out;
-	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
+	rpt_table_head(o, head, ARRAY_SIZE(head));
 	for (unsigned r = 0; r < n; r++) {
 		const struct res_point *p = v[r]->p;
 		char label[64];

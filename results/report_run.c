@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../lib/array.h"
 
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len)
@@ -131,7 +132,7 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 		   "Per-task ops/s is LKP's per_process_ops (process mode) or "
 		   "per_thread_ops (thread mode); scalability is total(N) / (N &#215; "
 		   "total(1)), 1.0 being perfect.</p>\n<table>\n<tr>");
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		rpt_th(o, head[i]);
 	fprintf(o, "</tr>\n");
 	for (unsigned i = 0; i < s->ng; i++) {

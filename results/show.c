@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "../lib/array.h"
 #include "../lib/opt.h"
 #include "compare.h"
 
@@ -177,11 +178,11 @@ static void export_point(FILE *out, const char *file, struct res_point *p)
 int cmp_cmd_export(int argc, char **argv)
 {
 	static const struct cgs_opt defs[] = {
-		{ "tsv", 0, CGS_OPT_BOOL, 0, NULL, 0, 0, NULL, NULL,
-		  "tab-separated long format, one value per row (the only format so far)" },
+		OPT_BOOL("tsv", 0, 0,
+			"tab-separated long format, one value per row (the only format so far)"),
 	};
 	bool tsv = false;
-	struct cgs_optset set = { "export options", defs, 1, &tsv };
+	struct cgs_optset set = { "export options", defs, ARRAY_SIZE(defs), &tsv };
 	int first = 0, rc, status = CMP_EXIT_BADINPUT;
 	char err[1024] = "";
 

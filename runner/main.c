@@ -9,6 +9,7 @@
 #include "pmu.h"
 #include "run.h"
 #include "../lib/version.h"
+#include "../lib/array.h"
 
 struct cgs_cmd {
 	const char *name;
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
 		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
 		     "and memory-cgroup paths.\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cgs_cmds); i++)
 		fprintf(out, "  %-10s %s\n", cgs_cmds[i].name, cgs_cmds[i].help);
 	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
 }
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 		printf("cgscale %s (git %s)\n", CGS_VERSION, CGS_GIT);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cgs_cmds); i++)
 		if (!strcmp(argv[1], cgs_cmds[i].name))
 			return cgs_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "cgscale: unknown command '%s'; see 'cgscale --help'\n", argv[1]);

@@ -15,6 +15,7 @@
 
 #include "../lib/json.h"
 #include "pmu.h"
+#include "../lib/array.h"
 
 const char *const pmu_metric_names[] = {
 	[PMU_IPC] = "ipc",
@@ -63,7 +64,7 @@ void pmu_derive(const struct pmu_set *s, const double *total,
 		out[m] = NAN;
 		on[m] = -1;
 	}
-	for (size_t r = 0; r < sizeof(pmu_ratios) / sizeof(pmu_ratios[0]); r++) {
+	for (size_t r = 0; r < ARRAY_SIZE(pmu_ratios); r++) {
 		/* the first numerator with a denominator counted alike */
 		for (unsigned n = 0; n < s->n; n++) {
 			const struct perf_event_attr *a = &s->ev[n].attr;

@@ -14,6 +14,7 @@
 
 #include "cgrun.h"
 #include "pmu.h"
+#include "../lib/array.h"
 
 /* Labels of the metrics, by name (see pmu_metric_names). */
 static const struct {
@@ -145,7 +146,7 @@ static void print_event(struct json_object *const *perf, unsigned n,
 		snprintf(pop, sizeof(pop), "%10.4g %s", per_op, clock ? "ns/op" : "/op");
 	else
 		snprintf(pop, sizeof(pop), "%10s %s", "-", clock ? "ns/op" : "/op");
-	for (size_t k = 0; mname && k < sizeof(pmu_metric_fmt) / sizeof(pmu_metric_fmt[0]); k++)
+	for (size_t k = 0; mname && k < ARRAY_SIZE(pmu_metric_fmt); k++)
 		if (!strcmp(mname, pmu_metric_fmt[k].name))
 			snprintf(note, sizeof(note), pmu_metric_fmt[k].fmt, metric);
 	if (scaled)

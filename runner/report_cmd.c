@@ -16,6 +16,7 @@
 #include "../tests/workload.h"
 #include "../lib/opt.h"
 #include "run.h"
+#include "../lib/array.h"
 
 struct rpt_cli {
 	char *output, *title, *gnuplot;
@@ -24,16 +25,15 @@ struct rpt_cli {
 
 #define RC(f) offsetof(struct rpt_cli, f)
 static const struct cgs_opt rpt_optdefs[] = {
-	{ "output", 'o', CGS_OPT_STRING, RC(output), "report.html", 0, 0, NULL, "FILE",
-	  "the page to write, a directory to put report.html in, or - for stdout" },
-	{ "title", 0, CGS_OPT_STRING, RC(title), NULL, 0, 0, NULL, "TEXT",
-	  "the page's title (default: cgscale report: the tests)" },
-	{ "gnuplot", 0, CGS_OPT_STRING, RC(gnuplot), "gnuplot", 0, 0, NULL, "PROG",
-	  "the gnuplot that draws the charts (Debian package gnuplot-nox)" },
-	{ "no-charts", 0, CGS_OPT_BOOL, RC(no_charts), NULL, 0, 0, NULL, NULL,
-	  "tables only: do not run gnuplot" },
+	OPT_STRING("output", 'o', RC(output), "report.html", "FILE",
+		"the page to write, a directory to put report.html in, or - for stdout"),
+	OPT_STRING("title", 0, RC(title), NULL, "TEXT",
+		"the page's title (default: cgscale report: the tests)"),
+	OPT_STRING("gnuplot", 0, RC(gnuplot), "gnuplot", "PROG",
+		"the gnuplot that draws the charts (Debian package gnuplot-nox)"),
+	OPT_BOOL("no-charts", 0, RC(no_charts), "tables only: do not run gnuplot"),
 };
-#define NOPTS (sizeof(rpt_optdefs) / sizeof(rpt_optdefs[0]))
+#define NOPTS (ARRAY_SIZE(rpt_optdefs))
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {

@@ -11,6 +11,7 @@
 
 #include "tasklist.h"
 #include "../lib/util.h"
+#include "../lib/array.h"
 
 static int tl_add(struct cgs_tasklist *l, unsigned v)
 {
@@ -50,7 +51,7 @@ static int tl_sweep(struct cgs_tasklist *l, const struct cgs_topo *topo)
 	};
 	int rc = 0;
 
-	for (size_t i = 0; !rc && i < sizeof(steps) / sizeof(steps[0]); i++)
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(steps); i++)
 		if (steps[i])
 			rc = tl_add(l, steps[i]);
 	l->sweep = true;

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "topo.h"
+#include "../lib/array.h"
 
 const char *const cgs_placement_names[] = {
 	[CGS_PLACE_CORES] = "cores",
@@ -46,7 +47,7 @@ static hwloc_obj_t first_llc(hwloc_topology_t t, unsigned *count)
 		HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE,
 	};
 
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		unsigned n = nb(t, levels[i]);
 
 		if (n) {

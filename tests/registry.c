@@ -17,10 +17,11 @@
 const struct cgs_workload *const cgs_workloads[] = {
 #define CGS_WORKLOAD(n) &n##_workload,
 #include "list.h"
+#include "../lib/array.h"
 #undef CGS_WORKLOAD
 };
 
-const size_t cgs_nworkloads = sizeof(cgs_workloads) / sizeof(cgs_workloads[0]);
+const size_t cgs_nworkloads = ARRAY_SIZE(cgs_workloads);
 
 const struct cgs_workload *cgs_workload_find(const char *name)
 {

@@ -28,6 +28,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "../lib/array.h"
 #include "remap.h"
 #include "workload.h"
 
@@ -282,9 +283,8 @@ static int rm_loop(struct cgs_task *t)
 }
 
 static const struct cgs_opt rm_optdefs[] = {
-	{ "remap-backing", 0, CGS_OPT_ENUM, offsetof(struct rm_opts, backing), "file",
-	  0, 0, rm_backings, NULL,
-	  "map a file in --tmpdir (shmem on a tmpfs), or MAP_ANONYMOUS shmem as stress-ng" },
+	OPT_ENUM("remap-backing", 0, offsetof(struct rm_opts, backing), "file", rm_backings,
+		"map a file in --tmpdir (shmem on a tmpfs), or MAP_ANONYMOUS shmem as stress-ng"),
 };
 
 static const struct cgs_aux rm_aux[] = {
@@ -296,9 +296,9 @@ const struct cgs_workload remap_workload = {
 	.desc = "stress-ng remap: mlock, remap_file_pages, munlock of 512 pages",
 	.unit = "page remapped",
 	.aux = rm_aux,
-	.naux = 1,
+	.naux = ARRAY_SIZE(rm_aux),
 	.opts = rm_optdefs,
-	.nopts = 1,
+	.nopts = ARRAY_SIZE(rm_optdefs),
 	.opts_size = sizeof(struct rm_opts),
 	.setup = rm_setup,
 	.loop = rm_loop,

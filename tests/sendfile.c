@@ -40,6 +40,7 @@
 #include <json-c/json.h>
 
 #include "workload.h"
+#include "../lib/array.h"
 
 #define SF_RECV_SIZE 131072             /* netserver's, from SO_RCVBUF */
 #define SF_TIMEO_S 1                    /* poll granularity of both ends */
@@ -448,17 +449,16 @@ static int sf_loop(struct cgs_task *t)
 
 #define SO(f) offsetof(struct sf_opts, f)
 static const struct cgs_opt sf_optdefs[] = {
-	{ "msg-size", 0, CGS_OPT_SIZE, SO(msg_size), "10K", 1, 64 << 20, NULL, NULL,
-	  "bytes per sendfile() call (netperf -m); the file is twice that" },
-	{ "net", 0, CGS_OPT_ENUM, SO(net), "6", 0, 0, sf_nets, NULL,
-	  "loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1" },
-	{ "partner", 0, CGS_OPT_ENUM, SO(partner), "same", 0, 0,
-	  cgs_partner_place_names, NULL,
-	  "receiver on the sender's place, the next place, or unpinned" },
-	{ "sndbuf", 0, CGS_OPT_SIZE, SO(sndbuf), NULL, 0, 1 << 30, NULL, NULL,
-	  "SO_SNDBUF of the sender (netperf -s); 0: the kernel's autotuning" },
-	{ "rcvbuf", 0, CGS_OPT_SIZE, SO(rcvbuf), NULL, 0, 1 << 30, NULL, NULL,
-	  "SO_RCVBUF of the receiver (netperf -S); 0: the kernel's autotuning" },
+	OPT_SIZE("msg-size", 0, SO(msg_size), "10K", 1, 64 << 20,
+		"bytes per sendfile() call (netperf -m); the file is twice that"),
+	OPT_ENUM("net", 0, SO(net), "6", sf_nets,
+		"loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1"),
+	OPT_ENUM("partner", 0, SO(partner), "same", cgs_partner_place_names,
+		"receiver on the sender's place, the next place, or unpinned"),
+	OPT_SIZE("sndbuf", 0, SO(sndbuf), NULL, 0, 1 << 30,
+		"SO_SNDBUF of the sender (netperf -s); 0: the kernel's autotuning"),
+	OPT_SIZE("rcvbuf", 0, SO(rcvbuf), NULL, 0, 1 << 30,
+		"SO_RCVBUF of the receiver (netperf -S); 0: the kernel's autotuning"),
 };
 
 static const struct cgs_aux sf_aux[] = {
@@ -471,9 +471,9 @@ const struct cgs_workload sendfile_workload = {
 	.desc = "netperf TCP_SENDFILE over loopback, receiver as partner",
 	.unit = "sendfile of msg-size",
 	.aux = sf_aux,
-	.naux = 2,
+	.naux = ARRAY_SIZE(sf_aux),
 	.opts = sf_optdefs,
-	.nopts = sizeof(sf_optdefs) / sizeof(sf_optdefs[0]),
+	.nopts = ARRAY_SIZE(sf_optdefs),
 	.opts_size = sizeof(struct sf_opts),
 	.prepare = sf_prepare,
 	.cleanup = sf_cleanup,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/array.h"
 #include "workload.h"
 
 struct sr_opts {
@@ -30,11 +31,10 @@ struct sr_task {
 };
 
 static const struct cgs_opt sr_optdefs[] = {
-	{ "stat-file", 0, CGS_OPT_ENUM, offsetof(struct sr_opts, file), "memory.stat",
-	  0, 0, cgs_stat_file_names, NULL, "the statistics file each task reads" },
-	{ "stat-target", 0, CGS_OPT_ENUM, offsetof(struct sr_opts, target), "leaf",
-	  0, 0, cgs_stat_target_names, NULL,
-	  "whose file: the task's cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent" },
+	OPT_ENUM("stat-file", 0, offsetof(struct sr_opts, file), "memory.stat", cgs_stat_file_names,
+		"the statistics file each task reads"),
+	OPT_ENUM("stat-target", 0, offsetof(struct sr_opts, target), "leaf", cgs_stat_target_names,
+		"whose file: the task's cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
 };
 
 static const struct cgs_aux sr_aux[] = {
@@ -95,9 +95,9 @@ const struct cgs_workload stat_read_workload = {
 	.desc = "Read a cgroup statistics file whole (memory.stat flushes rstat)",
 	.unit = "complete read",
 	.aux = sr_aux,
-	.naux = 1,
+	.naux = ARRAY_SIZE(sr_aux),
 	.opts = sr_optdefs,
-	.nopts = 2,
+	.nopts = ARRAY_SIZE(sr_optdefs),
 	.opts_size = sizeof(struct sr_opts),
 	.setup = sr_setup,
 	.loop = sr_loop,

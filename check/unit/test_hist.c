@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "../../results/hist.h"
+#include "../../lib/array.h"
 
 #define N 200000
 
@@ -111,7 +112,7 @@ static void check_percentiles(uint64_t *v, size_t n, const char *what)
 	assert_int_equal(h->count, n);
 	assert_int_equal(h->min, v[0]);
 	assert_int_equal(h->max, v[n - 1]);
-	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(qs); k++) {
 		uint64_t rank = (uint64_t)ceil(qs[k] / 100.0 * (double)n);
 		uint64_t exact = v[rank ? rank - 1 : 0];
 		uint64_t got = res_hist_percentile(h, qs[k]);

@@ -17,6 +17,7 @@
 #include "../../lib/opt.h"
 #include "../../runner/run.h"
 #include "../../tests/workload.h"
+#include "../../lib/array.h"
 
 struct o {
 	int64_t n, d, sz;
@@ -28,16 +29,16 @@ struct o {
 
 static const char *const colours[] = { "red", "green", NULL };
 static const struct cgs_opt table[] = {
-	{ "num", 'n', CGS_OPT_INT, offsetof(struct o, n), "3", 1, 10, NULL, NULL, "a number" },
-	{ "dur", 'd', CGS_OPT_DURATION, offsetof(struct o, d), "2s", 1000000, 3600000000000LL,
-	  NULL, NULL, "a duration" },
-	{ "size", 0, CGS_OPT_SIZE, offsetof(struct o, sz), "10K", 1, 1LL << 40, NULL, NULL, "a size" },
-	{ "colour", 0, CGS_OPT_ENUM, offsetof(struct o, e), "green", 0, 0, colours, NULL, "a colour" },
-	{ "flag", 0, CGS_OPT_BOOL, offsetof(struct o, b), NULL, 0, 0, NULL, NULL, "a flag" },
-	{ "str", 's', CGS_OPT_STRING, offsetof(struct o, s), NULL, 0, 0, NULL, NULL, "a string" },
-	{ "set", 0, CGS_OPT_STRLIST, offsetof(struct o, l), NULL, 0, 0, NULL, NULL, "repeatable" },
+	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL, "a number"),
+	OPT_DURATION("dur", 'd', offsetof(struct o, d), "2s", 1000000, 3600000000000LL,
+		"a duration"),
+	OPT_SIZE("size", 0, offsetof(struct o, sz), "10K", 1, 1LL << 40, "a size"),
+	OPT_ENUM("colour", 0, offsetof(struct o, e), "green", colours, "a colour"),
+	OPT_BOOL("flag", 0, offsetof(struct o, b), "a flag"),
+	OPT_STRING("str", 's', offsetof(struct o, s), NULL, NULL, "a string"),
+	OPT_STRLIST("set", 0, offsetof(struct o, l), NULL, "repeatable"),
 };
-#define NT (sizeof(table) / sizeof(table[0]))
+#define NT (ARRAY_SIZE(table))
 
 static void t_values(void **state)
 {
@@ -55,7 +56,7 @@ static void t_values(void **state)
 	assert_int_equal(cgs_parse_duration("2m", &v), 0);
 	assert_int_equal(v, 120000000000LL);
 	const char *bad_d[] = { "", "-1", "s", "1x", "1 s", "nan", "inf", "0x10", "1e3" };
-	for (size_t i = 0; i < sizeof(bad_d) / sizeof(bad_d[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad_d); i++)
 		assert_int_equal(cgs_parse_duration(bad_d[i], &v), -EINVAL);
 	assert_int_equal(cgs_parse_size("10K", &v), 0);
 	assert_int_equal(v, 10240);
@@ -141,6 +142,42 @@ static void t_refused(void **state)
 	expect_refused(a7, 3, "duration");
 }
 
+/* The NUMBER type: a finite double in a range, default, echo, help. */
+static void t_number(void **state)
+{
+	static const struct cgs_opt nt[] = {
+		OPT_NUMBER("alpha", 'a', 0, "0.05", 1e-6, 0.5, "P", "a level"),
+	};
+	static const char *const bad[] = { "x", "0.9", "0", "nan", "inf", "0.05x", "" };
+	double a = -1;
+	struct cgs_optset set = { "n", nt, ARRAY_SIZE(nt), &a };
+	char *argv[] = { "compare", "-a", "1e-3", NULL };
+	char err[256] = "";
+	int first = 0;
+
+	(void)state;
+	assert_int_equal(cgs_opt_check_table(nt, ARRAY_SIZE(nt), "n", err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_defaults(&set, err, sizeof(err)), 0);
+	assert_true(a == 0.05);
+	assert_int_equal(cgs_opt_parse(&set, 1, 3, argv, &first, err, sizeof(err)), 0);
+	assert_true(a == 1e-3);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(cgs_opt_set(&nt[0], &a, bad[i], err, sizeof(err)), -EINVAL);
+		assert_true(a == 1e-3);
+	}
+	/* the message compare gave when it parsed these by hand */
+	assert_string_equal(err, "--alpha: '' is not a number from 1e-06 to 0.5");
+	struct json_object *e = cgs_opt_echo(&set);
+	assert_string_equal(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN),
+			    "{\"alpha\":0.001}");
+	json_object_put(e);
+
+	struct cgs_opt rev = nt[0];
+
+	rev.dmin = 1;
+	assert_int_equal(cgs_opt_check_table(&rev, 1, "n", err, sizeof(err)), -EINVAL);
+}
+
 static void t_help(void **state)
 {
 	struct o o = { 0 };
@@ -212,6 +249,7 @@ int main(void)
 		cmocka_unit_test(t_parse),
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_help),
+		cmocka_unit_test(t_number),
 		cmocka_unit_test(t_tables),
 		cmocka_unit_test(t_bad_workloads),
 	};

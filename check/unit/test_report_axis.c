@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../results/report.h"
+#include "../../lib/array.h"
 
 static bool is_nice(double step)
 {
@@ -159,7 +160,7 @@ static void tick_labels(void **state)
 	char buf[24];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		rpt_fmt_tick(t[i].v, t[i].step, buf, sizeof(buf));
 		assert_string_equal(buf, t[i].want);
 	}

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "../../results/report.h"
+#include "../../lib/array.h"
 
 /* A chart of every style, as a comparison page would fill it. */
 static void fill(struct rpt_chart *c, unsigned id)
@@ -37,7 +38,7 @@ static void fill(struct rpt_chart *c, unsigned id)
 	snprintf(c->title, sizeof(c->title), "chart <%u> & more", id);
 	snprintf(c->x.label, sizeof(c->x.label), "tasks");
 	snprintf(c->y.label, sizeof(c->y.label), "change %% (+ is better)");
-	for (size_t k = 0; k < sizeof(styles) / sizeof(styles[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(styles); k++) {
 		struct rpt_series *s = rpt_chart_series(c, "side 'A' <b>", styles[k],
 							(unsigned)k);
 

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "../../results/report.h"
+#include "../../lib/array.h"
 
 #define FFFD "\xef\xbf\xbd"
 
@@ -46,7 +47,7 @@ static void html_escape(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		char *s = rpt_html_escape(t[i].in);
 
 		assert_non_null(s);

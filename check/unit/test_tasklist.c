@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../../runner/tasklist.h"
+#include "../../lib/array.h"
 
 struct topo_case {
 	const char *synthetic;
@@ -149,7 +150,7 @@ static void t_malformed(void **state)
 		"1-16385", "all%", "sweep,", "50%%",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 		refuse(t, bad[i]);
 }
 
