@@ -14,7 +14,7 @@
 #include "../lib/util.h"
 #include "cg.h"
 #include "cg_int.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 bool cg_name_ok(const char *name)
 {

@@ -15,7 +15,7 @@
 
 #include "opt.h"
 #include "util.h"
-#include "array.h"
+#include "macros.h"
 
 #define NSEC_PER_SEC ((int64_t)1000000000)
 

@@ -14,7 +14,7 @@
 #include "../lib/util.h"
 #include "compare.h"
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 struct cmp_cli {
 	double threshold, threshold2, threshold3, max_cov, alpha;

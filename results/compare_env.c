@@ -19,7 +19,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 static const struct {
 	const char *pat;

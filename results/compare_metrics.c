@@ -14,7 +14,8 @@
 #include <json-c/json.h>
 
 #include "compare.h"
-#include "../lib/array.h"
+#include "perf_metric.h"
+#include "../lib/macros.h"
 
 const char *const cmp_class_names[] = {
 	[CMP_PRIMARY] = "primary", [CMP_SECONDARY] = "secondary",
@@ -64,6 +65,13 @@ static double m_bogo_ops(const struct res_point *p)
 	return aux_task_rate(p, "passes") * p->tasks;
 }
 
+/* The derived perf metrics that compare compares (perf_metric.h). */
+#define CMP_PERF_ROW_YES(nm, dir, unit, desc) \
+	{ nm, unit, desc, dir, CMP_SECONDARY, NULL, "perf.metrics." nm },
+#define CMP_PERF_ROW_NO(nm, dir, unit, desc)
+#define CMP_PERF_ROW_(id, nm, how, ty, num, den, sc, lab, wh, cmp, dir, unit, desc) \
+	CMP_PERF_ROW_##cmp(nm, dir, unit, desc)
+
 /*
  * The metrics, one line each: an extractor, or a dotted path to a number
  * in the point's extra sections (absent: the metric is not compared).
@@ -82,14 +90,7 @@ const struct cmp_metric cmp_metrics[] = {
 	{ "bogo_ops", "bogo-ops/s", "remap: stress-ng bogo-ops/s of all tasks (LKP remap.ops_per_sec)",
 	  +1, CMP_SECONDARY, m_bogo_ops, NULL },
 	/* perf counters (run -e), from the point's "perf" section */
-	{ "path_length", "instr/op", "instructions per op, LKP's path-length (perf)",
-	  -1, CMP_SECONDARY, NULL, "perf.metrics.path_length" },
-	{ "ipc", "instr/cycle", "instructions per cycle (perf)",
-	  +1, CMP_SECONDARY, NULL, "perf.metrics.ipc" },
-	{ "cache_miss_pct", "%", "cache-misses per cache-reference (perf)",
-	  -1, CMP_SECONDARY, NULL, "perf.metrics.cache_miss_pct" },
-	{ "branch_miss_pct", "%", "branch-misses per branch (perf)",
-	  -1, CMP_SECONDARY, NULL, "perf.metrics.branch_miss_pct" },
+	RES_PERF_METRICS(CMP_PERF_ROW_)
 	/* latency of the concurrent stats reader (run --stat-reader); the
 	 * tail percentiles are noisier and get the tail threshold */
 	{ "stat_p50", "ns", "median latency of one read of the stat file (--stat-reader)",

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 static const double nice_mult[] = { 1, 2, 2.5, 5, 10 };
 

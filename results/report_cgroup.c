@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
 {

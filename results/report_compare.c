@@ -15,7 +15,7 @@
 
 #include "compare.h"
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 /* Verdicts keep one look everywhere: colour, marker, and their name. */
 static const unsigned verdict_look[CMP_NVERDICT] = {

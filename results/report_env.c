@@ -12,7 +12,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 enum env_kind { E_PATH, E_TOOL, E_TIME, E_COMPLETE, E_JSON, E_TOPO, E_TMPDIR,
 		E_CGROUP, E_CMDLINE };

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 extern char **environ;
 

@@ -13,19 +13,9 @@
 
 #include <json-c/json.h>
 
+#include "perf_metric.h"
 #include "report.h"
-#include "../lib/array.h"
-
-static const struct {
-	const char *key, *what;
-} metric_names[] = {
-	{ "ipc", "instructions per cycle (higher is better)" },
-	{ "cpi", "cycles per instruction (lower is better)" },
-	{ "cache_miss_pct", "cache misses, % of references (lower is better)" },
-	{ "branch_miss_pct", "branch misses, % of branches (lower is better)" },
-	{ "cpus_utilized", "CPUs busy: task-clock / elapsed time" },
-	{ "path_length", "instructions per op, LKP's path-length (lower is better)" },
-};
+#include "../lib/macros.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -100,12 +90,10 @@ static void metrics(FILE *out, struct json_object *m)
 		return;
 	fprintf(out, "<table>\n<caption>Derived metrics</caption>\n");
 	json_object_object_foreach(m, k, v) {
-		const char *what = k;
+		const struct res_perf_metric *pm = res_perf_find(k);
+		const char *what = pm ? pm->what : k;
 		char buf[64];
 
-		for (size_t i = 0; i < ARRAY_SIZE(metric_names); i++)
-			if (!strcmp(k, metric_names[i].key))
-				what = metric_names[i].what;
 		rpt_json_text(v, buf, sizeof(buf));
 		fprintf(out, "<tr><th class=\"mono\">");
 		rpt_html_puts(out, k);

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 double rpt_task_rate(const struct res_point *p, unsigned i)
 {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len)

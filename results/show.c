@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "../lib/array.h"
+#include "../lib/macros.h"
 #include "../lib/opt.h"
 #include "compare.h"
 

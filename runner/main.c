@@ -9,7 +9,7 @@
 #include "pmu.h"
 #include "run.h"
 #include "../lib/version.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 struct cgs_cmd {
 	const char *name;

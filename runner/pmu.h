@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../results/perf_metric.h"
 #include "../results/res.h"
 
 #define PMU_MAX_EVENTS 64
@@ -102,19 +103,8 @@ void pmu_point_observer(struct pmu_point *pp, struct cgs_observer *o);
 double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running,
 		 bool *scaled);
 
-enum pmu_metric {
-	PMU_IPC,              /* instructions / cycles */
-	PMU_CPI,              /* cycles / instructions */
-	PMU_CACHE_MISS_PCT,   /* 100 x cache-misses / cache-references */
-	PMU_BRANCH_MISS_PCT,  /* 100 x branch-misses / branch-instructions */
-	PMU_CPUS_UTILIZED,    /* task-clock / elapsed time */
-	PMU_PATH_LENGTH,      /* instructions / op (LKP's path-length) */
-	PMU_NMETRICS
-};
-extern const char *const pmu_metric_names[];
-
 /*
- * The derived metrics of @s from its per-event totals (@total, NAN when
+ * The derived metrics of @s (results/perf_metric.h) from its per-event totals (@total, NAN when
  * not counted), per-op figures (@per_op) and the measured @elapsed_s;
  * NAN where an input is missing. Each metric's inputs must have the
  * same privilege levels (cycles:u with instructions:u, not instructions).
@@ -122,7 +112,7 @@ extern const char *const pmu_metric_names[];
  */
 void pmu_derive(const struct pmu_set *s, const double *total,
 		const double *per_op, double elapsed_s,
-		double out[PMU_NMETRICS], int on[PMU_NMETRICS]);
+		double out[RES_NPERF], int on[RES_NPERF]);
 
 /*
  * Build the point's "perf" section from the cumulative group reads:

@@ -15,33 +15,7 @@
 
 #include "../lib/json.h"
 #include "pmu.h"
-#include "../lib/array.h"
-
-const char *const pmu_metric_names[] = {
-	[PMU_IPC] = "ipc",
-	[PMU_CPI] = "cpi",
-	[PMU_CACHE_MISS_PCT] = "cache_miss_pct",
-	[PMU_BRANCH_MISS_PCT] = "branch_miss_pct",
-	[PMU_CPUS_UTILIZED] = "cpus_utilized",
-	[PMU_PATH_LENGTH] = "path_length",
-	NULL,
-};
-
-/* A ratio metric: scale x numerator / denominator, shown on the
- * numerator's line; both events must count the same privilege levels. */
-static const struct {
-	enum pmu_metric m;
-	uint32_t type;
-	uint64_t num, den;
-	double scale;
-} pmu_ratios[] = {
-	{ PMU_IPC, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES, 1 },
-	{ PMU_CPI, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS, 1 },
-	{ PMU_CACHE_MISS_PCT, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES,
-	  PERF_COUNT_HW_CACHE_REFERENCES, 100 },
-	{ PMU_BRANCH_MISS_PCT, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES,
-	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100 },
-};
+#include "../lib/macros.h"
 
 double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running, bool *scaled)
 {
@@ -54,41 +28,54 @@ double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running, bool *scaled)
 	return (double)raw * ((double)enabled / (double)running);
 }
 
+/* A ratio: the first numerator counted with a denominator counted alike. */
+static void derive_ratio(const struct pmu_set *s, const struct res_perf_metric *pm,
+			 const double *total, double *out, int *on)
+{
+	for (unsigned n = 0; n < s->n; n++) {
+		const struct perf_event_attr *a = &s->ev[n].attr;
+		int d;
+
+		if (s->ev[n].err || a->type != pm->type || a->config != pm->num ||
+		    !isfinite(total[n]))
+			continue;
+		d = pmu_set_find(s, pm->type, pm->den, &s->ev[n]);
+		if (d < 0 || !isfinite(total[d]) || total[d] <= 0)
+			continue;
+		*out = pm->scale * total[n] / total[d];
+		*on = (int)n;
+		return;
+	}
+}
+
 void pmu_derive(const struct pmu_set *s, const double *total,
 		const double *per_op, double elapsed_s,
-		double out[PMU_NMETRICS], int on[PMU_NMETRICS])
+		double out[RES_NPERF], int on[RES_NPERF])
 {
-	int e;
+	for (int m = 0; m < RES_NPERF; m++) {
+		const struct res_perf_metric *pm = &res_perf_metrics[m];
+		int e;
 
-	for (int m = 0; m < PMU_NMETRICS; m++) {
 		out[m] = NAN;
 		on[m] = -1;
-	}
-	for (size_t r = 0; r < ARRAY_SIZE(pmu_ratios); r++) {
-		/* the first numerator with a denominator counted alike */
-		for (unsigned n = 0; n < s->n; n++) {
-			const struct perf_event_attr *a = &s->ev[n].attr;
-			int d;
-
-			if (s->ev[n].err || a->type != pmu_ratios[r].type ||
-			    a->config != pmu_ratios[r].num || !isfinite(total[n]))
-				continue;
-			d = pmu_set_find(s, pmu_ratios[r].type, pmu_ratios[r].den, &s->ev[n]);
-			if (d < 0 || !isfinite(total[d]) || total[d] <= 0)
-				continue;
-			out[pmu_ratios[r].m] = pmu_ratios[r].scale * total[n] / total[d];
-			on[pmu_ratios[r].m] = (int)n;
+		switch (pm->how) {
+		case RES_PERF_RATIO:
+			derive_ratio(s, pm, total, &out[m], &on[m]);
+			break;
+		case RES_PERF_CLOCK:
+			e = pmu_set_find(s, pm->type, pm->num, NULL);
+			if (e >= 0 && isfinite(total[e]) && elapsed_s > 0) {
+				out[m] = total[e] / 1e9 / elapsed_s;
+				on[m] = e;
+			}
+			break;
+		case RES_PERF_PER_OP:
+			e = pmu_set_find(s, pm->type, pm->num, NULL);
+			if (e >= 0 && isfinite(per_op[e]))
+				out[m] = per_op[e];
 			break;
 		}
 	}
-	e = pmu_set_find(s, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, NULL);
-	if (e >= 0 && isfinite(total[e]) && elapsed_s > 0) {
-		out[PMU_CPUS_UTILIZED] = total[e] / 1e9 / elapsed_s;
-		on[PMU_CPUS_UTILIZED] = e;
-	}
-	e = pmu_set_find(s, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, NULL);
-	if (e >= 0 && isfinite(per_op[e]))
-		out[PMU_PATH_LENGTH] = per_op[e];
 }
 
 static const char *modes_of(const struct perf_event_attr *a)
@@ -257,8 +244,8 @@ static void totals_json(const struct pmu_section *ps, struct json_object *sec,
 	struct ev_total *t = calloc(s->n + 1, sizeof(*t));
 	double *total = calloc(s->n + 1, sizeof(double));
 	double *per_op = calloc(s->n + 1, sizeof(double));
-	double m[PMU_NMETRICS];
-	int on[PMU_NMETRICS];
+	double m[RES_NPERF];
+	int on[RES_NPERF];
 
 	if (!t || !total || !per_op)
 		goto out;
@@ -281,14 +268,14 @@ static void totals_json(const struct pmu_section *ps, struct json_object *sec,
 		cgs_jadd(o, "ops", json_object_new_double(t[e].ops));
 		cgs_jadd(o, "per_op", cgs_jnum(per_op[e]));
 		cgs_jadd(o, "per_sec", cgs_jnum(elapsed > 0 ? total[e] / elapsed : NAN));
-		for (int k = 0; k < PMU_NMETRICS; k++)
+		for (int k = 0; k < RES_NPERF; k++)
 			if (on[k] == (int)e && isfinite(m[k]))
-				cgs_jadd(o, "metric", json_object_new_string(pmu_metric_names[k]));
+				cgs_jadd(o, "metric", json_object_new_string(res_perf_metrics[k].name));
 		cgs_jadd(tot, s->ev[e].name, o);
 	}
-	for (int k = 0; k < PMU_NMETRICS; k++)
+	for (int k = 0; k < RES_NPERF; k++)
 		if (isfinite(m[k]))
-			cgs_jadd(met, pmu_metric_names[k], json_object_new_double(m[k]));
+			cgs_jadd(met, res_perf_metrics[k].name, json_object_new_double(m[k]));
 out:
 	cgs_jadd(sec, "totals", tot);
 	cgs_jadd(sec, "metrics", met);

@@ -14,18 +14,6 @@
 
 #include "cgrun.h"
 #include "pmu.h"
-#include "../lib/array.h"
-
-/* Labels of the metrics, by name (see pmu_metric_names). */
-static const struct {
-	const char *name, *fmt;
-} pmu_metric_fmt[] = {
-	{ "ipc", "# %8.2f  insn per cycle" },
-	{ "cpi", "# %8.2f  cycles per insn" },
-	{ "cache_miss_pct", "# %8.2f%% of all cache refs" },
-	{ "branch_miss_pct", "# %8.2f%% of all branches" },
-	{ "cpus_utilized", "# %8.2f  CPUs utilized" },
-};
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -125,6 +113,7 @@ static void print_event(struct json_object *const *perf, unsigned n,
 	const char *name = json_object_get_string(get(ev, "name"));
 	struct json_object *sup = get(ev, "supported");
 	double count, per_op, metric, running;
+	const struct res_perf_metric *pm;
 	const char *mname;
 	char cnt[48], pop[32], note[160] = "";
 	unsigned tasks = 0;
@@ -146,9 +135,8 @@ static void print_event(struct json_object *const *perf, unsigned n,
 		snprintf(pop, sizeof(pop), "%10.4g %s", per_op, clock ? "ns/op" : "/op");
 	else
 		snprintf(pop, sizeof(pop), "%10s %s", "-", clock ? "ns/op" : "/op");
-	for (size_t k = 0; mname && k < ARRAY_SIZE(pmu_metric_fmt); k++)
-		if (!strcmp(mname, pmu_metric_fmt[k].name))
-			snprintf(note, sizeof(note), pmu_metric_fmt[k].fmt, metric);
+	if (mname && (pm = res_perf_find(mname)) && pm->label)
+		snprintf(note, sizeof(note), pm->label, metric);
 	if (scaled)
 		snprintf(note + strlen(note), sizeof(note) - strlen(note),
 			 "%s(scaled: counting %.1f%% of the time)", *note ? "  " : "",

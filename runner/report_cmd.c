@@ -16,7 +16,7 @@
 #include "../tests/workload.h"
 #include "../lib/opt.h"
 #include "run.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 struct rpt_cli {
 	char *output, *title, *gnuplot;

@@ -20,7 +20,7 @@
 #include "statfile.h"
 #include "statread.h"
 #include "../lib/util.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
 

@@ -11,7 +11,7 @@
 
 #include "tasklist.h"
 #include "../lib/util.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 static int tl_add(struct cgs_tasklist *l, unsigned v)
 {

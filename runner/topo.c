@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "topo.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 const char *const cgs_placement_names[] = {
 	[CGS_PLACE_CORES] = "cores",

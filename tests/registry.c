@@ -17,7 +17,7 @@
 const struct cgs_workload *const cgs_workloads[] = {
 #define CGS_WORKLOAD(n) &n##_workload,
 #include "list.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 #undef CGS_WORKLOAD
 };
 

@@ -28,7 +28,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../lib/array.h"
+#include "../lib/macros.h"
 #include "remap.h"
 #include "workload.h"
 

@@ -40,7 +40,7 @@
 #include <json-c/json.h>
 
 #include "workload.h"
-#include "../lib/array.h"
+#include "../lib/macros.h"
 
 #define SF_RECV_SIZE 131072             /* netserver's, from SO_RCVBUF */
 #define SF_TIMEO_S 1                    /* poll granularity of both ends */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/array.h"
+#include "../lib/macros.h"
 #include "workload.h"
 
 struct sr_opts {

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "../../results/hist.h"
-#include "../../lib/array.h"
+#include "../../lib/macros.h"
 
 #define N 200000
 

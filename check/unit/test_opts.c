@@ -17,7 +17,7 @@
 #include "../../lib/opt.h"
 #include "../../runner/run.h"
 #include "../../tests/workload.h"
-#include "../../lib/array.h"
+#include "../../lib/macros.h"
 
 struct o {
 	int64_t n, d, sz;

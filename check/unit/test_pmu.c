@@ -157,8 +157,8 @@ static void test_scale(void **state)
 static void test_derive(void **state)
 {
 	struct pmu_set s = { 0 };
-	double m[PMU_NMETRICS];
-	int on[PMU_NMETRICS];
+	double m[RES_NPERF];
+	int on[RES_NPERF];
 	/* cycles instructions cache-refs cache-misses branch-misses branches task-clock */
 	double total[] = { 4000, 1000, 200, 30, 25, 1000, 2e9 };
 	double per_op[] = { 40, 10, 2, 0.3, 0.25, 10, 2e7 };
@@ -166,37 +166,37 @@ static void test_derive(void **state)
 	(void)state;
 	parse_ok(&s, "cycles,instructions,cache-references,cache-misses,branch-misses,branches,task-clock");
 	pmu_derive(&s, total, per_op, 1.0, m, on);
-	assert_true(fabs(m[PMU_IPC] - 0.25) < 1e-12);
-	assert_int_equal(on[PMU_IPC], 1);
-	assert_true(fabs(m[PMU_CPI] - 4.0) < 1e-12);
-	assert_int_equal(on[PMU_CPI], 0);
-	assert_true(fabs(m[PMU_CACHE_MISS_PCT] - 15.0) < 1e-12);
-	assert_int_equal(on[PMU_CACHE_MISS_PCT], 3);
-	assert_true(fabs(m[PMU_BRANCH_MISS_PCT] - 2.5) < 1e-12);
-	assert_int_equal(on[PMU_BRANCH_MISS_PCT], 4);
-	assert_true(fabs(m[PMU_CPUS_UTILIZED] - 2.0) < 1e-12);
-	assert_int_equal(on[PMU_CPUS_UTILIZED], 6);
-	assert_true(m[PMU_PATH_LENGTH] == 10);
+	assert_true(fabs(m[RES_PERF_IPC] - 0.25) < 1e-12);
+	assert_int_equal(on[RES_PERF_IPC], 1);
+	assert_true(fabs(m[RES_PERF_CPI] - 4.0) < 1e-12);
+	assert_int_equal(on[RES_PERF_CPI], 0);
+	assert_true(fabs(m[RES_PERF_CACHE_MISS_PCT] - 15.0) < 1e-12);
+	assert_int_equal(on[RES_PERF_CACHE_MISS_PCT], 3);
+	assert_true(fabs(m[RES_PERF_BRANCH_MISS_PCT] - 2.5) < 1e-12);
+	assert_int_equal(on[RES_PERF_BRANCH_MISS_PCT], 4);
+	assert_true(fabs(m[RES_PERF_CPUS_UTILIZED] - 2.0) < 1e-12);
+	assert_int_equal(on[RES_PERF_CPUS_UTILIZED], 6);
+	assert_true(m[RES_PERF_PATH_LENGTH] == 10);
 	/* an input the kernel refused: no metric from it */
 	s.ev[0].err = -ENOENT;
 	total[0] = NAN;
 	pmu_derive(&s, total, per_op, 1.0, m, on);
-	assert_true(isnan(m[PMU_IPC]));
-	assert_true(isnan(m[PMU_CPI]));
-	assert_int_equal(on[PMU_IPC], -1);
-	assert_true(fabs(m[PMU_CACHE_MISS_PCT] - 15.0) < 1e-12);
+	assert_true(isnan(m[RES_PERF_IPC]));
+	assert_true(isnan(m[RES_PERF_CPI]));
+	assert_int_equal(on[RES_PERF_IPC], -1);
+	assert_true(fabs(m[RES_PERF_CACHE_MISS_PCT] - 15.0) < 1e-12);
 	/* a zero denominator gives nothing, not infinity */
 	total[2] = 0;
 	pmu_derive(&s, total, per_op, 1.0, m, on);
-	assert_true(isnan(m[PMU_CACHE_MISS_PCT]));
+	assert_true(isnan(m[RES_PERF_CACHE_MISS_PCT]));
 	pmu_set_free(&s);
 }
 
 static void test_derive_levels(void **state)
 {
 	struct pmu_set s = { 0 };
-	double m[PMU_NMETRICS];
-	int on[PMU_NMETRICS];
+	double m[RES_NPERF];
+	int on[RES_NPERF];
 	double total[] = { 4000, 1000, 3000, 900 };
 	double per_op[] = { 4, 1, 3, 0.9 };
 
@@ -204,16 +204,16 @@ static void test_derive_levels(void **state)
 	/* user-only cycles never pair with user+kernel instructions */
 	parse_ok(&s, "cycles:u,instructions");
 	pmu_derive(&s, total, per_op, 1.0, m, on);
-	assert_true(isnan(m[PMU_IPC]));
-	assert_true(m[PMU_PATH_LENGTH] == 1);
+	assert_true(isnan(m[RES_PERF_IPC]));
+	assert_true(m[RES_PERF_PATH_LENGTH] == 1);
 	pmu_set_free(&s);
 	/* ... and find their like further on */
 	parse_ok(&s, "cycles:u,instructions,cycles,instructions:u");
 	pmu_derive(&s, total, per_op, 1.0, m, on);
-	assert_true(fabs(m[PMU_IPC] - 1000.0 / 3000) < 1e-12);
-	assert_int_equal(on[PMU_IPC], 1);
-	assert_true(fabs(m[PMU_CPI] - 4000.0 / 900) < 1e-12);
-	assert_int_equal(on[PMU_CPI], 0);
+	assert_true(fabs(m[RES_PERF_IPC] - 1000.0 / 3000) < 1e-12);
+	assert_int_equal(on[RES_PERF_IPC], 1);
+	assert_true(fabs(m[RES_PERF_CPI] - 4000.0 / 900) < 1e-12);
+	assert_int_equal(on[RES_PERF_CPI], 0);
 	pmu_set_free(&s);
 }
 

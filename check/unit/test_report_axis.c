@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "../../results/report.h"
-#include "../../lib/array.h"
+#include "../../lib/macros.h"
 
 static bool is_nice(double step)
 {

@@ -19,7 +19,7 @@
 #include <json-c/json.h>
 
 #include "../../results/report.h"
-#include "../../lib/array.h"
+#include "../../lib/macros.h"
 
 #define FFFD "\xef\xbf\xbd"
 

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "../../runner/tasklist.h"
-#include "../../lib/array.h"
+#include "../../lib/macros.h"
 
 struct topo_case {
 	const char *synthetic;
