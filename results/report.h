@@ -340,7 +340,7 @@ static inline bool rpt_ok(const struct res_point *p)
 	return p->status && !strcmp(p->status, "ok") && p->sum.elapsed_s > 0;
 }
 
-/* "run 2", or "file 1 run 2" when there are several files. */
+/* "run 2", or "file 1 run 2" when there are several files (report_point.c). */
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len);
 

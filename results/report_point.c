@@ -29,6 +29,15 @@ double rpt_task_rate(const struct res_point *p, unsigned i)
 	return el > 0 ? ops / el : NAN;
 }
 
+void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
+		   char *buf, size_t len)
+{
+	if (s->nin > 1)
+		snprintf(buf, len, "file %u run %u", r->file + 1, r->p->run + 1);
+	else
+		snprintf(buf, len, "run %u", r->p->run + 1);
+}
+
 /* The first @max ok runs of @g. */
 static unsigned ok_runs(const struct rpt_group *g, const struct rpt_run **v,
 			unsigned max)
