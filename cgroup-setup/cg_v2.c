@@ -215,102 +215,136 @@ static bool word_in(const char *list, const char *w, size_t n)
 	return false;
 }
 
-int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errlen)
+/* Step 1: every controller @h needs is available in @full. */
+static int check_available(const struct cg_thier *h, const char *full,
+			   char *err, size_t errlen)
 {
-	const struct cg_hier *lh = &t->lay->h[h->hi];
-	bool root = !strcmp(h->parent, "/");
-	char full[PATH_MAX], path[PATH_MAX + 32], buf[8192], missing[256] = "";
-	char extra[300];
-	pid_t self = getpid();
+	char path[PATH_MAX + 32], buf[8192];
 	int rc;
 
-	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", full);
-	if ((rc = cgs_read_file(path, buf, sizeof(buf)))) {
-		snprintf(err, errlen, "--cgroup-parent %s: cannot read %s: %s",
-			 h->parent, path, strerror(-rc));
-		return rc;
-	}
-	for (const char *p = h->need; *p;) {
-		size_t n = strcspn(p, ",");
-
-		if (!word_in(buf, p, n)) {
-			snprintf(err, errlen, "the %.*s controller is not available in %s: its parent does not enable it in cgroup.subtree_control; enable it there or choose another --cgroup-parent",
-				 (int)n, p, full);
-			return -ENODEV;
-		}
-		p = p[n] ? p + n + 1 : "";
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
 	if ((rc = cgs_read_file(path, buf, sizeof(buf))))
-		return rc;
+		return cgs_errf(err, errlen, rc, "--cgroup-parent %s: cannot read %s: %s",
+				h->parent, path, strerror(-rc));
 	for (const char *p = h->need; *p;) {
 		size_t n = strcspn(p, ",");
 
 		if (!word_in(buf, p, n))
-			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+			return cgs_errf(err, errlen, -ENODEV, "the %.*s controller is not available in %s: its parent does not enable it in cgroup.subtree_control; enable it there or choose another --cgroup-parent",
+					(int)n, p, full);
+		p = p[n] ? p + n + 1 : "";
+	}
+	return 0;
+}
+
+/* Step 2: the controllers @h needs that @full does not enable for its
+ * children yet, comma-separated in @missing ("" when none). */
+static int find_missing(const struct cg_thier *h, const char *full,
+			char *missing, size_t len, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], buf[8192];
+	int rc;
+
+	*missing = 0;
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", full);
+	if ((rc = cgs_read_file(path, buf, sizeof(buf))))
+		return cgs_errf(err, errlen, rc, "cannot read %s: %s", path, strerror(-rc));
+	for (const char *p = h->need; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (!word_in(buf, p, n))
+			snprintf(missing + strlen(missing), len - strlen(missing),
 				 "%s%.*s", missing[0] ? "," : "", (int)n, p);
 		p = p[n] ? p + n + 1 : "";
 	}
+	return 0;
+}
+
+/* Step 3, the no-internal-process rule: @full holds no process but
+ * perhaps the runner itself (*us says so). */
+static int check_no_procs(const char *full, const char *missing, bool *us,
+			  char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], buf[8192];
+	pid_t self = getpid();
+	int rc;
+
+	*us = false;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
+	if ((rc = cgs_read_file(path, buf, sizeof(buf))))
+		return cgs_errf(err, errlen, rc, "cannot read %s: %s", path, strerror(-rc));
+	for (char *p = buf; *p;) {
+		long pid = strtol(p, &p, 10);
+
+		if (pid == self)
+			*us = true;
+		else if (pid > 0)
+			return cgs_errf(err, errlen, -EBUSY, "%s holds processes (pid %ld and maybe more) and cgroup v2 forbids enabling controllers (%s) in a cgroup with processes: give --cgroup-parent / or a cgroup without processes",
+					full, pid, missing);
+		while (*p && (*p < '0' || *p > '9'))
+			p++;
+	}
+	return 0;
+}
+
+/*
+ * Step 4: move the runner out of @h's parent into a leaf of its own, as
+ * container runtimes do. Directly: libcgroup's create would enable the
+ * controllers in the parent first, which fails while we are still in it,
+ * and 2.0.2's attach refuses a v2 cgroup whose parent does not enable the
+ * controller ("Cgroup is not mounted"), which is the point here.
+ */
+static int move_runner(struct cg_tree *t, struct cg_thier *h,
+		       const char *mount, const char *missing, char *err,
+		       size_t errlen)
+{
+	char rel[PATH_MAX + 96], leaf[2 * PATH_MAX], mark[512], extra[300];
+	char procs[2 * PATH_MAX + 16], pid[24];
+	int rc;
+
+	snprintf(extra, sizeof(extra), "parent_enabled=%s", missing);
+	snprintf(rel, sizeof(rel), "%s/%s-runner", h->parent, t->spec.id);
+	snprintf(leaf, sizeof(leaf), "%s%s", mount, rel);
+	if (mkdir(leaf, 0755))
+		return cgs_errf(err, errlen, -errno, "cannot create %s: %s", leaf,
+				strerror(errno));
+	cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
+	cg_copy(h->runner_from, sizeof(h->runner_from), h->parent);
+	if ((rc = cg_marker_value(mark, sizeof(mark), extra)))
+		return cgs_errf(err, errlen, rc, "cannot mark %s: %s", leaf, strerror(-rc));
+	if ((rc = cg_mark(leaf, mark, err, errlen)))
+		return rc;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	rc = cgs_write_str(procs, pid);
+	if (rc)
+		return cgs_errf(err, errlen, rc, "cannot move the runner into %s: %s",
+				leaf, strerror(-rc));
+	return 0;
+}
+
+int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errlen)
+{
+	const struct cg_hier *lh = &t->lay->h[h->hi];
+	bool root = !strcmp(h->parent, "/"), us = false;
+	char full[PATH_MAX], missing[256];
+	int rc;
+
+	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
+	if ((rc = check_available(h, full, err, errlen)) ||
+	    (rc = find_missing(h, full, missing, sizeof(missing), err, errlen)))
+		return rc;
 	if (!missing[0])
 		return 0;
-	snprintf(extra, sizeof(extra), "parent_enabled=%s", missing);
-	if (!root) {
-		/* no-internal-process rule: the parent must hold no process */
-		bool us = false;
-
-		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-		if ((rc = cgs_read_file(path, buf, sizeof(buf))))
-			return rc;
-		for (char *p = buf; *p;) {
-			long pid = strtol(p, &p, 10);
-
-			if (pid == self) {
-				us = true;
-			} else if (pid > 0) {
-				snprintf(err, errlen, "%s holds processes (pid %ld and maybe more) and cgroup v2 forbids enabling controllers (%s) in a cgroup with processes: give --cgroup-parent / or a cgroup without processes",
-					 full, pid, missing);
-				return -EBUSY;
-			}
-			while (*p && (*p < '0' || *p > '9'))
-				p++;
-		}
-		if (us) {
-			/* as container runtimes do: move ourselves into a leaf
-			 * of our own. Directly: libcgroup's create would enable
-			 * the controllers in the parent first, which fails while
-			 * we are still in it, and 2.0.2's attach refuses a v2
-			 * cgroup whose parent does not enable the controller
-			 * ("Cgroup is not mounted"), which is the point here. */
-			char rel[PATH_MAX + 96], leaf[2 * PATH_MAX], mark[512];
-			char procs[2 * PATH_MAX + 16], pid[24];
-
-			snprintf(rel, sizeof(rel), "%s/%s-runner", h->parent, t->spec.id);
-			snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, rel);
-			if (mkdir(leaf, 0755)) {
-				rc = -errno;
-				snprintf(err, errlen, "cannot create %s: %s", leaf, strerror(errno));
-				return rc;
-			}
-			cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
-			cg_copy(h->runner_from, sizeof(h->runner_from), h->parent);
-			if ((rc = cg_marker_value(mark, sizeof(mark), extra)) ||
-			    (rc = cg_mark(leaf, mark, err, errlen)))
-				return rc;
-			snprintf(procs, sizeof(procs), "%s/cgroup.procs", leaf);
-			snprintf(pid, sizeof(pid), "%d", (int)self);
-			rc = cgs_write_str(procs, pid);
-			if (rc)
-				return cgs_errf(err, errlen, rc, "cannot move the runner into %s: %s",
-					       leaf, strerror(-rc));
-		}
-	}
-	rc = subtree_write(full, missing, '+');
-	if (rc) {
-		snprintf(err, errlen, "cannot enable %s in %s/cgroup.subtree_control: %s",
-			 missing, full, strerror(-rc));
+	/* the root is exempt from the no-internal-process rule */
+	if (!root && (rc = check_no_procs(full, missing, &us, err, errlen)))
 		return rc;
-	}
+	if (us && (rc = move_runner(t, h, lh->mount, missing, err, errlen)))
+		return rc;
+	rc = subtree_write(full, missing, '+');
+	if (rc)
+		return cgs_errf(err, errlen, rc, "cannot enable %s in %s/cgroup.subtree_control: %s",
+				missing, full, strerror(-rc));
 	snprintf(h->enabled, sizeof(h->enabled), "%s", missing);
 	return 0;
 }

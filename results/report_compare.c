@@ -1,8 +1,8 @@
 /*
  * report_compare.c - the page of `cgscale compare --html`: what was
  * compared and how, the verdict counts, the notes and power warnings,
- * the environment diff, per metric a forest plot (each point's % change,
- * + is better, with its CI, coloured and marked by verdict, the +-T band
+ * the environment diff (those in report_compare_head.c), per metric a
+ * forest plot (each point's % change, + is better, with its CI, coloured and marked by verdict, the +-T band
  * shaded), per test and mode the sides as bars of the primary metric with
  * a dot per run, and the table behind every chart. It reads a finished
  * struct cmp_result (compare.h) and computes nothing of its own.
@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "report_cmp.h"
 #include "../lib/macros.h"
 
 /* Verdicts keep one look everywhere: colour, marker, and their name. */
@@ -23,188 +24,6 @@ static const unsigned verdict_look[CMP_NVERDICT] = {
 	[CMP_INCONCLUSIVE] = 4, [CMP_NO_CHANGE] = 6,
 };
 
-static const char *const verdict_meaning[CMP_NVERDICT] = {
-	[CMP_NO_CHANGE] = "the CI lies within +-T",
-	[CMP_IMPROVEMENT] = "the CI lies entirely above +T",
-	[CMP_REGRESSION] = "the CI lies entirely below -T",
-	[CMP_NOISY] = "a side's runs vary more than --max-cov",
-	[CMP_INCONCLUSIVE] = "anything else: too few runs, or a CI across +-T",
-};
-
-static void td_verdict(FILE *o, enum cmp_verdict v)
-{
-	char cls[32];
-
-	snprintf(cls, sizeof(cls), "v-%s", cmp_verdict_names[v]);
-	for (char *c = cls; *c; c++)
-		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
-	fprintf(o, "<td class=\"%s\">%s</td>", cls, cmp_verdict_names[v]);
-}
-
-static void td_pct(FILE *o, double v)
-{
-	if (isfinite(v))
-		fprintf(o, "<td class=\"n\">%+.2f</td>", v);
-	else
-		fprintf(o, "<td class=\"n\">-</td>");
-}
-
-static void td_p(FILE *o, double p)
-{
-	if (!isfinite(p))
-		fprintf(o, "<td class=\"n\">-</td>");
-	else if (p < 0.0001)
-		fprintf(o, "<td class=\"n\">&lt;0.0001</td>");
-	else
-		fprintf(o, "<td class=\"n\">%.4f</td>", p);
-}
-
-/* ---- the head: sides, settings, verdicts, notes, power ---- */
-
-static void power_notes(FILE *o, const struct cmp_result *r)
-{
-	unsigned never = 0, few = 0;
-	double minp = 1;
-
-	for (unsigned i = 0; i < r->ngroups; i++)
-		for (unsigned s = 1; r->groups[i].common && s < r->nsides; s++)
-			for (size_t m = 0; m < cmp_nmetrics; m++) {
-				const struct cmp_group *g = &r->groups[i];
-				const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
-				size_t na = g->cell[0].n[m], nb = g->cell[s].n[m];
-
-				if (!d->valid || cmp_metrics[m].cls != CMP_PRIMARY)
-					continue;
-				if (d->min_p >= r->o.alpha) {
-					never++;
-					minp = fmin(minp, d->min_p);
-				} else if (d->runs_needed > (na < nb ? na : nb)) {
-					few++;
-				}
-			}
-	if (never)
-		fprintf(o, "<p class=\"warn\">Power: at %u point%s the number of runs can "
-			   "never give p &lt; %g (the smallest p it allows is %.3g).</p>\n",
-			never, never == 1 ? "" : "s", r->o.alpha, minp);
-	if (few)
-		fprintf(o, "<p class=\"warn\">Power: at %u point%s the runs are few for "
-			   "the noise seen.</p>\n", few, few == 1 ? "" : "s");
-	if (never || few)
-		fprintf(o, "<p>The tables give, per point, about how many runs a side "
-			   "would find a change of T with 80%% power (column \"runs for "
-			   "T\").</p>\n");
-}
-
-/* The notes of the comparison, in one box; beyond six, folded. */
-static void notes(FILE *o, const struct cmp_result *r)
-{
-	if (!r->nnotes)
-		return;
-	fprintf(o, "<div class=\"info\">Notes:\n<ul>\n");
-	for (unsigned i = 0; i < r->nnotes; i++) {
-		if (i == 6)
-			fprintf(o, "</ul>\n<details><summary>%u more notes</summary>\n<ul>\n",
-				r->nnotes - 6);
-		fprintf(o, "<li>");
-		rpt_html_puts(o, r->notes[i]);
-		fprintf(o, "</li>\n");
-	}
-	fprintf(o, "</ul>\n%s</div>\n", r->nnotes > 6 ? "</details>\n" : "");
-}
-
-static void head(struct rpt_doc *d, const struct cmp_result *r)
-{
-	FILE *o = d->out;
-
-	fprintf(o, "<h1>cgscale compare</h1>\n<p class=\"sub\">");
-	for (unsigned s = 0; s < r->nsides; s++)
-		rpt_html_printf(o, "%s%s = %s (%u file%s)%s", s ? ", " : "",
-				r->sides[s].label, r->sides[s].arg, r->sides[s].nfiles,
-				r->sides[s].nfiles == 1 ? "" : "s",
-				s ? "" : " [baseline]");
-	fprintf(o, ".<br/>");
-	rpt_html_printf(o, "Axis %s. Practical threshold T: %g%% primary, %g%% secondary. "
-			"NOISY above a CoV of %g%%. %g%% CI of the change by bootstrap "
-			"(%u resamples, seed %llu); p by %s. + is always better.",
-			r->o.axis, r->o.threshold[CMP_PRIMARY],
-			r->o.threshold[CMP_SECONDARY], r->o.max_cov,
-			100 * (1 - r->o.alpha), r->o.resamples,
-			(unsigned long long)r->o.seed,
-			r->o.welch ? "Welch's t" : "Mann-Whitney U");
-	fprintf(o, "</p>\n");
-	rpt_doc_status(d);
-	o = d->out;
-	if (r->problem[0]) {
-		fprintf(o, "<p class=\"warn\"><b>These inputs cannot be compared</b>: ");
-		rpt_html_puts(o, r->problem);
-		fprintf(o, " (exit status 3). The environment diff below shows why.</p>\n");
-	}
-	fprintf(o, "<table>\n<caption>Verdicts, all points and metrics</caption>\n"
-		   "<tr><th>verdict</th><th>count</th><th>means</th></tr>\n");
-	for (int v = 0; v < CMP_NVERDICT; v++) {
-		fprintf(o, "<tr>");
-		td_verdict(o, (enum cmp_verdict)v);
-		fprintf(o, "<td class=\"n\">%u</td>", r->count[v]);
-		rpt_td(o, verdict_meaning[v]);
-		fprintf(o, "</tr>\n");
-	}
-	fprintf(o, "</table>\n");
-	notes(o, r);
-	power_notes(o, r);
-}
-
-/* ---- the environment diff ---- */
-
-static void env_row(FILE *o, const struct cmp_result *r, const struct cmp_envrow *e)
-{
-	fprintf(o, "<tr%s><th class=\"mono\">", e->differs || e->mixed ?
-		" class=\"differs\"" : "");
-	rpt_html_puts(o, e->field);
-	fprintf(o, "</th>");
-	rpt_td(o, e->axis ? "axis" : e->critical ? "critical" : "info");
-	rpt_td(o, e->mixed ? "within a side" : e->differs ? "between sides" : "");
-	for (unsigned s = 0; s < r->nsides; s++) {
-		fprintf(o, "<td class=\"mono\">");
-		rpt_html_puts(o, e->val[s] ? e->val[s] : "-");
-		fprintf(o, "</td>");
-	}
-	fprintf(o, "</tr>\n");
-}
-
-static void env_diff(struct rpt_doc *d, const struct cmp_result *r)
-{
-	FILE *o = d->out;
-	unsigned same = 0;
-
-	fprintf(o, "<h2 id=\"env\">Environment</h2>\n<p>Critical fields that differ "
-		   "make the inputs incomparable unless they are the axis or "
-		   "<code>--allow-env-diff</code> is given. Marked rows differ.</p>\n");
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			if (!same)
-				break;
-			fprintf(o, "<details><summary>%u fields equal on every side"
-				   "</summary>\n", same);
-		}
-		fprintf(o, "<table>\n<tr><th>field</th><th>kind</th><th>differs</th>");
-		for (unsigned s = 0; s < r->nsides; s++)
-			rpt_th(o, r->sides[s].label);
-		fprintf(o, "</tr>\n");
-		for (unsigned i = 0; i < r->nenv; i++) {
-			const struct cmp_envrow *e = &r->env[i];
-			bool first = e->differs || e->mixed || e->axis;
-
-			if (e->hidden)
-				continue;
-			same += !pass && !first;
-			if (first == !pass)
-				env_row(o, r, e);
-		}
-		fprintf(o, "</table>\n%s", pass ? "</details>\n" : "");
-	}
-}
-
-/* Whether the points differ in cgroup layout, or in workload options. */
 static void varies(const struct cmp_result *r, bool *layout, bool *wopts)
 {
 	*layout = *wopts = false;
@@ -237,59 +56,11 @@ static void point_name(const struct cmp_result *r, const struct cmp_group *g,
 
 /* ---- per metric: the change of every point, as a forest plot ---- */
 
-static void forest(struct rpt_doc *d, const struct cmp_result *r, size_t m,
-		   unsigned s)
+/* The table behind a forest plot: points @idx[0..n) of metric @m. */
+static void forest_table(FILE *o, const struct cmp_result *r, size_t m,
+			 unsigned s, const unsigned *idx, char (*names)[96],
+			 unsigned n)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
-	struct rpt_series *vs[CMP_NVERDICT] = { 0 }, *zero;
-	const char **label = calloc(r->ngroups + 1, sizeof(*label));
-	char (*names)[96] = calloc(r->ngroups + 1, sizeof(*names));
-	unsigned *idx = calloc(r->ngroups + 1, sizeof(*idx)), n = 0;
-	struct rpt_chart *c;
-	char title[512];
-	double t = r->o.threshold[mt->cls];
-	FILE *o;
-
-	if (!label || !names || !idx)
-		goto out;
-	for (unsigned i = 0; i < r->ngroups; i++)
-		if (r->groups[i].common && cmp_delta_of(r, &r->groups[i], s, m)->valid) {
-			point_name(r, &r->groups[i], true, names[n], sizeof(names[0]));
-			label[n] = names[n];
-			idx[n++] = i;
-		}
-	if (!n)
-		goto out;
-	snprintf(title, sizeof(title), "%s (%s, %s is better): change of %s against %s, "
-		 "%g%% CI", mt->name, mt->unit, mt->dir > 0 ? "higher" : "lower",
-		 r->sides[s].label, r->sides[0].label, 100 * (1 - r->o.alpha));
-	c = rpt_figure(d, title, 760, 110 + 26 * n);
-	if (!c)
-		goto out;
-	snprintf(c->x.label, sizeof(c->x.label), "change %% (+ is better)");
-	for (unsigned k = 0; k < n; k++) {
-		const struct cmp_delta *dl = cmp_delta_of(r, &r->groups[idx[k]], s, m);
-
-		if (!vs[dl->verdict])
-			vs[dl->verdict] = rpt_chart_series(c, cmp_verdict_names[dl->verdict],
-							   RPT_XERRORBARS,
-							   verdict_look[dl->verdict]);
-		if (vs[dl->verdict])
-			rpt_series_add(vs[dl->verdict], dl->pct, k, dl->lo, dl->hi);
-	}
-	zero = rpt_chart_series(c, "", RPT_REFERENCE, 6);
-	if (zero) {
-		rpt_series_add(zero, 0, -0.5, NAN, NAN);
-		rpt_series_add(zero, 0, n - 0.5, NAN, NAN);
-	}
-	rpt_chart_band(c, false, -t, t, "");
-	rpt_chart_fit(c, RPT_AX_ZERO, 0);
-	rpt_axis_categories(&c->y, n, label, true);
-	fprintf(d->out, "<p class=\"note\">Shaded: &#177;T = &#177;%g%%. "
-		"IMPROVEMENT or REGRESSION needs the whole CI beyond it, NO_CHANGE "
-		"the whole CI inside.</p>\n", t);
-	rpt_figure_table(d);
-	o = d->out;
 	fprintf(o, "<table>\n<tr><th>point</th>");
 	for (unsigned k = 0; k < 2; k++)
 		fprintf(o, "<th>%s runs</th><th>%s mean</th>", r->sides[k ? s : 0].label,
@@ -309,16 +80,79 @@ static void forest(struct rpt_doc *d, const struct cmp_result *r, size_t m,
 			rpt_td_num(o, g->cell[sd].d[m].mean,
 				   fabs(g->cell[sd].d[m].mean) >= 100 ? 0 : 4);
 		}
-		td_pct(o, dl->pct);
-		td_pct(o, dl->lo);
-		td_pct(o, dl->hi);
-		td_p(o, dl->p);
-		td_p(o, dl->q);
-		td_verdict(o, dl->verdict);
+		rpt_td_pct(o, dl->pct);
+		rpt_td_pct(o, dl->lo);
+		rpt_td_pct(o, dl->hi);
+		rpt_td_p(o, dl->p);
+		rpt_td_p(o, dl->q);
+		rpt_td_verdict(o, dl->verdict);
 		rpt_td(o, dl->why);
 		fprintf(o, "<td class=\"n\">%u</td></tr>\n", dl->runs_needed);
 	}
 	fprintf(o, "</table>\n");
+}
+
+/* The forest plot itself: a bar per point with its CI, by verdict. */
+static void forest_chart(struct rpt_chart *c, const struct cmp_result *r,
+			 size_t m, unsigned s, const unsigned *idx,
+			 const char **label, unsigned n)
+{
+	struct rpt_series *vs[CMP_NVERDICT] = { 0 }, *zero;
+	double t = r->o.threshold[cmp_metrics[m].cls];
+
+	snprintf(c->x.label, sizeof(c->x.label), "change %% (+ is better)");
+	for (unsigned k = 0; k < n; k++) {
+		const struct cmp_delta *dl = cmp_delta_of(r, &r->groups[idx[k]], s, m);
+
+		if (!vs[dl->verdict])
+			vs[dl->verdict] = rpt_chart_series(c, cmp_verdict_names[dl->verdict],
+							   RPT_XERRORBARS,
+							   verdict_look[dl->verdict]);
+		if (vs[dl->verdict])
+			rpt_series_add(vs[dl->verdict], dl->pct, k, dl->lo, dl->hi);
+	}
+	zero = rpt_chart_series(c, "", RPT_REFERENCE, 6);
+	if (zero) {
+		rpt_series_add(zero, 0, -0.5, NAN, NAN);
+		rpt_series_add(zero, 0, n - 0.5, NAN, NAN);
+	}
+	rpt_chart_band(c, false, -t, t, "");
+	rpt_chart_fit(c, RPT_AX_ZERO, 0);
+	rpt_axis_categories(&c->y, n, label, true);
+}
+
+static void forest(struct rpt_doc *d, const struct cmp_result *r, size_t m,
+		   unsigned s)
+{
+	const struct cmp_metric *mt = &cmp_metrics[m];
+	const char **label = calloc(r->ngroups + 1, sizeof(*label));
+	char (*names)[96] = calloc(r->ngroups + 1, sizeof(*names));
+	unsigned *idx = calloc(r->ngroups + 1, sizeof(*idx)), n = 0;
+	struct rpt_chart *c;
+	char title[512];
+
+	if (!label || !names || !idx)
+		goto out;
+	for (unsigned i = 0; i < r->ngroups; i++)
+		if (r->groups[i].common && cmp_delta_of(r, &r->groups[i], s, m)->valid) {
+			point_name(r, &r->groups[i], true, names[n], sizeof(names[0]));
+			label[n] = names[n];
+			idx[n++] = i;
+		}
+	if (!n)
+		goto out;
+	snprintf(title, sizeof(title), "%s (%s, %s is better): change of %s against %s, "
+		 "%g%% CI", mt->name, mt->unit, mt->dir > 0 ? "higher" : "lower",
+		 r->sides[s].label, r->sides[0].label, 100 * (1 - r->o.alpha));
+	c = rpt_figure(d, title, 760, 110 + 26 * n);
+	if (!c)
+		goto out;
+	forest_chart(c, r, m, s, idx, label, n);
+	fprintf(d->out, "<p class=\"note\">Shaded: &#177;T = &#177;%g%%. "
+		"IMPROVEMENT or REGRESSION needs the whole CI beyond it, NO_CHANGE "
+		"the whole CI inside.</p>\n", r->o.threshold[mt->cls]);
+	rpt_figure_table(d);
+	forest_table(d->out, r, m, s, idx, names, n);
 	rpt_figure_end(d);
 out:
 	free(label);
@@ -360,11 +194,11 @@ static void side_table(FILE *o, const struct cmp_result *r,
 			rpt_td_num(o, sd->min, 0);
 			rpt_td_num(o, sd->max, 0);
 			if (s && dl->valid) {
-				td_pct(o, dl->pct);
-				td_pct(o, dl->lo);
-				td_pct(o, dl->hi);
-				td_p(o, dl->p);
-				td_verdict(o, dl->verdict);
+				rpt_td_pct(o, dl->pct);
+				rpt_td_pct(o, dl->lo);
+				rpt_td_pct(o, dl->hi);
+				rpt_td_p(o, dl->p);
+				rpt_td_verdict(o, dl->verdict);
 			} else {
 				fprintf(o, "<td></td><td></td><td></td><td></td><td></td>");
 			}
@@ -474,8 +308,8 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 {
 	size_t primary = 0;
 
-	head(d, r);
-	env_diff(d, r);
+	rpt_cmp_head(d, r);
+	rpt_cmp_env(d, r);
 	if (!r->ngroups)
 		return d->err;
 	for (size_t m = 0; m < cmp_nmetrics; m++)

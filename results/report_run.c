@@ -164,11 +164,109 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 
 /* ---- per test: the scalability curve ---- */
 
+/* Mode @m's series of test @t on @c: the means joined, each run when
+ * @many, and linear scaling; true when the linear line could be drawn. */
+static bool scal_series(struct rpt_chart *c, const struct rpt_set *s,
+			unsigned t, unsigned m, bool many)
+{
+	double tasks[256], ops[256], lin[256];
+	struct rpt_series *line, *dots = NULL, *ref;
+	char name[160];
+	bool linear;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < s->ng && n < 256; i++) {
+		const struct rpt_group *g = &s->g[i];
+
+		if (g->test_idx != t || g->mode_idx != m || !g->nok)
+			continue;
+		tasks[n] = g->tasks;
+		ops[n++] = GMEAN(g, total_ops_per_sec);
+	}
+	if (!n)
+		return false;
+	line = rpt_chart_series(c, s->mode[m], RPT_LINESPOINTS, m);
+	if (many) {
+		snprintf(name, sizeof(name), "%s runs", s->mode[m]);
+		dots = rpt_chart_series(c, name, RPT_POINTS, m);
+	}
+	snprintf(name, sizeof(name), "%s linear", s->mode[m]);
+	ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
+	if (ref)
+		ref->label_end = true;   /* tells them apart in grey */
+	linear = rpt_linear(tasks, ops, n, lin) == 0;
+	for (size_t k = 0; k < n; k++) {
+		if (line)
+			rpt_series_add(line, tasks[k], ops[k], NAN, NAN);
+		if (ref)
+			rpt_series_add(ref, tasks[k], lin[k], NAN, NAN);
+	}
+	for (unsigned i = 0; dots && i < s->ng; i++) {
+		const struct rpt_group *g = &s->g[i];
+
+		for (unsigned r = 0; g->test_idx == t && g->mode_idx == m &&
+				     r < g->nrun; r++)
+			if (rpt_ok(g->run[r].p))
+				rpt_series_add(dots, g->tasks,
+					       g->run[r].p->sum.total_ops_per_sec,
+					       NAN, NAN);
+	}
+	return linear;
+}
+
+/* One row of the table behind the curve: @g against @one task's mean. */
+static void scal_row(FILE *o, const struct rpt_group *g, double one)
+{
+	double lo = INFINITY, hi = -INFINITY, mean, lin;
+
+	for (unsigned r = 0; r < g->nrun; r++)
+		if (rpt_ok(g->run[r].p)) {
+			lo = fmin(lo, g->run[r].p->sum.total_ops_per_sec);
+			hi = fmax(hi, g->run[r].p->sum.total_ops_per_sec);
+		}
+	mean = GMEAN(g, total_ops_per_sec);
+	lin = g->tasks * one;
+	fprintf(o, "<tr>");
+	rpt_td(o, g->mode);
+	fprintf(o, "<td class=\"n\">%u</td><td class=\"n\">%u</td>",
+		g->tasks, g->nok);
+	rpt_td_num(o, mean, 0);
+	rpt_td_num(o, lo, 0);
+	rpt_td_num(o, hi, 0);
+	rpt_td_num(o, lin, 0);
+	rpt_td_num(o, mean / lin, 3);
+	fprintf(o, "</tr>\n");
+}
+
+static void scal_table(FILE *o, const struct rpt_set *s, unsigned t)
+{
+	static const char *const head[] = {
+		"mode", "tasks", "ok runs", "total ops/s, mean", "lowest run",
+		"highest run", "linear: N x ops(1)", "mean / linear",
+	};
+
+	fprintf(o, "<table>\n<tr>");
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		rpt_th(o, head[i]);
+	fprintf(o, "</tr>\n");
+	for (unsigned m = 0; m < s->nmode; m++) {
+		double one = NAN;
+
+		for (unsigned i = 0; i < s->ng; i++)
+			if (s->g[i].test_idx == t && s->g[i].mode_idx == m &&
+			    s->g[i].tasks == 1 && s->g[i].nok)
+				one = GMEAN(&s->g[i], total_ops_per_sec);
+		for (unsigned i = 0; i < s->ng; i++)
+			if (s->g[i].test_idx == t && s->g[i].mode_idx == m)
+				scal_row(o, &s->g[i], one);
+	}
+	fprintf(o, "</table>\n");
+}
+
 static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 {
 	struct rpt_chart *c;
-	FILE *o;
-	char title[512], name[160];
+	char title[512];
 	bool many = false, linear = false;
 
 	for (unsigned i = 0; i < s->ng; i++)
@@ -180,98 +278,15 @@ static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
 	c->key_rows = many ? 3 : 2;   /* a column per mode */
 	snprintf(c->x.label, sizeof(c->x.label), "tasks");
 	snprintf(c->y.label, sizeof(c->y.label), "total ops/s (all tasks)");
-	for (unsigned m = 0; m < s->nmode; m++) {
-		double tasks[256], ops[256], lin[256];
-		struct rpt_series *line, *dots = NULL, *ref;
-		size_t n = 0;
-
-		for (unsigned i = 0; i < s->ng && n < 256; i++) {
-			const struct rpt_group *g = &s->g[i];
-
-			if (g->test_idx != t || g->mode_idx != m || !g->nok)
-				continue;
-			tasks[n] = g->tasks;
-			ops[n++] = GMEAN(g, total_ops_per_sec);
-		}
-		if (!n)
-			continue;
-		line = rpt_chart_series(c, s->mode[m], RPT_LINESPOINTS, m);
-		if (many) {
-			snprintf(name, sizeof(name), "%s runs", s->mode[m]);
-			dots = rpt_chart_series(c, name, RPT_POINTS, m);
-		}
-		snprintf(name, sizeof(name), "%s linear", s->mode[m]);
-		ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
-		if (ref)
-			ref->label_end = true;   /* tells them apart in grey */
-		linear |= rpt_linear(tasks, ops, n, lin) == 0;
-		for (size_t k = 0; k < n; k++) {
-			if (line)
-				rpt_series_add(line, tasks[k], ops[k], NAN, NAN);
-			if (ref)
-				rpt_series_add(ref, tasks[k], lin[k], NAN, NAN);
-		}
-		for (unsigned i = 0; dots && i < s->ng; i++) {
-			const struct rpt_group *g = &s->g[i];
-
-			for (unsigned r = 0; g->test_idx == t && g->mode_idx == m &&
-					     r < g->nrun; r++)
-				if (rpt_ok(g->run[r].p))
-					rpt_series_add(dots, g->tasks,
-						       g->run[r].p->sum.total_ops_per_sec,
-						       NAN, NAN);
-		}
-	}
+	for (unsigned m = 0; m < s->nmode; m++)
+		linear |= scal_series(c, s, t, m, many);
 	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_INT, RPT_AX_ZERO);
 	fprintf(d->out, "<p class=\"note\">%s%s</p>\n", linear ?
 		"Dotted: linear scaling from 1 task, N &#215; total ops/s at 1 task, "
 		"as will-it-scale plots it." : "No linear line: no run with 1 task.",
 		many ? " Small marks: each run; the line joins their means." : "");
 	rpt_figure_table(d);
-	o = d->out;
-	fprintf(o, "<table>\n<tr>");
-	rpt_th(o, "mode");
-	rpt_th(o, "tasks");
-	rpt_th(o, "ok runs");
-	rpt_th(o, "total ops/s, mean");
-	rpt_th(o, "lowest run");
-	rpt_th(o, "highest run");
-	rpt_th(o, "linear: N x ops(1)");
-	rpt_th(o, "mean / linear");
-	fprintf(o, "</tr>\n");
-	for (unsigned m = 0; m < s->nmode; m++) {
-		double one = NAN;
-
-		for (unsigned i = 0; i < s->ng; i++)
-			if (s->g[i].test_idx == t && s->g[i].mode_idx == m &&
-			    s->g[i].tasks == 1 && s->g[i].nok)
-				one = GMEAN(&s->g[i], total_ops_per_sec);
-		for (unsigned i = 0; i < s->ng; i++) {
-			const struct rpt_group *g = &s->g[i];
-			double lo = INFINITY, hi = -INFINITY, mean, lin;
-
-			if (g->test_idx != t || g->mode_idx != m)
-				continue;
-			for (unsigned r = 0; r < g->nrun; r++)
-				if (rpt_ok(g->run[r].p)) {
-					lo = fmin(lo, g->run[r].p->sum.total_ops_per_sec);
-					hi = fmax(hi, g->run[r].p->sum.total_ops_per_sec);
-				}
-			mean = GMEAN(g, total_ops_per_sec);
-			lin = g->tasks * one;
-			fprintf(o, "<tr>");
-			rpt_td(o, g->mode);
-			fprintf(o, "<td class=\"n\">%u</td><td class=\"n\">%u</td>",
-				g->tasks, g->nok);
-			rpt_td_num(o, mean, 0);
-			rpt_td_num(o, lo, 0);
-			rpt_td_num(o, hi, 0);
-			rpt_td_num(o, lin, 0);
-			rpt_td_num(o, mean / lin, 3);
-			fprintf(o, "</tr>\n");
-		}
-	}
-	fprintf(o, "</table>\n");
+	scal_table(d->out, s, t);
 	rpt_figure_end(d);
 }
 
