@@ -2,7 +2,6 @@
  * opt.c - the typed option table engine: parsing, defaults, ranges, help
  * and the echo of effective values into results. See opt.h.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,120 +16,9 @@
 #include "util.h"
 #include "macros.h"
 
-#define NSEC_PER_SEC ((int64_t)1000000000)
-
 static void *opt_field(const struct cgs_opt *o, void *base)
 {
 	return (char *)base + o->offset;
-}
-
-/* Split "1.5ms" into a finite non-negative number and its unit. */
-static int split_number(const char *s, double *num, const char **unit)
-{
-	char *end;
-
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
-		return -EINVAL;
-	errno = 0;
-	*num = strtod(s, &end);
-	if (errno || end == s || !isfinite(*num) || *num < 0)
-		return -EINVAL;
-	/* strtod also takes hex and "inf"; accept plain decimals only */
-	for (const char *p = s; p < end; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.')
-			return -EINVAL;
-	*unit = end;
-	return 0;
-}
-
-struct unit {
-	const char *name;
-	double mul;
-};
-
-/* A number and one of @units; @whole: the result must be an integer. */
-static int parse_scaled(const char *s, const struct unit *units, size_t n,
-			bool whole, int64_t *out)
-{
-	const char *unit;
-	double num;
-
-	if (split_number(s, &num, &unit))
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		double v = num * units[i].mul;
-
-		if (strcmp(unit, units[i].name))
-			continue;
-		if (v > 9.2e18 || (whole && v != floor(v)))
-			return -EINVAL;
-		*out = whole ? (int64_t)v : (int64_t)llround(v);
-		return 0;
-	}
-	return -EINVAL;
-}
-
-int cgs_parse_duration(const char *s, int64_t *ns)
-{
-	static const struct unit units[] = {
-		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
-		{ "ns", 1 }, { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
-	};
-
-	return parse_scaled(s, units, ARRAY_SIZE(units), false, ns);
-}
-
-int cgs_parse_size(const char *s, int64_t *bytes)
-{
-	/* netperf's convention: K/M/G are powers of 1024, k/m/g of 1000 */
-	static const struct unit units[] = {
-		{ "", 1 }, { "B", 1 },
-		{ "K", 1024.0 }, { "KiB", 1024.0 }, { "k", 1e3 },
-		{ "M", 1048576.0 }, { "MiB", 1048576.0 }, { "m", 1e6 },
-		{ "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "g", 1e9 },
-		{ "T", 1099511627776.0 }, { "TiB", 1099511627776.0 },
-	};
-
-	return parse_scaled(s, units, ARRAY_SIZE(units), true, bytes);
-}
-
-int cgs_parse_int(const char *s, int64_t *v)
-{
-	char *end;
-	long long x;
-
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-void cgs_fmt_duration(int64_t ns, char *buf, size_t len)
-{
-	if (ns % NSEC_PER_SEC == 0)
-		snprintf(buf, len, "%" PRId64 "s", ns / NSEC_PER_SEC);
-	else if (ns % 1000000 == 0)
-		snprintf(buf, len, "%" PRId64 "ms", ns / 1000000);
-	else if (ns % 1000 == 0)
-		snprintf(buf, len, "%" PRId64 "us", ns / 1000);
-	else
-		snprintf(buf, len, "%" PRId64 "ns", ns);
-}
-
-static void fmt_size(int64_t b, char *buf, size_t len)
-{
-	if (b && b % 1073741824 == 0)
-		snprintf(buf, len, "%" PRId64 "G", b / 1073741824);
-	else if (b && b % 1048576 == 0)
-		snprintf(buf, len, "%" PRId64 "M", b / 1048576);
-	else if (b && b % 1024 == 0)
-		snprintf(buf, len, "%" PRId64 "K", b / 1024);
-	else
-		snprintf(buf, len, "%" PRId64, b);
 }
 
 static void fmt_bound(const struct cgs_opt *o, int64_t v, char *buf,
@@ -139,7 +27,7 @@ static void fmt_bound(const struct cgs_opt *o, int64_t v, char *buf,
 	if (o->type == CGS_OPT_DURATION)
 		cgs_fmt_duration(v, buf, len);
 	else if (o->type == CGS_OPT_SIZE)
-		fmt_size(v, buf, len);
+		cgs_fmt_size(v, buf, len);
 	else
 		snprintf(buf, len, "%" PRId64, v);
 }
@@ -446,19 +334,14 @@ static size_t count_opts(const struct cgs_optset *sets, size_t nsets)
 	return n;
 }
 
-int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
-		  char **argv, int *first_pos, char *err, size_t errlen)
+/* The getopt_long tables of @sets: one long option per entry (value
+ * 256 + its index in @refs), the short ones in @shorts, then --help. */
+static void getopt_tables(struct cgs_optset *sets, size_t nsets,
+			  struct option *lopts, struct opt_ref *refs,
+			  char *shorts)
 {
-	size_t n = count_opts(sets, nsets), k = 0;
-	struct option *lopts = calloc(n + 2, sizeof(*lopts));
-	struct opt_ref *refs = calloc(n + 1, sizeof(*refs));
-	char *shorts = calloc(2 * n + 4, 1);
-	int rc = 0, c;
+	size_t k = 0;
 
-	if (!lopts || !refs || !shorts) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	strcpy(shorts, ":h");  /* ':' reports a missing value apart */
 	for (size_t s = 0; s < nsets; s++) {
 		for (size_t i = 0; i < sets[s].nopts; i++, k++) {
@@ -481,7 +364,36 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 	}
 	lopts[k].name = "help";
 	lopts[k].val = 'h';
+}
 
+/* What getopt_long's '?' or ':' (@c) was about, as -EINVAL and @err. */
+static int getopt_error(int c, char **argv, char *err, size_t errlen)
+{
+	const char *bad = argv[optind - 1];
+
+	if (c == ':')
+		return cgs_errf(err, errlen, -EINVAL, "option %s needs a value", bad);
+	if (optopt && optopt < 256)
+		return cgs_errf(err, errlen, -EINVAL,
+				"unknown option '-%c'; see --help", optopt);
+	return cgs_errf(err, errlen, -EINVAL, "unknown option '%s'; see --help",
+			bad);
+}
+
+int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
+		  char **argv, int *first_pos, char *err, size_t errlen)
+{
+	size_t n = count_opts(sets, nsets);
+	struct option *lopts = calloc(n + 2, sizeof(*lopts));
+	struct opt_ref *refs = calloc(n + 1, sizeof(*refs));
+	char *shorts = calloc(2 * n + 4, 1);
+	int rc = 0, c;
+
+	if (!lopts || !refs || !shorts) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	getopt_tables(sets, nsets, lopts, refs, shorts);
 	optind = 0;  /* full re-initialisation, so parsing can run twice */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
@@ -492,19 +404,7 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 			goto out;
 		}
 		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
-
-			if (c == ':')
-				rc = cgs_errf(err, errlen, -EINVAL,
-					     "option %s needs a value", bad);
-			else if (optopt && optopt < 256)
-				rc = cgs_errf(err, errlen, -EINVAL,
-					     "unknown option '-%c'; see --help",
-					     optopt);
-			else
-				rc = cgs_errf(err, errlen, -EINVAL,
-					     "unknown option '%s'; see --help",
-					     bad);
+			rc = getopt_error(c, argv, err, errlen);
 			goto out;
 		}
 		if (c >= 256) {

@@ -117,12 +117,16 @@ struct json_object *cgs_opt_echo(const struct cgs_optset *set);
 int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 			const char *owner, char *err, size_t errlen);
 
-/* Shared value parsers, also used outside tables. 0 or -EINVAL. */
+/* Shared value parsers, also used outside tables (opt_value.c). 0 or
+ * -EINVAL. */
 int cgs_parse_duration(const char *s, int64_t *ns);
 int cgs_parse_size(const char *s, int64_t *bytes);
 int cgs_parse_int(const char *s, int64_t *v);
 
 /* Format a duration in ns as the shortest exact text ("2s", "10ms"). */
 void cgs_fmt_duration(int64_t ns, char *buf, size_t len);
+
+/* Format a size in bytes with the largest exact binary unit ("10K"). */
+void cgs_fmt_size(int64_t bytes, char *buf, size_t len);
 
 #endif

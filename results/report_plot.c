@@ -228,6 +228,70 @@ static void gp_plot_item(FILE *out, const struct rpt_chart *c, unsigned i)
 	}
 }
 
+/* The shaded bands, each with its label. */
+static void gp_bands(FILE *out, const struct rpt_chart *c)
+{
+	for (unsigned b = 0; b < c->nbands; b++) {
+		const struct rpt_band *bd = &c->band[b];
+
+		if (bd->on_y)
+			fprintf(out, "set object %u rect from graph 0, first %.10g to "
+				     "graph 1, first %.10g", b + 1, bd->lo, bd->hi);
+		else
+			fprintf(out, "set object %u rect from first %.10g, graph 0 to "
+				     "first %.10g, graph 1", b + 1, bd->lo, bd->hi);
+		fprintf(out, " behind fc rgb '#e6e6e6' fs solid 1.0 noborder\n");
+		fprintf(out, "set label %u ", b + 1);
+		gp_str(out, bd->label);
+		if (bd->on_y)
+			fprintf(out, " at graph 0.01, first %.10g left front tc rgb '#555555'\n",
+				bd->hi);
+		else
+			fprintf(out, " at first %.10g, graph 0.04 center front tc rgb '#555555'\n",
+				(bd->lo + bd->hi) / 2);
+	}
+}
+
+/* The names written at the end of the series that ask for it. */
+static void gp_end_labels(FILE *out, const struct rpt_chart *c)
+{
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct rpt_series *sr = &c->series[i];
+		size_t k = sr->n;
+
+		while (k > 0 && !(isfinite(sr->x[k - 1]) && isfinite(sr->y[k - 1])))
+			k--;
+		if (!sr->label_end || !k)
+			continue;
+		fprintf(out, "set label %u ", RPT_MAX_BANDS + 1 + i);
+		gp_str(out, sr->name);
+		fprintf(out, " at first %.10g, first %.10g right offset -0.6,0.7 front "
+			     "tc rgb '%s'\n", sr->x[k - 1] + sr->xoff, sr->y[k - 1],
+			rpt_looks[sr->look % RPT_NLOOKS].colour);
+	}
+}
+
+/* Every series' points as an inline data block $D<i>. */
+static void gp_data(FILE *out, const struct rpt_chart *c)
+{
+	for (unsigned i = 0; i < c->nseries; i++) {
+		const struct rpt_series *s = &c->series[i];
+
+		fprintf(out, "$D%u << EOD\n", i);
+		for (size_t k = 0; k < s->n; k++) {
+			if (!isfinite(s->x[k]) || !isfinite(s->y[k]))
+				continue;
+			fprintf(out, "%.10g %.10g", s->x[k], s->y[k]);
+			if (s->style == RPT_ERRORBARS || s->style == RPT_XERRORBARS)
+				fprintf(out, " %.10g %.10g",
+					isfinite(s->lo[k]) ? s->lo[k] : s->y[k],
+					isfinite(s->hi[k]) ? s->hi[k] : s->y[k]);
+			fprintf(out, "\n");
+		}
+		fprintf(out, "EOD\n");
+	}
+}
+
 void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 {
 	bool first = true;
@@ -255,55 +319,9 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 	gp_str(out, c->y.label);
 	fprintf(out, "\nset boxwidth %.10g absolute\n",
 		c->bar_width > 0 ? c->bar_width : 0.8);
-	for (unsigned b = 0; b < c->nbands; b++) {
-		const struct rpt_band *bd = &c->band[b];
-
-		if (bd->on_y)
-			fprintf(out, "set object %u rect from graph 0, first %.10g to "
-				     "graph 1, first %.10g", b + 1, bd->lo, bd->hi);
-		else
-			fprintf(out, "set object %u rect from first %.10g, graph 0 to "
-				     "first %.10g, graph 1", b + 1, bd->lo, bd->hi);
-		fprintf(out, " behind fc rgb '#e6e6e6' fs solid 1.0 noborder\n");
-		fprintf(out, "set label %u ", b + 1);
-		gp_str(out, bd->label);
-		if (bd->on_y)
-			fprintf(out, " at graph 0.01, first %.10g left front tc rgb '#555555'\n",
-				bd->hi);
-		else
-			fprintf(out, " at first %.10g, graph 0.04 center front tc rgb '#555555'\n",
-				(bd->lo + bd->hi) / 2);
-	}
-	for (unsigned i = 0; i < c->nseries; i++) {
-		const struct rpt_series *sr = &c->series[i];
-		size_t k = sr->n;
-
-		while (k > 0 && !(isfinite(sr->x[k - 1]) && isfinite(sr->y[k - 1])))
-			k--;
-		if (!sr->label_end || !k)
-			continue;
-		fprintf(out, "set label %u ", RPT_MAX_BANDS + 1 + i);
-		gp_str(out, sr->name);
-		fprintf(out, " at first %.10g, first %.10g right offset -0.6,0.7 front "
-			     "tc rgb '%s'\n", sr->x[k - 1] + sr->xoff, sr->y[k - 1],
-			rpt_looks[sr->look % RPT_NLOOKS].colour);
-	}
-	for (unsigned i = 0; i < c->nseries; i++) {
-		const struct rpt_series *s = &c->series[i];
-
-		fprintf(out, "$D%u << EOD\n", i);
-		for (size_t k = 0; k < s->n; k++) {
-			if (!isfinite(s->x[k]) || !isfinite(s->y[k]))
-				continue;
-			fprintf(out, "%.10g %.10g", s->x[k], s->y[k]);
-			if (s->style == RPT_ERRORBARS || s->style == RPT_XERRORBARS)
-				fprintf(out, " %.10g %.10g",
-					isfinite(s->lo[k]) ? s->lo[k] : s->y[k],
-					isfinite(s->hi[k]) ? s->hi[k] : s->y[k]);
-			fprintf(out, "\n");
-		}
-		fprintf(out, "EOD\n");
-	}
+	gp_bands(out, c);
+	gp_end_labels(out, c);
+	gp_data(out, c);
 	fprintf(out, "plot ");
 	for (unsigned i = 0; i < c->nseries; i++) {
 		if (!has_data(&c->series[i]))
@@ -314,4 +332,3 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 	}
 	fprintf(out, "\n");
 }
-
