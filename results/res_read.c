@@ -17,104 +17,7 @@
 #include <json-c/json.h>
 
 #include "res.h"
-
-/* Where we are in the document, for messages. */
-struct rd {
-	char *err;
-	size_t errlen;
-	char where[96];
-};
-
-static int rd_fail(struct rd *r, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n;
-
-	n = snprintf(r->err, r->errlen, "%s%s", r->where, *r->where ? ": " : "");
-	if (n < r->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + n, r->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-static struct json_object *field(struct json_object *o, const char *k,
-				 json_type type, bool required, struct rd *r,
-				 int *rc)
-{
-	struct json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, k, &v) || !v) {
-		if (required)
-			*rc = rd_fail(r, "'%s' is missing", k);
-		return NULL;
-	}
-	if (json_object_get_type(v) != type &&
-	    !(type == json_type_double && json_object_is_type(v, json_type_int))) {
-		*rc = rd_fail(r, "'%s' should be %s, not %s", k,
-			      json_type_to_name(type),
-			      json_type_to_name(json_object_get_type(v)));
-		return NULL;
-	}
-	return v;
-}
-
-static char *get_str(struct json_object *o, const char *k, bool required,
-		     struct rd *r, int *rc)
-{
-	struct json_object *v = field(o, k, json_type_string, required, r, rc);
-	char *s;
-
-	if (!v)
-		return NULL;
-	s = strdup(json_object_get_string(v));
-	if (!s)
-		*rc = -ENOMEM;
-	return s;
-}
-
-static int64_t get_int(struct json_object *o, const char *k, bool required,
-		       struct rd *r, int *rc)
-{
-	struct json_object *v = field(o, k, json_type_int, required, r, rc);
-
-	return v ? json_object_get_int64(v) : 0;
-}
-
-static uint64_t get_u64(struct json_object *v, struct rd *r, int *rc,
-			const char *what)
-{
-	if (!json_object_is_type(v, json_type_int)) {
-		*rc = rd_fail(r, "%s should be a whole number", what);
-		return 0;
-	}
-	return json_object_get_uint64(v);
-}
-
-static double get_num(struct json_object *o, const char *k, struct rd *r,
-		      int *rc)
-{
-	struct json_object *v = field(o, k, json_type_double, false, r, rc);
-
-	return v ? json_object_get_double(v) : NAN;
-}
-
-static bool get_bool(struct json_object *o, const char *k, struct rd *r,
-		     int *rc)
-{
-	struct json_object *v = field(o, k, json_type_boolean, false, r, rc);
-
-	return v ? json_object_get_boolean(v) : false;
-}
-
-static struct json_object *keep(struct json_object *o, const char *k,
-				json_type type, struct rd *r, int *rc)
-{
-	struct json_object *v = field(o, k, type, false, r, rc);
-
-	return v ? json_object_get(v) : NULL;
-}
+#include "res_rd.h"
 
 static int read_task(struct json_object *o, const struct res_point *p,
 		     struct res_task *t, struct rd *r)
@@ -124,21 +27,21 @@ static int read_task(struct json_object *o, const struct res_point *p,
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "a task entry is not an object");
-	t->index = (int)get_int(o, "index", true, r, &rc);
-	t->pid = (int)get_int(o, "pid", false, r, &rc);
-	t->tid = (int)get_int(o, "tid", false, r, &rc);
-	t->cpuset = get_str(o, "cpuset", false, r, &rc);
-	t->cpu_start = (int)get_int(o, "cpu_start", false, r, &rc);
-	t->cpu_end = (int)get_int(o, "cpu_end", false, r, &rc);
-	t->migrated = get_bool(o, "migrated", r, &rc);
-	t->ops = (uint64_t)get_int(o, "ops", false, r, &rc);
-	t->minflt = get_int(o, "minflt", false, r, &rc);
-	t->majflt = get_int(o, "majflt", false, r, &rc);
-	t->status = get_str(o, "status", true, r, &rc);
-	t->error = get_str(o, "error", false, r, &rc);
-	aux = field(o, "aux", json_type_object, false, r, &rc);
+	t->index = (int)rd_int(o, "index", true, r, &rc);
+	t->pid = (int)rd_int(o, "pid", false, r, &rc);
+	t->tid = (int)rd_int(o, "tid", false, r, &rc);
+	t->cpuset = rd_str(o, "cpuset", false, r, &rc);
+	t->cpu_start = (int)rd_int(o, "cpu_start", false, r, &rc);
+	t->cpu_end = (int)rd_int(o, "cpu_end", false, r, &rc);
+	t->migrated = rd_bool(o, "migrated", r, &rc);
+	t->ops = (uint64_t)rd_int(o, "ops", false, r, &rc);
+	t->minflt = rd_int(o, "minflt", false, r, &rc);
+	t->majflt = rd_int(o, "majflt", false, r, &rc);
+	t->status = rd_str(o, "status", true, r, &rc);
+	t->error = rd_str(o, "error", false, r, &rc);
+	aux = rd_field(o, "aux", json_type_object, false, r, &rc);
 	for (unsigned k = 0; aux && !rc && k < p->naux; k++)
-		t->aux[k] = (uint64_t)get_int(aux, p->aux_name[k], false, r, &rc);
+		t->aux[k] = (uint64_t)rd_int(aux, p->aux_name[k], false, r, &rc);
 	return rc;
 }
 
@@ -159,7 +62,7 @@ static int read_rows(struct json_object *rows, unsigned ntasks, unsigned n,
 			return rd_fail(r, "%s[%u] is not an array of %u counts", what, i, n);
 		for (unsigned k = 0; !rc && k < n; k++)
 			out[(size_t)i * n + k] =
-				get_u64(json_object_array_get_idx(row, k), r, &rc, what);
+				rd_u64(json_object_array_get_idx(row, k), r, &rc, what);
 	}
 	return rc;
 }
@@ -173,7 +76,7 @@ static int read_aux(struct json_object *o, struct res_point *p, struct rd *r)
 	unsigned n;
 	int rc = 0;
 
-	decl = field(o, "aux_counters", json_type_array, false, r, &rc);
+	decl = rd_field(o, "aux_counters", json_type_array, false, r, &rc);
 	if (!decl)
 		return rc;
 	n = (unsigned)json_object_array_length(decl);
@@ -184,21 +87,21 @@ static int read_aux(struct json_object *o, struct res_point *p, struct rd *r)
 
 		if (!json_object_is_type(a, json_type_object))
 			return rd_fail(r, "aux_counters[%u] is not an object", k);
-		v = field(a, "name", json_type_string, true, r, &rc);
+		v = rd_field(a, "name", json_type_string, true, r, &rc);
 		names[k] = v ? json_object_get_string(v) : "";
-		v = field(a, "rate_unit", json_type_string, true, r, &rc);
+		v = rd_field(a, "rate_unit", json_type_string, true, r, &rc);
 		units[k] = v ? json_object_get_string(v) : "";
-		scales[k] = get_num(a, "rate_scale", r, &rc);
+		scales[k] = rd_num(a, "rate_scale", r, &rc);
 		if (rc)
 			return rc;
 	}
 	rc = res_point_set_aux(p, n, names, units, scales);
 	if (rc || !n)
 		return rc;
-	samples = field(o, "samples", json_type_object, true, r, &rc);
-	rows = samples ? field(samples, "aux", json_type_object, true, r, &rc) : NULL;
+	samples = rd_field(o, "samples", json_type_object, true, r, &rc);
+	rows = samples ? rd_field(samples, "aux", json_type_object, true, r, &rc) : NULL;
 	for (unsigned k = 0; rows && !rc && k < n; k++) {
-		struct json_object *v = field(rows, names[k], json_type_array, true, r, &rc);
+		struct json_object *v = rd_field(rows, names[k], json_type_array, true, r, &rc);
 
 		if (v)
 			rc = read_rows(v, p->ntasks, p->nsamples, p->aux[k],
@@ -211,7 +114,7 @@ static int read_pct(struct json_object *s, const char *k, double *out,
 		    unsigned n, struct rd *r)
 {
 	int rc = 0;
-	struct json_object *a = field(s, k, json_type_array, false, r, &rc);
+	struct json_object *a = rd_field(s, k, json_type_array, false, r, &rc);
 
 	if (!a)
 		return rc;
@@ -236,15 +139,15 @@ static int read_samples(struct json_object *o, struct res_point *p,
 			unsigned ntasks, struct rd *r)
 {
 	int rc = 0;
-	struct json_object *s = field(o, "samples", json_type_object, true, r, &rc);
+	struct json_object *s = rd_field(o, "samples", json_type_object, true, r, &rc);
 	struct json_object *t, *ph, *ops;
 	unsigned n;
 
 	if (!s)
 		return rc;
-	t = field(s, "t_ns", json_type_array, true, r, &rc);
-	ph = field(s, "phase", json_type_array, true, r, &rc);
-	ops = field(s, "ops", json_type_array, true, r, &rc);
+	t = rd_field(s, "t_ns", json_type_array, true, r, &rc);
+	ph = rd_field(s, "phase", json_type_array, true, r, &rc);
+	ops = rd_field(s, "ops", json_type_array, true, r, &rc);
 	if (rc)
 		return rc;
 	n = (unsigned)json_object_array_length(t);
@@ -258,7 +161,7 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		const char *name = v ? json_object_get_string(v) : "";
 		int found = -1;
 
-		uint64_t ns = get_u64(json_object_array_get_idx(t, k), r, &rc,
+		uint64_t ns = rd_u64(json_object_array_get_idx(t, k), r, &rc,
 				      "samples.t_ns[]");
 
 		/* differences of times are taken in int64_t: keep them sane */
@@ -289,30 +192,30 @@ static int read_samples(struct json_object *o, struct res_point *p,
 static void read_summary(struct json_object *o, const struct res_point *p,
 			 struct res_summary *s, struct rd *r, int *rc)
 {
-	struct json_object *v = field(o, "summary", json_type_object, true, r, rc);
+	struct json_object *v = rd_field(o, "summary", json_type_object, true, r, rc);
 	struct json_object *aux;
 
 	if (!v)
 		return;
-	s->ops = (uint64_t)get_int(v, "ops", false, r, rc);
-	s->elapsed_s = get_num(v, "elapsed_s", r, rc);
-	s->total_ops_per_sec = get_num(v, "total_ops_per_sec", r, rc);
-	s->per_task_ops_per_sec = get_num(v, "per_task_ops_per_sec", r, rc);
-	s->min_task_ops_per_sec = get_num(v, "min_task_ops_per_sec", r, rc);
-	s->max_task_ops_per_sec = get_num(v, "max_task_ops_per_sec", r, rc);
-	s->task_cov_pct = get_num(v, "task_cov_pct", r, rc);
-	s->interval_cov_pct = get_num(v, "interval_cov_pct", r, rc);
-	s->idle_pct = get_num(v, "idle_pct", r, rc);
-	s->iowait_pct = get_num(v, "iowait_pct", r, rc);
-	s->steal_pct = get_num(v, "steal_pct", r, rc);
-	s->scalability = get_num(v, "scalability", r, rc);
-	aux = field(v, "aux", json_type_object, false, r, rc);
+	s->ops = (uint64_t)rd_int(v, "ops", false, r, rc);
+	s->elapsed_s = rd_num(v, "elapsed_s", r, rc);
+	s->total_ops_per_sec = rd_num(v, "total_ops_per_sec", r, rc);
+	s->per_task_ops_per_sec = rd_num(v, "per_task_ops_per_sec", r, rc);
+	s->min_task_ops_per_sec = rd_num(v, "min_task_ops_per_sec", r, rc);
+	s->max_task_ops_per_sec = rd_num(v, "max_task_ops_per_sec", r, rc);
+	s->task_cov_pct = rd_num(v, "task_cov_pct", r, rc);
+	s->interval_cov_pct = rd_num(v, "interval_cov_pct", r, rc);
+	s->idle_pct = rd_num(v, "idle_pct", r, rc);
+	s->iowait_pct = rd_num(v, "iowait_pct", r, rc);
+	s->steal_pct = rd_num(v, "steal_pct", r, rc);
+	s->scalability = rd_num(v, "scalability", r, rc);
+	aux = rd_field(v, "aux", json_type_object, false, r, rc);
 	for (unsigned k = 0; k < p->naux; k++) {
-		struct json_object *a = aux ? field(aux, p->aux_name[k],
+		struct json_object *a = aux ? rd_field(aux, p->aux_name[k],
 						    json_type_object, false, r, rc) : NULL;
 
-		s->aux_rate[k] = a ? get_num(a, "rate", r, rc) : NAN;
-		s->aux_task_rate[k] = a ? get_num(a, "per_task_rate", r, rc) : NAN;
+		s->aux_rate[k] = a ? rd_num(a, "rate", r, rc) : NAN;
+		s->aux_task_rate[k] = a ? rd_num(a, "per_task_rate", r, rc) : NAN;
 	}
 }
 
@@ -329,15 +232,15 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "not an object");
-	p->seq = (unsigned)get_int(o, "seq", false, r, &rc);
-	p->test = get_str(o, "test", true, r, &rc);
-	p->mode = get_str(o, "mode", true, r, &rc);
-	p->tasks = (unsigned)get_int(o, "tasks", true, r, &rc);
-	p->run = (unsigned)get_int(o, "run", false, r, &rc);
-	p->status = get_str(o, "status", true, r, &rc);
-	p->reason = get_str(o, "reason", false, r, &rc);
-	p->started_at = get_str(o, "started_at", false, r, &rc);
-	td = field(o, "tasks_detail", json_type_array, true, r, &rc);
+	p->seq = (unsigned)rd_int(o, "seq", false, r, &rc);
+	p->test = rd_str(o, "test", true, r, &rc);
+	p->mode = rd_str(o, "mode", true, r, &rc);
+	p->tasks = (unsigned)rd_int(o, "tasks", true, r, &rc);
+	p->run = (unsigned)rd_int(o, "run", false, r, &rc);
+	p->status = rd_str(o, "status", true, r, &rc);
+	p->reason = rd_str(o, "reason", false, r, &rc);
+	p->started_at = rd_str(o, "started_at", false, r, &rc);
+	td = rd_field(o, "tasks_detail", json_type_array, true, r, &rc);
 	if (rc)
 		return rc;
 	if (!p->tasks || p->tasks > 1000000)
@@ -351,18 +254,18 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 		rc = read_task(json_object_array_get_idx(td, i), p, &p->task[i], r);
 	if (rc)
 		return rc;
-	if ((pl = field(o, "placement", json_type_object, false, r, &rc))) {
-		p->placement = get_str(pl, "policy", false, r, &rc);
-		p->places = (unsigned)get_int(pl, "places", false, r, &rc);
-		p->oversubscribed = get_bool(pl, "oversubscribed", r, &rc);
+	if ((pl = rd_field(o, "placement", json_type_object, false, r, &rc))) {
+		p->placement = rd_str(pl, "policy", false, r, &rc);
+		p->places = (unsigned)rd_int(pl, "places", false, r, &rc);
+		p->oversubscribed = rd_bool(pl, "oversubscribed", r, &rc);
 	}
-	if ((tm = field(o, "timing", json_type_object, false, r, &rc))) {
-		p->warmup_s = get_num(tm, "warmup_s", r, &rc);
-		p->duration_s = get_num(tm, "duration_s", r, &rc);
-		p->interval_s = get_num(tm, "interval_s", r, &rc);
-		p->sampler_lag_ms = get_num(tm, "sampler_lag_max_ms", r, &rc);
+	if ((tm = rd_field(o, "timing", json_type_object, false, r, &rc))) {
+		p->warmup_s = rd_num(tm, "warmup_s", r, &rc);
+		p->duration_s = rd_num(tm, "duration_s", r, &rc);
+		p->interval_s = rd_num(tm, "interval_s", r, &rc);
+		p->sampler_lag_ms = rd_num(tm, "sampler_lag_max_ms", r, &rc);
 	}
-	p->wopts = keep(o, "workload_options", json_type_object, r, &rc);
+	p->wopts = rd_keep(o, "workload_options", json_type_object, r, &rc);
 	read_summary(o, p, &p->sum, r, &rc);
 	if (rc)
 		return rc;
@@ -400,7 +303,7 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 	}
 	if (f->schema_version < 1)
 		return rd_fail(&r, "schema_version %d is not valid", f->schema_version);
-	tool = field(root, "tool", json_type_object, true, &r, &rc);
+	tool = rd_field(root, "tool", json_type_object, true, &r, &rc);
 	if (tool) {
 		struct json_object *name = NULL;
 
@@ -408,19 +311,19 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 		    !json_object_is_type(name, json_type_string) ||
 		    strcmp(json_object_get_string(name), "cgscale"))
 			return rd_fail(&r, "not a cgscale result (tool.name)");
-		f->tool_version = get_str(tool, "version", false, &r, &rc);
-		f->git = get_str(tool, "git", false, &r, &rc);
+		f->tool_version = rd_str(tool, "version", false, &r, &rc);
+		f->git = rd_str(tool, "git", false, &r, &rc);
 	}
-	f->complete = get_bool(root, "complete", &r, &rc);
-	f->interrupted = get_str(root, "interrupted", false, &r, &rc);
-	f->start_time = get_str(root, "start_time", false, &r, &rc);
-	f->end_time = get_str(root, "end_time", false, &r, &rc);
-	f->command_line = keep(root, "command_line", json_type_array, &r, &rc);
-	f->kernel = keep(root, "kernel", json_type_object, &r, &rc);
-	f->machine = keep(root, "machine", json_type_object, &r, &rc);
-	f->environment = keep(root, "environment", json_type_object, &r, &rc);
-	f->options = keep(root, "options", json_type_object, &r, &rc);
-	pts = field(root, "points", json_type_array, true, &r, &rc);
+	f->complete = rd_bool(root, "complete", &r, &rc);
+	f->interrupted = rd_str(root, "interrupted", false, &r, &rc);
+	f->start_time = rd_str(root, "start_time", false, &r, &rc);
+	f->end_time = rd_str(root, "end_time", false, &r, &rc);
+	f->command_line = rd_keep(root, "command_line", json_type_array, &r, &rc);
+	f->kernel = rd_keep(root, "kernel", json_type_object, &r, &rc);
+	f->machine = rd_keep(root, "machine", json_type_object, &r, &rc);
+	f->environment = rd_keep(root, "environment", json_type_object, &r, &rc);
+	f->options = rd_keep(root, "options", json_type_object, &r, &rc);
+	pts = rd_field(root, "points", json_type_array, true, &r, &rc);
 	for (size_t i = 0; !rc && i < json_object_array_length(pts); i++) {
 		struct res_point *p = res_file_add_point(f);
 

@@ -1,0 +1,103 @@
+/*
+ * res_rd.c - the typed, checked field getters of the result reader
+ * (res_read.c): each names the field and what is wrong in one line.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "res_rd.h"
+
+int rd_fail(struct rd *r, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	n = snprintf(r->err, r->errlen, "%s%s", r->where, *r->where ? ": " : "");
+	if (n < r->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(r->err + n, r->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+struct json_object *rd_field(struct json_object *o, const char *k,
+			     json_type type, bool required, struct rd *r,
+			     int *rc)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, k, &v) || !v) {
+		if (required)
+			*rc = rd_fail(r, "'%s' is missing", k);
+		return NULL;
+	}
+	if (json_object_get_type(v) != type &&
+	    !(type == json_type_double && json_object_is_type(v, json_type_int))) {
+		*rc = rd_fail(r, "'%s' should be %s, not %s", k,
+			      json_type_to_name(type),
+			      json_type_to_name(json_object_get_type(v)));
+		return NULL;
+	}
+	return v;
+}
+
+char *rd_str(struct json_object *o, const char *k, bool required,
+	     struct rd *r, int *rc)
+{
+	struct json_object *v = rd_field(o, k, json_type_string, required, r, rc);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = strdup(json_object_get_string(v));
+	if (!s)
+		*rc = -ENOMEM;
+	return s;
+}
+
+int64_t rd_int(struct json_object *o, const char *k, bool required,
+	       struct rd *r, int *rc)
+{
+	struct json_object *v = rd_field(o, k, json_type_int, required, r, rc);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+uint64_t rd_u64(struct json_object *v, struct rd *r, int *rc,
+		const char *what)
+{
+	if (!json_object_is_type(v, json_type_int)) {
+		*rc = rd_fail(r, "%s should be a whole number", what);
+		return 0;
+	}
+	return json_object_get_uint64(v);
+}
+
+double rd_num(struct json_object *o, const char *k, struct rd *r,
+	      int *rc)
+{
+	struct json_object *v = rd_field(o, k, json_type_double, false, r, rc);
+
+	return v ? json_object_get_double(v) : NAN;
+}
+
+bool rd_bool(struct json_object *o, const char *k, struct rd *r,
+	     int *rc)
+{
+	struct json_object *v = rd_field(o, k, json_type_boolean, false, r, rc);
+
+	return v ? json_object_get_boolean(v) : false;
+}
+
+struct json_object *rd_keep(struct json_object *o, const char *k,
+			    json_type type, struct rd *r, int *rc)
+{
+	struct json_object *v = rd_field(o, k, type, false, r, rc);
+
+	return v ? json_object_get(v) : NULL;
+}
