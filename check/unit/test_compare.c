@@ -3,7 +3,8 @@
  * known shift and noise (synth.h): A/A gives no REGRESSION, a 10% drop at
  * low noise is a REGRESSION (exit 1), a 1% change with T = 2% is
  * NO_CHANGE; noise, environment differences, grouping, bad input and the
- * exit codes; the verdict rules one by one; JSON and JUnit output.
+ * exit codes; the verdict rules one by one; JSON and JUnit output. The
+ * metrics other than ops/s: test_compare_metrics.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,55 +22,8 @@
 #include <cmocka.h>
 
 #include "../../results/compare.h"
+#include "cmp_fixture.h"
 #include "synth.h"
-
-struct fixture {
-	char dir[64];
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/cgs-cmp-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	if (system(cmd))
-		return -1;
-	free(f);
-	return 0;
-}
-
-static const char *path(struct fixture *f, const char *name)
-{
-	static char buf[4][256];
-	static int k;
-
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof(buf[k]), "%s/%s", f->dir, name);
-	return buf[k];
-}
-
-static void put(struct fixture *f, const char *name, struct synth s)
-{
-	if (!s.tasks)
-		s.tasks = 2;
-	if (!s.mean)
-		s.mean = 1e6;
-	assert_int_equal(synth_write(path(f, name), &s), 0);
-}
 
 /* Run `cgscale compare ARGS...` with stdout to /dev/null; the status. */
 static int compare(const char *first, ...)
@@ -92,23 +46,6 @@ static int compare(const char *first, ...)
 	close(saved);
 	close(null);
 	return status;
-}
-
-/* Analyse two files in-process, for a look at the verdicts. */
-static void analyse(struct cmp_result *r, const char *a, const char *b, double t)
-{
-	char err[512];
-
-	cmp_opts_default(&r->o);
-	r->o.threshold[CMP_PRIMARY] = t;
-	r->nsides = 2;
-	r->sides = calloc(2, sizeof(*r->sides));
-	assert_non_null(r->sides);
-	strcpy(r->sides[0].label, "A");
-	strcpy(r->sides[1].label, "B");
-	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
-	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
-	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
 }
 
 static const struct cmp_delta *primary(const struct cmp_result *r)
@@ -314,132 +251,6 @@ static void test_grouping(void **state)
 	assert_int_equal(compare(path(f, "a.json"), path(f, "dir"), path(f, "a.json"), NULL), 0);
 }
 
-static void test_fairness_metric(void **state)
-{
-	struct fixture *f = *state;
-	struct cmp_result r = { 0 };
-	size_t m;
-
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "min_task_ops"); m++)
-		;
-	assert_true(m < cmp_nmetrics);
-	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 40 });
-	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 41, .slow = 0.3 });
-	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
-	/* one task 30% slower: the slowest task regresses, BH-significant */
-	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, m)->verdict, CMP_REGRESSION);
-	assert_true(cmp_delta_of(&r, &r.groups[0], 1, m)->q < 0.05);
-	cmp_result_free(&r);
-}
-
-/* A lower-is-better metric read from the perf section by its path. */
-static void test_perf_metric(void **state)
-{
-	struct fixture *f = *state;
-	struct cmp_result r = { 0 };
-	const struct cmp_delta *d;
-	size_t m;
-
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "path_length"); m++)
-		;
-	assert_true(m < cmp_nmetrics);
-	assert_int_equal(cmp_metrics[m].dir, -1);
-	put(f, "a.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 70, .path_length = 1500 });
-	put(f, "b.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 71, .shift = -10,
-					 .path_length = 1500 });
-	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
-	d = cmp_delta_of(&r, &r.groups[0], 1, m);
-	assert_true(d->valid);
-	/* 11% more instructions per op is worse: a negative change */
-	assert_true(d->pct < -9 && d->pct > -13);
-	assert_true(d->hi < -5);
-	assert_int_equal(d->verdict, CMP_REGRESSION);
-	cmp_result_free(&r);
-	/* files without a perf section simply lack the metric */
-	put(f, "c.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 72 });
-	memset(&r, 0, sizeof(r));
-	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
-	assert_false(cmp_delta_of(&r, &r.groups[0], 1, m)->valid);
-	cmp_result_free(&r);
-}
-
-static size_t metric_index(const char *name)
-{
-	size_t m;
-
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, name); m++)
-		;
-	assert_true(m < cmp_nmetrics);
-	return m;
-}
-
-/*
- * Stats-reader latencies: lower is better, and p99 is judged against the
- * tail threshold (10%), not the primary one (2%).
- */
-static void test_latency_metrics(void **state)
-{
-	struct fixture *f = *state;
-	struct cmp_result r = { 0 };
-	size_t ops = metric_index("per_task_ops"), p50 = metric_index("stat_p50");
-	size_t p99 = metric_index("stat_p99");
-	const struct cmp_delta *d;
-
-	assert_int_equal(cmp_metrics[p99].dir, -1);
-	assert_int_equal(cmp_metrics[p99].cls, CMP_TAIL);
-	assert_int_equal(cmp_metrics[p50].cls, CMP_SECONDARY);
-	/* ops/s -6%: reads take 6.4% longer */
-	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 80, .p99_ns = 60000 });
-	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 81, .shift = -6,
-					 .p99_ns = 60000 });
-	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
-	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, ops)->verdict, CMP_REGRESSION);
-	d = cmp_delta_of(&r, &r.groups[0], 1, p99);
-	assert_true(d->valid);
-	assert_true(d->pct < -5.5 && d->pct > -7.5);   /* slower is worse */
-	/* within the 10% tail threshold: no regression called on p99 */
-	assert_int_not_equal(d->verdict, CMP_REGRESSION);
-	/* but beyond the 5% secondary one for the median */
-	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p50)->verdict, CMP_REGRESSION);
-	cmp_result_free(&r);
-	/* -20%: reads take 25% longer, a tail regression too */
-	put(f, "c.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 82, .shift = -20,
-					 .p99_ns = 60000 });
-	memset(&r, 0, sizeof(r));
-	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
-	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p99)->verdict, CMP_REGRESSION);
-	cmp_result_free(&r);
-}
-
-/* The workloads' own figures come from their aux counters, by name. */
-static void test_aux_metrics(void **state)
-{
-	const char *names[] = { "tx_bytes", "rx_bytes" }, *units[] = { "Mbit/s", "Mbit/s" };
-	const char *pnames[] = { "passes" }, *punits[] = { "bogo-ops/s" };
-	const double scales[] = { 8e-6, 8e-6 }, pscale[] = { 0.25 };
-	struct res_point p = { 0 };
-
-	(void)state;
-	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
-	p.tasks = 2;
-	assert_int_equal(res_point_set_aux(&p, 2, names, units, scales), 0);
-	p.sum.aux_task_rate[0] = 111;
-	p.sum.aux_task_rate[1] = 24000;
-	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p),
-			   24000, 1e-9);
-	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p)));
-	res_point_free(&p);
-	memset(&p, 0, sizeof(p));
-	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
-	p.tasks = 2;
-	assert_int_equal(res_point_set_aux(&p, 1, pnames, punits, pscale), 0);
-	p.sum.aux_task_rate[0] = 40;   /* per task: the metric is all tasks */
-	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p),
-			   80, 1e-9);
-	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p)));
-	res_point_free(&p);
-}
-
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
@@ -522,10 +333,6 @@ int main(void)
 		cmocka_unit_test(test_judge_rules),
 		cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_grouping, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
-		cmocka_unit_test(test_aux_metrics),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
 	};

@@ -1,0 +1,161 @@
+/*
+ * test_compare_metrics.c - compare's metrics other than ops/s on
+ * synthetic result files (synth.h): fairness (the slowest task), the
+ * perf counters, the stat reader's latency percentiles and the
+ * workloads' aux counters.
+ */
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cmp_fixture.h"
+#include "synth.h"
+
+static void test_fairness_metric(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "min_task_ops"); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 40 });
+	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 41, .slow = 0.3 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	/* one task 30% slower: the slowest task regresses, BH-significant */
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, m)->verdict, CMP_REGRESSION);
+	assert_true(cmp_delta_of(&r, &r.groups[0], 1, m)->q < 0.05);
+	cmp_result_free(&r);
+}
+
+/* A lower-is-better metric read from the perf section by its path. */
+static void test_perf_metric(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "path_length"); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	assert_int_equal(cmp_metrics[m].dir, -1);
+	put(f, "a.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 70, .path_length = 1500 });
+	put(f, "b.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 71, .shift = -10,
+					 .path_length = 1500 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	d = cmp_delta_of(&r, &r.groups[0], 1, m);
+	assert_true(d->valid);
+	/* 11% more instructions per op is worse: a negative change */
+	assert_true(d->pct < -9 && d->pct > -13);
+	assert_true(d->hi < -5);
+	assert_int_equal(d->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* files without a perf section simply lack the metric */
+	put(f, "c.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 72 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_false(cmp_delta_of(&r, &r.groups[0], 1, m)->valid);
+	cmp_result_free(&r);
+}
+
+static size_t metric_index(const char *name)
+{
+	size_t m;
+
+	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, name); m++)
+		;
+	assert_true(m < cmp_nmetrics);
+	return m;
+}
+
+/*
+ * Stats-reader latencies: lower is better, and p99 is judged against the
+ * tail threshold (10%), not the primary one (2%).
+ */
+static void test_latency_metrics(void **state)
+{
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	size_t ops = metric_index("per_task_ops"), p50 = metric_index("stat_p50");
+	size_t p99 = metric_index("stat_p99");
+	const struct cmp_delta *d;
+
+	assert_int_equal(cmp_metrics[p99].dir, -1);
+	assert_int_equal(cmp_metrics[p99].cls, CMP_TAIL);
+	assert_int_equal(cmp_metrics[p50].cls, CMP_SECONDARY);
+	/* ops/s -6%: reads take 6.4% longer */
+	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 80, .p99_ns = 60000 });
+	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 81, .shift = -6,
+					 .p99_ns = 60000 });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, ops)->verdict, CMP_REGRESSION);
+	d = cmp_delta_of(&r, &r.groups[0], 1, p99);
+	assert_true(d->valid);
+	assert_true(d->pct < -5.5 && d->pct > -7.5);   /* slower is worse */
+	/* within the 10% tail threshold: no regression called on p99 */
+	assert_int_not_equal(d->verdict, CMP_REGRESSION);
+	/* but beyond the 5% secondary one for the median */
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p50)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* -20%: reads take 25% longer, a tail regression too */
+	put(f, "c.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 82, .shift = -20,
+					 .p99_ns = 60000 });
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "a.json"), path(f, "c.json"), 2);
+	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, p99)->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+}
+
+/* The workloads' own figures come from their aux counters, by name. */
+static void test_aux_metrics(void **state)
+{
+	const char *names[] = { "tx_bytes", "rx_bytes" }, *units[] = { "Mbit/s", "Mbit/s" };
+	const char *pnames[] = { "passes" }, *punits[] = { "bogo-ops/s" };
+	const double scales[] = { 8e-6, 8e-6 }, pscale[] = { 0.25 };
+	struct res_point p = { 0 };
+
+	(void)state;
+	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
+	p.tasks = 2;
+	assert_int_equal(res_point_set_aux(&p, 2, names, units, scales), 0);
+	p.sum.aux_task_rate[0] = 111;
+	p.sum.aux_task_rate[1] = 24000;
+	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p),
+			   24000, 1e-9);
+	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p)));
+	res_point_free(&p);
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
+	p.tasks = 2;
+	assert_int_equal(res_point_set_aux(&p, 1, pnames, punits, pscale), 0);
+	p.sum.aux_task_rate[0] = 40;   /* per task: the metric is all tasks */
+	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p),
+			   80, 1e-9);
+	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p)));
+	res_point_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fairness_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
+		cmocka_unit_test(test_aux_metrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
