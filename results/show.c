@@ -69,8 +69,11 @@ static void show_one(const struct cmp_result *r, FILE *out)
 			fprintf(out, " %+8.1f", c->drift_pct);
 		else
 			fprintf(out, " %8s", "-");
-		if (c->runs > c->ok)
-			fprintf(out, "  %u not ok: %s", c->runs - c->ok, c->fail_reason);
+		if (c->runs > c->ok + c->disturbed)
+			fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
+				c->fail_reason);
+		if (c->disturbed)
+			fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
 		fprintf(out, "\n");
 	}
 	for (unsigned i = 0; i < r->nnotes; i++)

@@ -29,6 +29,7 @@
 #include "run.h"
 #include "statread.h"
 #include "../lib/util.h"
+#include "../results/disturb.h"
 #include "../lib/version.h"
 
 #define EXIT_BADINPUT 2
@@ -274,6 +275,8 @@ static int write_results(struct cgs_run *r)
 	r->res.end_time = strdup(when);
 	r->res.complete = !r->res.interrupted;
 	res_file_scalability(&r->res);
+	if (res_disturb_mark(&r->res))
+		return -ENOMEM;
 	if (r->out_is_default) {
 		/* results/runs/<stamp>/ is ours to create */
 		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
