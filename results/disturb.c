@@ -105,6 +105,19 @@ static void reason(struct json_object *a, const char *fmt, double x, double y)
 	json_object_array_add(a, json_object_new_string(buf));
 }
 
+/* How late the sampler was: its recorded lag, or a measured interval
+ * longer than asked (instants it missed were merged into one). */
+static double late_ms(const struct res_point *p)
+{
+	double late = p->sampler_lag_ms;
+
+	for (unsigned k = 1; k < p->nsamples; k++)
+		if (p->phase[k] == RES_PHASE_MEASURE && p->phase[k - 1] != RES_PHASE_START)
+			late = fmax(late, (p->t_ns[k] - p->t_ns[k - 1]) / 1e6 -
+				    p->interval_s * 1e3);
+	return late;
+}
+
 /* The reasons of one ok point into @a. */
 static int check_point(const struct res_file *f, const struct res_point *p,
 		       struct json_object *a)
@@ -125,8 +138,8 @@ static int check_point(const struct res_file *f, const struct res_point *p,
 		 100.0 * (cpus - p->tasks) / cpus - idle > L->idle_pts)
 		reason(a, "foreign load: idle %.1f%% where the task count leaves %.1f%%",
 		       idle, 100.0 * (cpus - p->tasks) / cpus);
-	if (p->interval_s > 0 && p->sampler_lag_ms > L->lag_frac * p->interval_s * 1e3)
-		reason(a, "sampler late by %.0f ms (interval %.0f ms)", p->sampler_lag_ms,
+	if (p->interval_s > 0 && late_ms(p) > L->lag_frac * p->interval_s * 1e3)
+		reason(a, "sampler late by %.0f ms (interval %.0f ms)", late_ms(p),
 		       p->interval_s * 1e3);
 	for (unsigned i = 0; i < p->ntasks; i++)
 		if (p->task[i].cpuset && p->task[i].migrated)
