@@ -200,8 +200,8 @@ static void point_notes(const struct cmp_result *r, const struct cmp_group *g,
 					lead, r->sides[0].label, na, r->sides[s].label, nb);
 			else
 				continue;
-			fprintf(out, " about %u runs a side would find a %g%% change of %s (80%% power)\n",
-				d->runs_needed, d->threshold, cmp_metrics[m].name);
+			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
+				d->runs_needed, d->threshold, d->threshold, cmp_metrics[m].name);
 		}
 }
 
