@@ -24,11 +24,13 @@
 
 #include <json-c/json.h>
 
+#include "autoruns.h"
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
 #include "../lib/util.h"
+#include "../results/disturb.h"
 #include "../lib/version.h"
 
 #define EXIT_BADINPUT 2
@@ -226,7 +228,12 @@ static int run_all(struct cgs_run *r, int *signo)
 	r->npoints_planned = (unsigned)r->o.runs * r->ntests * r->tasks.n *
 			     (modes[0] + modes[1]) * nl;
 	r->started_ns = cgs_now_ns();
-	for (unsigned run = 0; run < r->o.runs; run++)
+	for (unsigned run = 0; run <= r->o.runs; run++) {
+		/* -r auto: stop when the answer is clear (or at a limit) */
+		if (run && r->o.runs_auto && cgs_auto_done(r, run))
+			break;
+		if (run == r->o.runs)
+			break;
 		for (unsigned t = 0; t < r->ntests; t++)
 			for (unsigned k = 0; k < r->tasks.n; k++)
 				for (int m = 0; m < 2; m++)
@@ -242,6 +249,7 @@ static int run_all(struct cgs_run *r, int *signo)
 						    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
 							return 0;
 					}
+	}
 	return 0;
 }
 
@@ -292,6 +300,8 @@ static int write_results(struct cgs_run *r)
 	r->res.end_time = strdup(when);
 	r->res.complete = !r->res.interrupted;
 	res_file_scalability(&r->res);
+	if (res_disturb_mark(&r->res))
+		return -ENOMEM;
 	if (r->out_is_default) {
 		/* results/runs/<stamp>/ is ours to create */
 		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
