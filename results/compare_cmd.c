@@ -18,7 +18,7 @@
 
 struct cmp_cli {
 	double threshold, threshold2, threshold3, max_cov, alpha;
-	bool welch, allow_env_diff, fail_on_inconclusive, bisect;
+	bool welch, allow_env_diff, fail_on_inconclusive, bisect, keep_disturbed;
 	char *axis, *junit, *metrics;
 	int format;
 	int64_t seed, resamples;
@@ -43,6 +43,8 @@ static const struct cgs_opt cmp_optdefs[] = {
 		"what is compared; another critical field that differs stops the compare (exit 3)"),
 	OPT_BOOL("allow-env-diff", 0, CO(allow_env_diff),
 		"compare even when critical environment fields differ (printed as notes)"),
+	OPT_BOOL("keep-disturbed", 0, CO(keep_disturbed),
+		"use the runs marked disturbed too (left out and listed by default)"),
 	OPT_BOOL("fail-on-inconclusive", 0, CO(fail_on_inconclusive),
 		"exit 4 when nothing regressed but a verdict is INCONCLUSIVE or NOISY"),
 	OPT_BOOL("bisect", 0, CO(bisect),
@@ -137,6 +139,7 @@ static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 	o->welch = c->welch;
 	o->axis = c->axis;
 	o->allow_env_diff = c->allow_env_diff;
+	o->keep_disturbed = c->keep_disturbed;
 	o->fail_on_inconclusive = c->fail_on_inconclusive;
 	o->bisect = c->bisect;
 	o->seed = (uint64_t)c->seed;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "autoruns.h"
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
@@ -39,8 +40,14 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"measured time per point"),
 	OPT_DURATION("interval", 'i', RO(interval_ns), "1s", 1000000, HOUR,
 		"time between samples of the counters"),
-	OPT_INT("runs", 'r', RO(runs), "1", 1, 1000, NULL,
-		"repeat every point, interleaved: all points once, then all again"),
+	OPT_STRING("runs", 'r', RO(runs_arg), "1", "N|auto",
+		"repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide"),
+	OPT_INT("max-runs", 0, RO(max_runs), "30", 1, 1000, NULL,
+		"-r auto: at most this many runs a point"),
+	OPT_DURATION("max-time", 0, RO(max_time_ns), "0", 0, 100 * HOUR,
+		"-r auto: no round that would end after this long (0: no limit)"),
+	OPT_STRING("threshold", 'T', RO(threshold), "2", "PCT",
+		"-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
 	OPT_STRING("output", 'o', RO(output), NULL, "PATH",
 		"result file, or a directory for it (default: a new directory under results/runs/)"),
 	OPT_STRING("tmpdir", 0, RO(tmpdir), NULL, "DIR",
@@ -280,7 +287,9 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
 		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
 				r->o.governor);
-	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
+	rc = cgs_auto_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
 	if (!rc)
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
