@@ -142,7 +142,7 @@ static bool measured(struct res_point *p, bool *disagree)
 {
 	double stored = p->sum.total_ops_per_sec;
 
-	if (!p->status || strcmp(p->status, "ok"))
+	if (p->status != RES_OK)
 		return false;
 	res_point_summarise(p);
 	if (isfinite(stored) &&
@@ -211,7 +211,8 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		ok = measured(p, &disagree);
 		if (!ok) {
 			c->fail_reason = p->reason ? p->reason :
-					 p->status && strcmp(p->status, "ok") ? p->status :
+					 p->status != RES_OK && p->status != RES_NONE ?
+					 res_status_names[p->status] :
 					 "no measured interval";
 			continue;
 		}

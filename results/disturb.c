@@ -22,7 +22,7 @@ const struct res_disturb_limits res_disturb_limits = {
 
 static bool ok_point(const struct res_point *p)
 {
-	return p->status && !strcmp(p->status, "ok");
+	return p->status == RES_OK;
 }
 
 /* extra.cgroup.layout, as compare groups by it; "none" when absent */

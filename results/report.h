@@ -337,7 +337,7 @@ struct rpt_set {
 
 static inline bool rpt_ok(const struct res_point *p)
 {
-	return p->status && !strcmp(p->status, "ok") && p->sum.elapsed_s > 0;
+	return p->status == RES_OK && p->sum.elapsed_s > 0;
 }
 
 /* "run 2", or "file 1 run 2" when there are several files (report_point.c). */

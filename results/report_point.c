@@ -90,7 +90,7 @@ static void facts(struct rpt_doc *d, const struct rpt_set *s,
 			continue;
 		rpt_run_label(s, &g->run[r], label, sizeof(label));
 		fprintf(o, "<p class=\"warn\">");
-		rpt_html_printf(o, "%s %s: %s", label, g->run[r].p->status,
+		rpt_html_printf(o, "%s %s: %s", label, res_status_names[g->run[r].p->status],
 				g->run[r].p->reason ? g->run[r].p->reason :
 				"no reason recorded");
 		fprintf(o, "</p>\n");
@@ -130,7 +130,7 @@ static void task_table(struct rpt_doc *d, const struct rpt_set *s,
 			fprintf(o, "<td class=\"n\">%llu</td><td class=\"n\">%lld</td>"
 				   "<td class=\"n\">%lld</td>", (unsigned long long)t->ops,
 				(long long)t->minflt, (long long)t->majflt);
-			rpt_td(o, t->status);
+			rpt_td(o, res_status_names[t->status]);
 			rpt_td(o, t->error ? t->error : "");
 			fprintf(o, "</tr>\n");
 		}

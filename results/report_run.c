@@ -134,7 +134,7 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 		for (unsigned r = 0; r < g->nrun; r++) {
 			over |= g->run[r].p->oversubscribed;
 			if (!rpt_ok(g->run[r].p) && !why)
-				why = g->run[r].p->status;
+				why = res_status_names[g->run[r].p->status];
 		}
 		fprintf(o, "<tr%s><td><a href=\"#%s\">", g->nok < g->nrun ?
 			" class=\"bad\"" : "", g->id);

@@ -26,6 +26,18 @@ struct json_object;
 enum res_phase { RES_PHASE_START, RES_PHASE_WARMUP, RES_PHASE_MEASURE };
 extern const char *const res_phase_names[];
 
+/* The outcome of a point or a task; RES_NONE: not decided yet (written as
+ * null). "stopped": a task that never reached an outcome because the
+ * point was stopped; "interrupted": a point cut short by a signal. */
+enum res_status {
+	RES_NONE, RES_OK, RES_FAILED, RES_SKIPPED, RES_STOPPED, RES_INTERRUPTED,
+	RES_NSTATUS
+};
+extern const char *const res_status_names[RES_NSTATUS];   /* [RES_NONE] NULL */
+
+/* The status named @s, or -EINVAL. */
+int res_status_parse(const char *s);
+
 struct res_task {
 	int index;
 	int pid, tid;
@@ -34,7 +46,7 @@ struct res_task {
 	bool migrated;           /* cpu_end != cpu_start */
 	uint64_t ops;            /* the task's total over its whole loop */
 	int64_t minflt, majflt;  /* getrusage(RUSAGE_THREAD) over the loop */
-	char *status;            /* "ok", "failed", "skipped" */
+	enum res_status status;  /* ok, failed, skipped, stopped */
 	char *error;             /* why, when not ok */
 	uint64_t aux[CGS_MAX_AUX];   /* aux totals over the whole loop */
 };
@@ -58,7 +70,7 @@ struct res_point {
 	char *test, *mode;       /* mode: "process" or "thread" */
 	unsigned tasks;
 	unsigned run;            /* repetition, 0-based */
-	char *status;            /* "ok", "failed", "skipped" */
+	enum res_status status;  /* ok, failed, skipped (interrupted) */
 	char *reason;            /* why, when not ok */
 	char *started_at;        /* ISO 8601, UTC */
 	char *placement;

@@ -19,6 +19,20 @@ const char *const res_phase_names[] = {
 	NULL,
 };
 
+const char *const res_status_names[RES_NSTATUS] = {
+	[RES_NONE] = NULL, [RES_OK] = "ok", [RES_FAILED] = "failed",
+	[RES_SKIPPED] = "skipped", [RES_STOPPED] = "stopped",
+	[RES_INTERRUPTED] = "interrupted",
+};
+
+int res_status_parse(const char *s)
+{
+	for (int i = RES_NONE + 1; s && i < RES_NSTATUS; i++)
+		if (!strcmp(s, res_status_names[i]))
+			return i;
+	return -EINVAL;
+}
+
 int res_point_alloc(struct res_point *p, unsigned ntasks, unsigned nsamples)
 {
 	p->ntasks = ntasks;
@@ -69,7 +83,6 @@ void res_point_free(struct res_point *p)
 	}
 	for (unsigned i = 0; p->task && i < p->ntasks; i++) {
 		free(p->task[i].cpuset);
-		free(p->task[i].status);
 		free(p->task[i].error);
 	}
 	free(p->task);
@@ -81,7 +94,6 @@ void res_point_free(struct res_point *p)
 	free(p->steal_pct);
 	free(p->test);
 	free(p->mode);
-	free(p->status);
 	free(p->reason);
 	free(p->started_at);
 	free(p->placement);
@@ -241,7 +253,7 @@ out:
 
 static bool point_ok(const struct res_point *p)
 {
-	return p->status && !strcmp(p->status, "ok");
+	return p->status == RES_OK;
 }
 
 void res_file_scalability(struct res_file *f)

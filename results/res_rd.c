@@ -101,3 +101,19 @@ struct json_object *rd_keep(struct json_object *o, const char *k,
 
 	return v ? json_object_get(v) : NULL;
 }
+
+enum res_status rd_status(struct json_object *o, struct rd *r, int *rc)
+{
+	struct json_object *v = rd_field(o, "status", json_type_string, true, r, rc);
+	int st;
+
+	if (!v)
+		return RES_NONE;
+	st = res_status_parse(json_object_get_string(v));
+	if (st < 0) {
+		*rc = rd_fail(r, "'status' is '%s', not one of ok, failed, skipped, "
+			      "stopped or interrupted", json_object_get_string(v));
+		return RES_NONE;
+	}
+	return (enum res_status)st;
+}

@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "res.h"
+
 /* Where we are in the document, for messages. */
 struct rd {
 	char *err;
@@ -40,5 +42,8 @@ bool rd_bool(struct json_object *o, const char *k, struct rd *r, int *rc);
 /* @k with a reference taken, for the model to keep; NULL if absent. */
 struct json_object *rd_keep(struct json_object *o, const char *k,
 			    json_type type, struct rd *r, int *rc);
+
+/* The required "status" of @o, one of res_status_names. */
+enum res_status rd_status(struct json_object *o, struct rd *r, int *rc);
 
 #endif

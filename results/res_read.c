@@ -37,7 +37,7 @@ static int read_task(struct json_object *o, const struct res_point *p,
 	t->ops = (uint64_t)rd_int(o, "ops", false, r, &rc);
 	t->minflt = rd_int(o, "minflt", false, r, &rc);
 	t->majflt = rd_int(o, "majflt", false, r, &rc);
-	t->status = rd_str(o, "status", true, r, &rc);
+	t->status = rd_status(o, r, &rc);
 	t->error = rd_str(o, "error", false, r, &rc);
 	aux = rd_field(o, "aux", json_type_object, false, r, &rc);
 	for (unsigned k = 0; aux && !rc && k < p->naux; k++)
@@ -237,7 +237,7 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 	p->mode = rd_str(o, "mode", true, r, &rc);
 	p->tasks = (unsigned)rd_int(o, "tasks", true, r, &rc);
 	p->run = (unsigned)rd_int(o, "run", false, r, &rc);
-	p->status = rd_str(o, "status", true, r, &rc);
+	p->status = rd_status(o, r, &rc);
 	p->reason = rd_str(o, "reason", false, r, &rc);
 	p->started_at = rd_str(o, "started_at", false, r, &rc);
 	td = rd_field(o, "tasks_detail", json_type_array, true, r, &rc);

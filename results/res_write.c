@@ -36,7 +36,7 @@ static struct json_object *task_json(const struct res_point *p,
 	cgs_jadd(o, "ops", json_object_new_uint64(t->ops));
 	cgs_jadd(o, "minflt", json_object_new_int64(t->minflt));
 	cgs_jadd(o, "majflt", json_object_new_int64(t->majflt));
-	cgs_jadd(o, "status", cgs_jstr(t->status));
+	cgs_jadd(o, "status", cgs_jstr(res_status_names[t->status]));
 	cgs_jadd(o, "error", cgs_jstr(t->error));
 	for (unsigned k = 0; k < p->naux; k++)
 		cgs_jadd(aux, p->aux_name[k], json_object_new_uint64(t->aux[k]));
@@ -137,7 +137,7 @@ static struct json_object *point_json(const struct res_point *p)
 	cgs_jadd(o, "mode", cgs_jstr(p->mode));
 	cgs_jadd(o, "tasks", json_object_new_int((int)p->tasks));
 	cgs_jadd(o, "run", json_object_new_int((int)p->run));
-	cgs_jadd(o, "status", cgs_jstr(p->status));
+	cgs_jadd(o, "status", cgs_jstr(res_status_names[p->status]));
 	cgs_jadd(o, "reason", cgs_jstr(p->reason));
 	cgs_jadd(o, "started_at", cgs_jstr(p->started_at));
 	cgs_jadd(pl, "policy", cgs_jstr(p->placement));

@@ -141,7 +141,7 @@ static void tsv_row(FILE *out, const char *file, const struct res_point *p,
 {
 	fprintf(out, "%s\t%s\t%s\t%u\t%s\t%s\t%u\t%s\t%s\t%s\t", file, p->test, p->mode,
 		p->tasks, cmp_point_layout(p), *wopts ? wopts : "NA", p->run,
-		p->status ? p->status : "NA", metric, task);
+		p->status ? res_status_names[p->status] : "NA", metric, task);
 	if (interval < 0)
 		fprintf(out, "NA\tNA\tNA\t");
 	else

@@ -73,7 +73,7 @@ static size_t clean_values(const struct res_file *f, const struct res_point *p,
 		const struct res_point *q = &f->points[i];
 		double x;
 
-		if (!same_point(p, q) || strcmp(q->status, "ok") ||
+		if (!same_point(p, q) || q->status != RES_OK ||
 		    res_disturbed(q, why, sizeof(why)) > 0)
 			continue;
 		x = cmp_metric_value(&cmp_metrics[0], q);

@@ -202,7 +202,7 @@ int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 		return rc;
 	if (rc) {
 		snprintf(cp->error, sizeof(cp->error), "%s", err);
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("cgroup setup: %s", err);
 		return 0;
 	}

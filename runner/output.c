@@ -62,8 +62,8 @@ static void agg_point(struct agg *a, const struct res_point *p)
 	if (p->sampler_lag_ms > a->lag_ms)
 		a->lag_ms = p->sampler_lag_ms;
 	a->interval_ms = p->interval_s * 1e3;
-	if (strcmp(p->status, "ok")) {
-		a->bad_status = p->status;
+	if (p->status != RES_OK) {
+		a->bad_status = res_status_names[p->status];
 		a->bad_reason = p->reason;
 		return;
 	}
@@ -238,7 +238,7 @@ static void csv_cell(const struct res_file *f, const char *test, const char *lay
 		const struct res_point *p = &f->points[i];
 
 		if (strcmp(p->test, test) || strcmp(p->mode, mode) ||
-		    p->tasks != tasks || strcmp(p->status, "ok") ||
+		    p->tasks != tasks || p->status != RES_OK ||
 		    (layout && !same_layout(layout, cgs_point_layout(p))))
 			continue;
 		*ops += p->sum.total_ops_per_sec;

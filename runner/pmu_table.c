@@ -162,7 +162,7 @@ void pmu_print_rows(const struct res_file *f, const char *test,
 		const char *pl = cgs_point_layout(p);
 
 		if (sec && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && !strcmp(p->status, "ok") &&
+		    p->tasks == tasks && p->status == RES_OK &&
 		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
 			perf[n++] = sec;
 	}

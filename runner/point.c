@@ -175,7 +175,7 @@ static int obs_ready(const struct cgs_point_spec *spec, const struct cgs_shared 
 		rc = spec->obs[k].ready(spec->obs[k].priv, sh->ntasks, pid, tid,
 					msg, sizeof(msg));
 		if (rc) {
-			p->status = strdup("failed");
+			p->status = RES_FAILED;
 			p->reason = cgs_fmt("%s: %s", spec->obs[k].name,
 					    msg[0] ? msg : strerror(-rc));
 		}
@@ -229,7 +229,7 @@ static int point_prepare(struct cgs_point_tasks *pt, struct res_point *p)
 	rc = pt->w->prepare(&pt->ctx);
 	if (!rc)
 		return 0;
-	p->status = strdup(rc == -EOPNOTSUPP || rc == -ENOSYS ? "skipped" : "failed");
+	p->status = rc == -EOPNOTSUPP || rc == -ENOSYS ? RES_SKIPPED : RES_FAILED;
 	p->reason = strdup(pt->ctx.why[0] ? pt->ctx.why : strerror(-rc));
 	res_point_truncate(p, 0);
 	return 1;
@@ -259,14 +259,13 @@ static int point_measure(const struct cgs_point_spec *spec,
 	killed = cgs_workers_collect(spec, pt->sh, wk);
 	cgs_point_record_tasks(spec, pt->sh, p);
 	if (rc == -EINTR) {
-		free(p->status);
-		p->status = strdup("interrupted");
+		p->status = RES_INTERRUPTED;
 	} else {
 		cgs_workers_outcome(p, rc, wk, killed, spec);
 		if (rc != -ENOMEM)
 			rc = 0;
 	}
-	if (p->status && !strcmp(p->status, "ok"))
+	if (p->status == RES_OK)
 		res_point_summarise(p);
 	for (unsigned k = 0; k < spec->nobs; k++)
 		if (spec->obs[k].finish)
@@ -314,7 +313,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	rc = point_measure(spec, &pt, &wk, p, at, plan_phase, n, signo);
 out:
 	if (!p->status && rc) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("the runner could not run it: %s", strerror(-rc));
 	}
 	if (prepared && w->cleanup)

@@ -44,18 +44,18 @@ void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 			t->cpuset = strdup(list);
 		}
 		if (state == CGS_T_DONE) {
-			t->status = strdup("ok");
+			t->status = RES_OK;
 			continue;
 		}
 		if (state == CGS_T_SKIPPED) {
 			skipped++;
-			t->status = strdup("skipped");
+			t->status = RES_SKIPPED;
 		} else if (state == CGS_T_FAILED) {
 			failed++;
-			t->status = strdup("failed");
+			t->status = RES_FAILED;
 		} else {
 			/* never got to record an outcome: stopped early */
-			t->status = strdup("stopped");
+			t->status = RES_STOPPED;
 		}
 		t->error = xstrdup(in->msg[0] ? in->msg : NULL);
 		if (!first && (state == CGS_T_FAILED || state == CGS_T_SKIPPED))
@@ -63,11 +63,11 @@ void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 				    in->msg[0] ? in->msg : "failed");
 	}
 	if (failed) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = failed > 1 ? cgs_fmt("%s (and %u more)", first, failed - 1)
 				       : xstrdup(first);
 	} else if (skipped) {
-		p->status = strdup("skipped");
+		p->status = RES_SKIPPED;
 		p->reason = xstrdup(first);
 	}
 	free(first);

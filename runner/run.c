@@ -149,10 +149,10 @@ static void point_outcome(struct cgs_run *r, struct res_point *p, int rc,
 					     signo);
 		res_point_free(p);
 		r->res.npoints--;
-	} else if (strcmp(p->status, "ok")) {
+	} else if (p->status != RES_OK) {
 		cgs_progress_done(r);
 		cgs_err("%s %s %u tasks run %u: %s: %s", p->test, p->mode, p->tasks,
-			p->run + 1, p->status, p->reason ? p->reason : "(no reason)");
+			p->run + 1, res_status_names[p->status], p->reason ? p->reason : "(no reason)");
 	}
 }
 
@@ -200,7 +200,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		spec.cg = &view;
 		rc = cgs_statread_begin(r, w, spec.cg, obs, &spec.nobs, &sr);
 		if (rc) {
-			p->status = strdup("failed");
+			p->status = RES_FAILED;
 			p->reason = cgs_fmt("stats readers: %s", strerror(-rc));
 			rc = 0;
 		}
@@ -245,8 +245,8 @@ static int run_all(struct cgs_run *r, int *signo)
 							       cgs_cg_order(nl, run, l), signo);
 						if (rc)
 							return rc;
-						if (r->o.fail_fast && strcmp(r->res.points[r->res.npoints - 1].status, "ok") &&
-						    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
+						if (r->o.fail_fast && r->res.points[r->res.npoints - 1].status != RES_OK &&
+						    r->res.points[r->res.npoints - 1].status != RES_SKIPPED)
 							return 0;
 					}
 	}
@@ -425,7 +425,7 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	for (unsigned i = 0; i < r->res.npoints; i++)
-		if (!strcmp(r->res.points[i].status, "failed"))
+		if (r->res.points[i].status == RES_FAILED)
 			status = 1;
 	if (r->cg->cleanup_failures)
 		status = 1;

@@ -323,7 +323,7 @@ void cgs_statread_print_rows(const struct res_file *f, const char *test,
 		struct json_object *sr, *x;
 
 		if (strcmp(p->test, test) || strcmp(p->mode, mode) || p->tasks != tasks ||
-		    strcmp(p->status, "ok") || !p->extra ||
+		    p->status != RES_OK || !p->extra ||
 		    !(pl == layout || (pl && layout && !strcmp(pl, layout))) ||
 		    !json_object_object_get_ex(p->extra, "stat_reader", &sr) ||
 		    !json_object_object_get_ex(sr, "histogram", &x) ||

@@ -83,7 +83,7 @@ void cgs_workers_outcome(struct res_point *p, int rc, struct cgs_workers *wk,
 	if (p->status)
 		return;
 	if (killed) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("tasks did not stop within %.0f s and were killed",
 				    spec->stop_timeout_ns / 1e9);
 		return;
@@ -94,31 +94,31 @@ void cgs_workers_outcome(struct res_point *p, int rc, struct cgs_workers *wk,
 		if (!wk->reaped[g])
 			continue;
 		if (WIFSIGNALED(st)) {
-			p->status = strdup("failed");
+			p->status = RES_FAILED;
 			p->reason = cgs_fmt("the %s-mode worker was killed by signal %d (%s)",
 					    spec->threads ? "thread" : "process",
 					    WTERMSIG(st), strsignal(WTERMSIG(st)));
 			return;
 		}
 		if (WEXITSTATUS(st)) {
-			p->status = strdup("failed");
+			p->status = RES_FAILED;
 			p->reason = cgs_fmt("a worker exited with status %d",
 					    WEXITSTATUS(st));
 			return;
 		}
 	}
 	if (rc == -ETIMEDOUT) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("tasks were not ready within %.0f s",
 				    spec->ready_timeout_ns / 1e9);
 	} else if (rc == -ECHILD) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("a worker exited before its tasks were ready");
 	} else if (rc && rc != -ECANCELED) {
-		p->status = strdup("failed");
+		p->status = RES_FAILED;
 		p->reason = cgs_fmt("%s", strerror(-rc));
 	} else {
-		p->status = strdup("ok");
+		p->status = RES_OK;
 	}
 }
 

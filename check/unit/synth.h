@@ -77,7 +77,7 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 	p->test = strdup(s->test ? s->test : "page_fault3");
 	p->mode = strdup(s->mode ? s->mode : "process");
 	p->tasks = s->tasks;
-	p->status = strdup(s->status ? s->status : "ok");
+	p->status = s->status ? (enum res_status)res_status_parse(s->status) : RES_OK;
 	if (s->status && strcmp(s->status, "ok"))
 		p->reason = strdup("synthetic failure");
 	p->wopts = json_object_new_object();
@@ -118,7 +118,7 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 				(uint64_t)llround(value * (i == 1 ? 1 - s->slow : 1));
 	}
 	for (unsigned i = 0; i < s->tasks; i++)
-		p->task[i].status = strdup("ok");
+		p->task[i].status = RES_OK;
 	res_point_summarise(p);
 	return 0;
 }

@@ -76,7 +76,7 @@ static void build(struct res_file *f)
 		p->mode = strdup("thread");
 		p->tasks = 2;
 		p->run = k;
-		p->status = strdup(k ? "failed" : "ok");
+		p->status = k ? RES_FAILED : RES_OK;
 		p->reason = k ? strdup("task 1 (pid 9): recv: \"Connection reset\"\n") : NULL;
 		p->started_at = strdup("2026-11-30T16:00:01Z");
 		p->placement = strdup("cores");
@@ -112,7 +112,7 @@ static void build(struct res_file *f)
 			t->ops = 987654321012ULL + i;
 			t->minflt = 5000 + i;
 			t->majflt = i;
-			t->status = strdup("ok");
+			t->status = RES_OK;
 			t->aux[0] = t->aux[1] = 42 + i;
 		}
 		res_point_summarise(p);
@@ -162,7 +162,7 @@ static void t_round_trip(void **state)
 
 		assert_string_equal(p->test, q->test);
 		assert_string_equal(p->mode, q->mode);
-		assert_string_equal(p->status, q->status);
+		assert_int_equal(p->status, q->status);
 		if (p->reason)
 			assert_string_equal(p->reason, q->reason);
 		else
@@ -207,7 +207,7 @@ static void t_round_trip(void **state)
 			assert_int_equal(t->ops, u->ops);
 			assert_int_equal(t->minflt, u->minflt);
 			assert_int_equal(t->majflt, u->majflt);
-			assert_string_equal(t->status, u->status);
+			assert_int_equal(t->status, u->status);
 			for (unsigned x = 0; x < p->naux; x++)
 				assert_int_equal(t->aux[x], u->aux[x]);
 		}
@@ -280,8 +280,30 @@ static void t_bad_input(void **state)
 	write_str(tm->path, "{\"schema_version\": 1, \"tool\": {\"name\": \"cgscale\"}, \"points\": [{\"test\": 3}]}");
 	expect_error(tm->path, -EINVAL, "points[0]");
 	expect_error("/nonexistent/x.json", -ENOENT, "cannot read");
+	/* a status outside the names table */
+	json_object_object_add(json_object_array_get_idx(
+		json_object_object_get(j, "points"), 0), "status",
+		json_object_new_string("fine"));
+	write_str(tm->path, json_object_to_json_string(j));
+	expect_error(tm->path, -EINVAL, "'status' is 'fine', not one of ok, failed");
 	json_object_put(j);
 	res_file_free(&a);
+}
+
+/* The status names table and its parser agree, both ways. */
+static void t_status_names(void **state)
+{
+	(void)state;
+	assert_null(res_status_names[RES_NONE]);
+	for (int i = RES_NONE + 1; i < RES_NSTATUS; i++) {
+		assert_non_null(res_status_names[i]);
+		assert_int_equal(res_status_parse(res_status_names[i]), i);
+	}
+	assert_string_equal(res_status_names[RES_OK], "ok");
+	assert_string_equal(res_status_names[RES_FAILED], "failed");
+	assert_string_equal(res_status_names[RES_SKIPPED], "skipped");
+	assert_int_equal(res_status_parse("OK"), -EINVAL);
+	assert_int_equal(res_status_parse(NULL), -EINVAL);
 }
 
 static void t_atomic_write(void **state)
@@ -307,6 +329,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_round_trip, mk, rm),
 		cmocka_unit_test_setup_teardown(t_bad_input, mk, rm),
 		cmocka_unit_test_setup_teardown(t_atomic_write, mk, rm),
+		cmocka_unit_test(t_status_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

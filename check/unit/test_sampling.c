@@ -168,7 +168,7 @@ static void t_scalability(void **state)
 
 		p->test = strdup("x");
 		p->mode = strdup(mode[i]);
-		p->status = strdup("ok");
+		p->status = RES_OK;
 		p->tasks = tasks[i];
 		p->sum.total_ops_per_sec = ops[i];
 	}
