@@ -190,6 +190,11 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen);
  * that has no measured point, -EINVAL (bad axis), or -ENOMEM.
  */
 int cmp_analyse(struct cmp_result *r, char *err, size_t errlen);
+
+/* Its first step (compare_group.c): every run of every side's files into
+ * its group's cell. 0, -ENODATA with @err (a file with no measured
+ * point), or -ENOMEM. */
+int cmp_group_runs(struct cmp_result *r, char *err, size_t errlen);
 void cmp_result_free(struct cmp_result *r);
 
 /* The exit status for the verdicts in @r (0, 1, 4; 0, 1, 125 with
