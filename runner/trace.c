@@ -83,7 +83,7 @@ static void tracefs_mounted(char *dir, size_t len)
 		fclose(f);
 }
 
-/* Fill t->tp[k] from the tracefs at @root. */
+/* Fill tp from the tracefs at @root. */
 static void read_tp(const char *root, struct cgs_tp *tp, enum cgs_tp_kind k)
 {
 	char path[1300], buf[8192], group[64];
@@ -119,7 +119,7 @@ static void read_tp(const char *root, struct cgs_tp *tp, enum cgs_tp_kind k)
 	tp->supported = true;
 }
 
-static void read_all(const char *root, struct cgs_trace *t)
+void cgs_trace_read_tracefs(const char *root, struct cgs_trace *t)
 {
 	for (int k = 0; k < CGS_TP_NKIND; k++)
 		if (t->tp[k].wanted)
@@ -150,7 +150,7 @@ static int read_private(struct cgs_trace *t, char *err, size_t errlen)
 		     !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) &&
 		    (step = "mount -t tracefs nodev /sys/kernel/tracing",
 		     !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))) {
-			read_all("/sys/kernel/tracing", t);
+			cgs_trace_read_tracefs("/sys/kernel/tracing", t);
 			_exit(0);
 		}
 		dprintf(fd[1], "%s: %s", step, strerror(errno));
@@ -199,12 +199,14 @@ static int trial_open(struct cgs_trace *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* Mark the tracepoints of the sets in @list; -EINVAL on an unknown one. */
-static int parse_sets(const char *list, struct cgs_trace *t, char *err,
-		      size_t errlen)
+int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
+			 size_t errlen)
 {
 	const char *s = list;
 
+	snprintf(t->sets, sizeof(t->sets), "%s", list);
+	for (int k = 0; k < CGS_TP_NKIND; k++)
+		snprintf(t->tp[k].name, sizeof(t->tp[k].name), "%s", cgs_tp_names[k]);
 	if (!*list)
 		return cgs_errf(err, errlen, -EINVAL,
 				"--trace needs a set name: memcg-flush");
@@ -239,10 +241,7 @@ int cgs_trace_setup(const char *list, struct cgs_trace **out, char *err,
 	*out = NULL;
 	if (t == MAP_FAILED)
 		return cgs_errf(err, errlen, -ENOMEM, "--trace: out of memory");
-	snprintf(t->sets, sizeof(t->sets), "%s", list);
-	for (int k = 0; k < CGS_TP_NKIND; k++)
-		snprintf(t->tp[k].name, sizeof(t->tp[k].name), "%s", cgs_tp_names[k]);
-	rc = parse_sets(list, t, err, errlen);
+	rc = cgs_trace_parse_sets(list, t, err, errlen);
 	if (!rc && !may_trace())
 		rc = cgs_errf(err, errlen, -EPERM,
 			      "--trace needs root, or CAP_PERFMON and access to tracefs; run as root or leave --trace out");
@@ -255,7 +254,7 @@ int cgs_trace_setup(const char *list, struct cgs_trace **out, char *err,
 	t->ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	tracefs_mounted(root, sizeof(root));
 	if (root[0]) {
-		read_all(root, t);
+		cgs_trace_read_tracefs(root, t);
 		snprintf(t->tracefs, sizeof(t->tracefs), "mounted at %s", root);
 	} else {
 		rc = read_private(t, err, errlen);

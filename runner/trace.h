@@ -77,6 +77,12 @@ bool cgs_trace_set_uses(unsigned s, enum cgs_tp_kind k);
 int cgs_trace_setup(const char *list, struct cgs_trace **out, char *err,
 		    size_t errlen);
 void cgs_trace_free(struct cgs_trace *t);
+/* The steps of setup, for tests: mark the tracepoints of the sets in
+ * @list (-EINVAL with @err on an unknown one); fill the wanted ones
+ * from the tracefs at @root (ids, fields; or why not supported). */
+int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
+			 size_t errlen);
+void cgs_trace_read_tracefs(const char *root, struct cgs_trace *t);
 
 /* ---- trace_calc.c: records to figures (pure; unit-tested) ---- */
 
