@@ -18,7 +18,7 @@
 
 #include <json-c/json.h>
 
-#include "evidence.h"
+#include "cputime.h"
 #include "../lib/json.h"
 #include "../lib/procstat.h"
 

@@ -9,29 +9,20 @@
 #ifndef CGS_EVIDENCE_H
 #define CGS_EVIDENCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "point.h"
 
-struct cgs_run;
+struct cgs_trace;
 struct cgs_evidence;
 
-/* For one point whose cgroups are @cg (NULL: none): add the observers @r asks for to obs[*nobs]; *@out is
- * freed by cgs_evidence_end (NULL: none). 0 or -ENOMEM. */
-int cgs_evidence_begin(const struct cgs_run *r, const struct cgs_cgview *cg,
-		       struct cgs_observer *obs, unsigned *nobs,
-		       struct cgs_evidence **out);
+/* For one point whose cgroups are @cg (NULL: none): add the observers
+ * asked for (vmstat, CPU time, the tracepoints of @trace, NULL: none) to
+ * obs[*nobs]; *@out is freed by cgs_evidence_end. 0 or -ENOMEM. */
+int cgs_evidence_begin(bool vmstat, bool cputime, const struct cgs_trace *trace,
+		       const struct cgs_cgview *cg, struct cgs_observer *obs,
+		       unsigned *nobs, struct cgs_evidence **out);
 void cgs_evidence_end(struct cgs_evidence *ev);
-
-/* The observers themselves; each *_new returns NULL without memory. */
-struct cgs_vmobs;
-struct cgs_vmobs *cgs_vmobs_new(void);
-void cgs_vmobs_observer(struct cgs_vmobs *v, struct cgs_observer *o);
-void cgs_vmobs_free(struct cgs_vmobs *v);
-
-struct cgs_cpuobs;
-struct cgs_cpuobs *cgs_cpuobs_new(void);
-void cgs_cpuobs_observer(struct cgs_cpuobs *c, struct cgs_observer *o);
-void cgs_cpuobs_free(struct cgs_cpuobs *c);
 
 #endif

@@ -180,7 +180,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		}
 	}
 	if (!rc && !p->status)
-		rc = cgs_evidence_begin(r, spec.cg, obs, &spec.nobs, &ev);
+		rc = cgs_evidence_begin(!r->o.no_vmstat, !r->o.no_cputime,
+					r->trace, spec.cg, obs, &spec.nobs, &ev);
 	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
 	else if (!rc)

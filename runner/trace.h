@@ -7,8 +7,8 @@
  * question of what flushing costs and who pays it.
  *
  * trace.c resolves the sets once per run (ids and record layouts from
- * tracefs; privileges); trace_point.c is the per-point observer (per-CPU
- * ring buffers drained at every sample instant); trace_calc.c turns the
+ * tracefs; privileges); trace_point.h is the per-point observer (per-CPU
+ * ring buffers drained at every sample instant); trace_calc.h turns the
  * records into counts and histograms and the extra.trace section.
  */
 #ifndef CGS_TRACE_H
@@ -19,7 +19,6 @@
 #include <stdint.h>
 
 #include "../lib/tpformat.h"
-#include "point.h"
 
 struct json_object;
 
@@ -83,48 +82,5 @@ void cgs_trace_free(struct cgs_trace *t);
 int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
 			 size_t errlen);
 void cgs_trace_read_tracefs(const char *root, struct cgs_trace *t);
-
-/* ---- trace_calc.c: records to figures (pure; unit-tested) ---- */
-
-/* One record, decoded. */
-struct cgs_tpev {
-	int64_t t_ns;             /* CLOCK_MONOTONIC */
-	int cpu;                  /* where it fired */
-	enum cgs_tp_kind kind;
-	int pid;
-	uint64_t id;              /* the cgroup id of the record */
-	int64_t a;                /* flush: stats_updates; rstat: cpu field */
-	bool b, c;                /* flush: force, needs_flush; rstat: contended */
-};
-
-struct cgs_tpcalc;
-
-/* @last_cpu: the highest possible CPU (a flush's per-CPU loop ends
- * there). NULL without memory. */
-struct cgs_tpcalc *cgs_tpcalc_new(int last_cpu);
-void cgs_tpcalc_free(struct cgs_tpcalc *c);
-/* The point's own cgroups: records with these ids count as "own". */
-void cgs_tpcalc_own(struct cgs_tpcalc *c, const uint64_t *ids, unsigned n);
-/* The measured window; records outside it are not counted. */
-void cgs_tpcalc_window(struct cgs_tpcalc *c, int64_t start_ns, int64_t end_ns);
-/* Records in time order. */
-void cgs_tpcalc_add(struct cgs_tpcalc *c, const struct cgs_tpev *e);
-/* Records the kernel dropped (ring full). */
-void cgs_tpcalc_lost(struct cgs_tpcalc *c, uint64_t n);
-/* The counts, as the "flush" and "rstat_lock" objects of extra.trace;
- * @ops, @reads (the stat reader's, 0: none) scale them. */
-struct json_object *cgs_tpcalc_json(const struct cgs_tpcalc *c,
-				    const struct cgs_trace *t, double elapsed_s,
-				    uint64_t ops, uint64_t reads);
-
-/* ---- trace_point.c: the per-point observer ---- */
-
-struct cgs_tracept;
-struct cgs_cgview;
-/* @cg: the point's cgroups (NULL: none), for the own cgroup ids. */
-struct cgs_tracept *cgs_tracept_new(const struct cgs_trace *t,
-				    const struct cgs_cgview *cg);
-void cgs_tracept_observer(struct cgs_tracept *tp, struct cgs_observer *o);
-void cgs_tracept_free(struct cgs_tracept *tp);
 
 #endif

@@ -27,7 +27,7 @@
 
 #include "../lib/json.h"
 #include "../results/hist.h"
-#include "trace.h"
+#include "trace_calc.h"
 
 #define TP_NPID 64          /* tasks tracked at once; the oldest is reused */
 #define TP_NOWN 64

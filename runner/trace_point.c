@@ -26,7 +26,8 @@
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "statfile.h"
-#include "trace.h"
+#include "trace_calc.h"
+#include "trace_point.h"
 
 #define RING_PAGES 256            /* data pages per CPU: 1 MiB */
 #define HOLD_BACK_NS 20000000     /* records this recent wait a drain */

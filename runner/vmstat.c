@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "evidence.h"
+#include "vmstat.h"
 #include "../lib/json.h"
 #include "../lib/procstat.h"
 #include "../lib/util.h"

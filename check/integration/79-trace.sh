@@ -76,4 +76,19 @@ jq_check r100.json "$l.flushes > 0 and $l.hold_per_flush.count == $l.flushes" \
 jq_check r100.json "$l.hold_per_flush | 0 < .min_ns and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns" \
 	"100 Hz: hold percentiles in order"
 jq_check r100.json "$l.acquisitions.all >= $l.flushes" "100 Hz: a flush takes the lock at least once"
+# the report shows the sections: the notable vmstat counters, the trace
+"$CGSCALE" report -o report.html --no-charts r100.json >/dev/null 2>&1 ||
+	"$CGSCALE" report -o report.html r100.json >/dev/null 2>&1 || fail "report failed"
+grep -q "<summary>trace, run 1" report.html || fail "report: no trace section"
+grep -q "rstat_lock.hold_per_flush.p99_ns" report.html || fail "report: no rstat hold percentiles"
+grep -q "proc-vmstat.pgfault</td>" report.html || fail "report: no vmstat pgfault row"
+grep -q "sys_us_per_op" report.html || fail "report: no cputime section"
+# compare lists the flush metrics with a verdict
+"$CGSCALE" compare -f json r10.json r100.json >cmp.json 2>cmp.err
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || fail "compare exited $rc: $(cat cmp.err)"
+for m in flush_per_sec flush_per_op flush_per_read rstat_hold_p50 rstat_hold_p99 rstat_hold_max; do
+	jq -e --arg m "$m" '[.points[0].comparisons[] | select(.metric == $m) | .verdict] | length == 1' \
+		cmp.json >/dev/null || fail "compare has no verdict for $m"
+done
 exit 0

@@ -27,6 +27,7 @@
 #include "../../results/compare.h"
 #include "../../results/report.h"
 #include "../../runner/trace.h"
+#include "../../runner/trace_calc.h"
 
 static const char flush_fmt[] =
 	"name: memcg_flush_stats\nID: 760\nformat:\n"
