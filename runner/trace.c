@@ -94,6 +94,7 @@ static void read_tp(const char *root, struct cgs_tp *tp, enum cgs_tp_kind k)
 		 (int)(name - 1 - cgs_tp_names[k]), cgs_tp_names[k]);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, group, name);
 	rc = cgs_read_file(path, buf, sizeof(buf));
+	tp->denied = rc == -EACCES || rc == -EPERM;
 	if (rc < 0 || sscanf(buf, "%d", &tp->id) != 1) {
 		snprintf(tp->reason, sizeof(tp->reason), rc == -ENOENT ?
 			 "this kernel has no such tracepoint (no events/%s/%s in tracefs)" :
@@ -259,6 +260,11 @@ int cgs_trace_setup(const char *list, struct cgs_trace **out, char *err,
 	} else {
 		rc = read_private(t, err, errlen);
 	}
+	for (int k = 0; !rc && k < CGS_TP_NKIND; k++)
+		if (t->tp[k].denied)
+			rc = cgs_errf(err, errlen, -EPERM,
+				      "--trace: cannot read tracefs (%s, %s: permission denied); run as root or give access to tracefs",
+				      t->tracefs, t->tp[k].name);
 	if (!rc)
 		rc = trial_open(t, err, errlen);
 	if (!rc) {

@@ -38,6 +38,7 @@ struct cgs_tp {
 	char name[64];            /* "group:name" */
 	bool wanted;              /* in a set the run asked for */
 	bool supported;
+	bool denied;              /* tracefs refused to let us read it */
 	char reason[200];         /* why not, when not supported */
 	int id;                   /* tracefs id: the raw record's common_type */
 	struct cgs_tpfield f[CGS_F_N];

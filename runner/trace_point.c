@@ -29,7 +29,7 @@
 #include "trace_calc.h"
 #include "trace_point.h"
 
-#define RING_PAGES 256            /* data pages per CPU: 1 MiB */
+#define RING_PAGES 128            /* data pages per CPU: 512 KiB */
 #define HOLD_BACK_NS 20000000     /* records this recent wait a drain */
 
 struct ring {
