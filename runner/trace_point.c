@@ -349,11 +349,14 @@ static void tp_finish(void *priv, struct res_point *p)
 	cgs_jadd(o, "own_cgroup_ids", ids);
 	if (tp->w0 && tp->w1 && !tp->err[0]) {
 		double el = (tp->w1 - tp->w0) / 1e9;
+		struct json_object *fig = cgs_tpcalc_json(tp->calc, tp->t, el,
+							  ok ? p->sum.ops : 0,
+							  reader_reads(p));
 
 		cgs_jadd(o, "elapsed_s", cgs_jnum(el));
-		json_object_object_foreach(cgs_tpcalc_json(tp->calc, tp->t, el,
-				ok ? p->sum.ops : 0, reader_reads(p)), k, v)
-			cgs_jadd(o, k, json_object_get(v));
+		json_object_object_foreach(fig, k, v)
+			cgs_jadd(o, k, cgs_jref(v));
+		json_object_put(fig);
 	}
 	cgs_jadd(o, "error", tp->err[0] ? json_object_new_string(tp->err) :
 		 tp->w1 ? NULL : json_object_new_string("the measured window did not complete"));

@@ -84,7 +84,8 @@ grep -q "rstat_lock.hold_per_flush.p99_ns" report.html || fail "report: no rstat
 grep -q "proc-vmstat.pgfault</td>" report.html || fail "report: no vmstat pgfault row"
 grep -q "sys_us_per_op" report.html || fail "report: no cputime section"
 # compare lists the flush metrics with a verdict
-"$CGSCALE" compare -f json r10.json r100.json >cmp.json 2>cmp.err
+# --keep-disturbed: on a shared machine the runs are often marked disturbed
+"$CGSCALE" compare --keep-disturbed -f json r10.json r100.json >cmp.json 2>cmp.err
 rc=$?
 [ $rc = 0 ] || [ $rc = 1 ] || fail "compare exited $rc: $(cat cmp.err)"
 for m in flush_per_sec flush_per_op flush_per_read rstat_hold_p50 rstat_hold_p99 rstat_hold_max; do
