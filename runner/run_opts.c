@@ -20,6 +20,7 @@
 #include "run.h"
 #include "statfile.h"
 #include "statread.h"
+#include "trace.h"
 #include "../lib/util.h"
 #include "../lib/macros.h"
 
@@ -79,6 +80,11 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"the file the reader reads"),
 	OPT_ENUM("stat-reader-target", 0, RO(stat_reader_target), "top", cgs_stat_target_names,
 		"whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
+	OPT_BOOL("no-vmstat", 0, RO(no_vmstat),
+		"do not record /proc/vmstat deltas over the measured window"),
+	OPT_BOOL("no-cputime", 0, RO(no_cputime),
+		"do not record the tasks' user and system CPU time per op"),
+	OPT_STRING("trace", 0, RO(trace), NULL, "SETS", CGS_TRACE_HELP),
 };
 const size_t cgs_run_noptdefs = ARRAY_SIZE(cgs_run_optdefs);
 
@@ -300,6 +306,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_cgrun_validate(r, false, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
+	if (!rc && r->o.trace)
+		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
 }
 
