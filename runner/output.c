@@ -26,7 +26,7 @@ struct agg {
 	double lag_ms, interval_ms;
 	bool oversub;
 	const struct res_point *first_ok;   /* for aux names and units */
-	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
+	double aux[CGS_MAX_AUX], aux_task[CGS_MAX_AUX];
 	const char *bad_status, *bad_reason;
 	const char *layout;      /* extra.cgroup.layout; NULL: none */
 	unsigned cg_flagged;     /* points with OOM/limit/throttle events */
