@@ -175,8 +175,8 @@ static void export_intervals(FILE *out, enum exp_format fmt, struct exp_row *r)
 
 	for (unsigned k = 1; k < p->nsamples; k++) {
 		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9;
-		double tot = 0, atot[RES_MAX_AUX] = { 0 };
-		char name[RES_MAX_AUX][80];
+		double tot = 0, atot[CGS_MAX_AUX] = { 0 };
+		char name[CGS_MAX_AUX][80];
 
 		if (dt <= 0)
 			continue;
@@ -216,7 +216,7 @@ static void export_point(FILE *out, enum exp_format fmt, const char *file,
 	struct exp_row r = { .file = file, .p = p, .layout = cmp_point_layout(p),
 			     .wopts = exp_wopts_text(p), .scope = "point",
 			     .task = -1, .interval = -1 };
-	char name[RES_MAX_AUX][80];
+	char name[CGS_MAX_AUX][80];
 
 	res_point_summarise(p);
 	if (!p->status || !strcmp(p->status, "ok")) {

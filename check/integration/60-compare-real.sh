@@ -46,7 +46,17 @@ for f in text lkp mmtests markdown json; do
 	[ -s "$tmp/out.$f" ] || fail "--format $f printed nothing"
 done
 grep -q "%stddev" "$tmp/out.lkp" || fail "lkp format lacks its header"
-grep -q "^Amean" "$tmp/out.mmtests" || fail "mmtests format lacks Amean"
+grep -q "^Hmean " "$tmp/out.mmtests" || fail "mmtests format lacks Hmean"
+# mmtests: two decimals throughout, '-' for what one run cannot give, no nan
+jq '.points |= map(select(.run == 0))' "$tmp/a.json" >"$tmp/one.json"
+"$CGSCALE" compare -f mmtests "$tmp/one.json" "$tmp/a.json" >"$tmp/mm1.txt" || fail "mmtests one-run exit $?"
+grep -qi nan "$tmp/mm1.txt" && fail "mmtests prints nan: $(grep -i nan "$tmp/mm1.txt")"
+rows=$(grep -E '^(Min|Hmean|HStddev|HCoeffVar|Max) ' "$tmp/mm1.txt")
+[ -n "$rows" ] || fail "mmtests: no Min/Hmean/HStddev/HCoeffVar/Max rows"
+printf '%s\n' "$rows" | grep -E '[0-9]\.([0-9]|[0-9]{3,})([^0-9]|$)' &&
+	fail "mmtests: a value without exactly two decimals"
+printf '%s\n' "$rows" | grep -E '^HStddev +process-1[^ ]* +- ' >/dev/null ||
+	fail "mmtests: the one-run side's stddev is not '-': $(grep HStddev "$tmp/mm1.txt")"
 grep -q "^| page_fault3" "$tmp/out.markdown" || fail "markdown lacks a row"
 grep -q "<testcase" "$tmp/j.xml" || fail "junit has no test case"
 if command -v xmllint >/dev/null; then
