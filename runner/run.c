@@ -392,12 +392,16 @@ int cgs_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (r->o.csv)
-		cgs_print_csv(r, stdout);
+		cgs_print_csv_block(r, 0, stdout);
 	else
 		cgs_print_table(r, stdout);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	status = 0;
+	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
+		cgs_err("%s", err);
+		status = 1;
+	}
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;
