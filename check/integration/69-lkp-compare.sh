@@ -8,7 +8,7 @@
 # LKP_SRC the layout is still checked (keys without spaces, the =====
 # block), and the test skips loudly at the end. Needs ruby,
 # ruby-activesupport, ruby-git and ruby-tty-command (what lib/compare.rb
-# requires) for the LKP part. Exit 0 pass, 1 fail, 77 skip.
+# requires) for the LKP part. Also: JUnit case names carry the side names. Exit 0 pass, 1 fail, 77 skip.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "jq missing"
 
@@ -18,7 +18,10 @@ for s in base patched-1; do
 done
 "$CGSCALE" compare -f lkp base.json patched-1.json >lkp.txt; rc=$?
 [ $rc -le 1 ] || fail "compare -f lkp exit $rc"
-"$CGSCALE" compare -f json base.json patched-1.json >cmp.json
+"$CGSCALE" compare -f json --junit j.xml base.json patched-1.json >cmp.json
+# JUnit case names carry the side names, not only "B vs A"
+grep -q '<testcase classname="cgscale.page_fault3 process tasks=1[^"]*" name="per_task_ops patched-1 (B) vs base (A)"' j.xml ||
+	fail "JUnit case names lack the side names: $(grep -m 1 '<testcase' j.xml)"
 # our blocks: everything before cgscale's own trailer
 sed '/^cgscale compare:/,$d' lkp.txt >ours.txt
 grep -q '^=========================================================================================$' ours.txt ||
