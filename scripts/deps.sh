@@ -6,6 +6,9 @@
 #   scripts/deps.sh browser    what the report's browser test needs (the
 #                              test installs it itself; about 120 MB)
 #   scripts/deps.sh --check-only build|test|browser   only report, never install
+#   scripts/deps.sh --list build|runtime|test|browser  print the names, one a line
+#                              (integrations/lkp/programs/cgscale/pkg/ copies
+#                              build and runtime; its test checks they agree)
 #
 # As root, missing packages are installed with apt-get. Otherwise the exact
 # package names are printed with the command to install them, and the
@@ -15,7 +18,20 @@ set -eu
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
 TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas"
 BROWSER_PKGS="chromium python3"
+# the shared libraries the built binary links (for an install without -dev)
+RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2"
 
+if [ "${1:-}" = "--list" ]; then
+	case "${2:-}" in
+	build) list="$BUILD_PKGS" ;;
+	runtime) list="$RUNTIME_PKGS" ;;
+	test) list="$TEST_PKGS" ;;
+	browser) list="$BROWSER_PKGS" ;;
+	*) echo "usage: $0 --list build|runtime|test|browser" >&2; exit 2 ;;
+	esac
+	printf '%s\n' $list
+	exit 0
+fi
 install=1
 if [ "${1:-}" = "--check-only" ]; then
 	install=0
@@ -25,7 +41,7 @@ case "${1:-build}" in
 build) want="$BUILD_PKGS" ;;
 test) want="$BUILD_PKGS $TEST_PKGS" ;;
 browser) want="$BROWSER_PKGS" ;;
-*) echo "usage: $0 [--check-only] build|test|browser" >&2; exit 2 ;;
+*) echo "usage: $0 [--check-only] build|test|browser, or $0 --list build|runtime|test|browser" >&2; exit 2 ;;
 esac
 
 missing=""
