@@ -16,7 +16,7 @@
 set -eu
 
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
-TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas"
+TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml"
 BROWSER_PKGS="chromium python3"
 # the shared libraries the built binary links (for an install without -dev)
 RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2"
