@@ -144,10 +144,16 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 			FILE *out, const char *lead)
 {
 	for (unsigned s = 0; s < r->nsides; s++)
-		if (g->cell[s].runs > g->cell[s].ok)
+		if (g->cell[s].runs > g->cell[s].ok + g->cell[s].disturbed)
 			fprintf(out, "%sfail:runs %s %u:%u (%s)\n", lead,
-				r->sides[s].label, g->cell[s].runs - g->cell[s].ok,
+				r->sides[s].label,
+				g->cell[s].runs - g->cell[s].ok - g->cell[s].disturbed,
 				g->cell[s].runs, g->cell[s].fail_reason);
+	for (unsigned s = 0; s < r->nsides; s++)
+		if (g->cell[s].disturbed)
+			fprintf(out, "%sdisturbed %s %u of %u ok runs, left out (see the notes; --keep-disturbed uses them)\n",
+				lead, r->sides[s].label, g->cell[s].disturbed,
+				g->cell[s].ok + g->cell[s].disturbed);
 	for (unsigned s = 1; s < r->nsides; s++)
 		for (size_t m = 0; m < cmp_nmetrics; m++) {
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
@@ -164,7 +170,7 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 					lead, r->sides[0].label, na, r->sides[s].label, nb);
 			else
 				continue;
-			fprintf(out, " about %u runs a side would find a %g%% change of %s (80%% power)\n",
-				d->runs_needed, d->threshold, cmp_metrics[m].name);
+			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
+				d->runs_needed, d->threshold, d->threshold, cmp_metrics[m].name);
 		}
 }
