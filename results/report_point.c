@@ -265,7 +265,7 @@ static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
 	}
 	if (warm > 0)
 		rpt_chart_band(c, false, 0, warm, "warm-up");
-	rpt_chart_fit(c, RPT_AX_ZERO, RPT_AX_ZERO);
+	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_TIGHT, RPT_AX_ZERO);   /* ends at the last sample */
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);
