@@ -192,8 +192,10 @@ static void print_ours(FILE *out, const struct lkp_state *st)
 	for (size_t m = 0; m < cmp_nmetrics; m++) {
 		double v = acc_mean(&st->metric[m]);
 
-		/* per_task_ops is per_process_ops/per_thread_ops already */
-		if (isfinite(v) && strcmp(cmp_metrics[m].name, "per_task_ops"))
+		/* per_task_ops is per_process_ops/per_thread_ops already, and
+		 * scalability is will-it-scale's (print_wis): a key once */
+		if (isfinite(v) && strcmp(cmp_metrics[m].name, "per_task_ops") &&
+		    strcmp(cmp_metrics[m].name, "scalability"))
 			fprintf(out, "%s: %.10g\n", cmp_metrics[m].name, v);
 	}
 	json_object_object_foreach(st->memstat, k, a) {

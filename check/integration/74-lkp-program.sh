@@ -46,6 +46,8 @@ want=$(jq '[.points[] | select(.mode == "process" and .tasks == 2) | .summary.to
 [ -n "$(stat memory.stat.pgfault stats.txt)$(stat memory.stat.total_pgfault stats.txt)" ] ||
 	fail "no memory.stat deltas: $(cat stats.txt)"
 grep -v -E '^[A-Za-z0-9_.]+: -?[0-9.e+-]+$' stats.txt && fail "a line is not key: number"
+dup=$(cut -d: -f1 stats.txt | sort | uniq -d)
+[ -z "$dup" ] || fail "keys printed twice (LKP would take them for two records): $dup"
 "$CGSCALE" run -q -t 1 -m process -w 0 -d 0.2 -i 0.1 -o two.json page_fault1 page_fault3 >/dev/null 2>&1
 "$CGSCALE" export -f lkp-stats two.json >out 2>err && fail "two tests in one LKP job were accepted"
 [ -s out ] && fail "refused lkp-stats still wrote stats"
