@@ -16,9 +16,9 @@ for s in base patched-1; do
 	"$CGSCALE" run -q -t 1,2 -m process -r 3 -w 0.1 -d 0.3 -i 0.1 -o $s.json page_fault3 \
 		>/dev/null 2>run.err || fail "run: $(cat run.err)"
 done
-"$CGSCALE" compare -f lkp base.json patched-1.json >lkp.txt; rc=$?
+"$CGSCALE" compare --keep-disturbed -f lkp base.json patched-1.json >lkp.txt; rc=$?
 [ $rc -le 1 ] || fail "compare -f lkp exit $rc"
-"$CGSCALE" compare -f json --junit j.xml base.json patched-1.json >cmp.json
+"$CGSCALE" compare --keep-disturbed -f json --junit j.xml base.json patched-1.json >cmp.json
 # JUnit case names carry the side names, not only "B vs A"
 grep -q '<testcase classname="cgscale.page_fault3 process tasks=1[^"]*" name="per_task_ops patched-1 (B) vs base (A)"' j.xml ||
 	fail "JUnit case names lack the side names: $(grep -m 1 '<testcase' j.xml)"
