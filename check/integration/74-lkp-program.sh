@@ -45,7 +45,7 @@ want=$(jq '[.points[] | select(.mode == "process" and .tasks == 2) | .summary.to
 [ -n "$(stat scalability stats.txt)" ] || fail "no scalability with 1 and 2 tasks"
 [ -n "$(stat memory.stat.pgfault stats.txt)$(stat memory.stat.total_pgfault stats.txt)" ] ||
 	fail "no memory.stat deltas: $(cat stats.txt)"
-grep -v -E '^[A-Za-z0-9_.]+: -?[0-9.e+-]+$' stats.txt && fail "a line is not key: number"
+grep -v -E '^[A-Za-z0-9_.-]+: -?[0-9.e+-]+$' stats.txt && fail "a line is not key: number"
 dup=$(cut -d: -f1 stats.txt | sort | uniq -d)
 [ -z "$dup" ] || fail "keys printed twice (LKP would take them for two records): $dup"
 "$CGSCALE" run -q -t 1 -m process -w 0 -d 0.2 -i 0.1 -o two.json page_fault1 page_fault3 >/dev/null 2>&1
