@@ -97,6 +97,7 @@ static struct json_object *environment_json(struct cgs_run *r)
 	}
 	json_object_object_add(e, "tmpdir", td);
 	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
+	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
 	return e;
 }
 
@@ -125,6 +126,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
+		.sprio = &r->sprio,
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
@@ -381,6 +383,10 @@ int cgs_cmd_run(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	cgs_sampler_prio_probe(r->o.sampler_priority, &r->sprio);
+	if (!r->sprio.rt && r->o.sampler_priority == CGS_SPRIO_RT)
+		cgs_warn("the sampler runs at normal priority: %s; it may be late when tasks outnumber the CPUs",
+			 r->sprio.why);
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
 	fill_header(r, argc, argv);

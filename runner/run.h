@@ -16,6 +16,7 @@
 #include "env.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -32,6 +33,7 @@ struct cgs_run_opts {
 	char *output;
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
+	int sampler_priority;            /* sched_prio.h: rt or normal */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -68,6 +70,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 };
 

@@ -17,6 +17,7 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "sched_prio.h"
 #include "statfile.h"
 #include "statread.h"
 #include "../lib/util.h"
@@ -55,6 +56,9 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "sampler-priority", 0, CGS_OPT_ENUM, RO(sampler_priority), "rt", 0, 0,
+	  cgs_sprio_names, NULL,
+	  "the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale" },
 	{ "events", 'e', CGS_OPT_STRING, RO(events), "none", 0, 0, NULL, "LIST",
 	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
 	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
