@@ -25,9 +25,11 @@
 #include <json-c/json.h>
 
 #include "cgrun.h"
+#include "dryrun.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "topo_desc.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 
@@ -346,10 +348,10 @@ int cgs_cmd_run(int argc, char **argv)
 		cgs_err("%s", err);
 		goto out;
 	}
-	rc = cgs_topo_load(&r->topo, NULL);
+	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
 	if (rc) {
-		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
-		status = EXIT_INTERNAL;
+		cgs_err("%s", err);
+		status = r->o.topology ? EXIT_BADINPUT : EXIT_INTERNAL;
 		goto out;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
@@ -361,8 +363,14 @@ int cgs_cmd_run(int argc, char **argv)
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
-		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
+	if (r->o.dry_run) {
+		status = cgs_dryrun_print(r, stdout);
+		goto out;
+	}
+	if (cgs_topo_check_real(&r->topo, r->o.topology, err, sizeof(err))) {
+		cgs_err("%s", err);
+		goto out;
+	}
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {

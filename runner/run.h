@@ -34,6 +34,8 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	int sampler_priority;            /* sched_prio.h: rt or normal */
+	bool dry_run;                    /* dryrun.c: print the plan only */
+	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -95,6 +97,9 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
+ * 1 when one cannot be made here. */
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);

@@ -60,13 +60,20 @@ static hwloc_obj_t first_llc(hwloc_topology_t t, unsigned *count)
 
 int cgs_topo_load(struct cgs_topo *topo, const char *synthetic)
 {
+	return cgs_topo_load_from(topo, synthetic, NULL);
+}
+
+int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,
+		       const char *xml)
+{
 	hwloc_obj_t llc;
 	int rc;
 
 	memset(topo, 0, sizeof(*topo));
 	if (hwloc_topology_init(&topo->t))
 		return -errno ? -errno : -ENOMEM;
-	if (synthetic && hwloc_topology_set_synthetic(topo->t, synthetic)) {
+	if ((synthetic && hwloc_topology_set_synthetic(topo->t, synthetic)) ||
+	    (xml && hwloc_topology_set_xml(topo->t, xml))) {
 		rc = -EINVAL;
 		goto fail;
 	}
