@@ -85,7 +85,11 @@ unit: $(UNIT_REL) $(UNIT_SAN)
 integration: cgscale build/san/cgscale
 	@check/run-integration.sh ./cgscale build/san/cgscale
 
-bench: cgscale
+build/rel/bench/placement-scale: build/rel/bench/placement_scale.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+bench: cgscale build/rel/bench/placement-scale
+	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale

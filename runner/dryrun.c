@@ -54,22 +54,27 @@ static unsigned touched(hwloc_topology_t t, hwloc_const_bitmap_t set,
 	return n;
 }
 
-/* Logical index of the first object of @type that shares a PU with @set,
- * as text; "-" when none. */
-static const char *first_of(hwloc_topology_t t, hwloc_const_bitmap_t set,
-			    hwloc_obj_type_t type, char *buf, size_t len)
+/* The logical index of @o's ancestor (or itself) of @type, as text. */
+static const char *up_to(hwloc_topology_t t, hwloc_obj_t o, hwloc_obj_type_t type,
+			 char *buf, size_t len)
 {
-	hwloc_obj_t o = NULL;
+	while (o && o->type != type)
+		o = o->parent;
+	(void)t;
+	if (o)
+		snprintf(buf, len, "%u", o->logical_index);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
 
-	snprintf(buf, len, "-");
-	if (type == HWLOC_OBJ_TYPE_MAX)
-		return buf;
-	while ((o = hwloc_get_next_obj_by_type(t, type, o)))
-		if (o->cpuset && hwloc_bitmap_intersects(o->cpuset, set)) {
-			snprintf(buf, len, "%u", type == HWLOC_OBJ_NUMANODE ?
-				 o->os_index : o->logical_index);
-			break;
-		}
+/* The NUMA nodes (os indexes) local to @o, as a list. */
+static const char *numa_of(hwloc_obj_t o, char *buf, size_t len)
+{
+	if (!o || !o->nodeset || hwloc_bitmap_iszero(o->nodeset))
+		snprintf(buf, len, "-");
+	else
+		hwloc_bitmap_list_snprintf(buf, len, o->nodeset);
 	return buf;
 }
 
@@ -113,7 +118,8 @@ static void print_places(const struct cgs_run *r, FILE *out)
 	hwloc_topology_t t = r->topo.t;
 	unsigned n = r->tasks.n ? r->tasks.v[r->tasks.n - 1] : 0;
 	hwloc_obj_type_t llc = llc_type(t);
-	char pus[256], a[16], b[16], c[16], d[16];
+	char pus[256], a[16], b[16], c[64], d[16];
+	bool nb_cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) > 0;
 
 	if (!r->places.n) {
 		fprintf(out, "\nplaces: none (--placement none): tasks are not bound\n");
@@ -127,13 +133,15 @@ static void print_places(const struct cgs_run *r, FILE *out)
 		"NUMA", "LLC");
 	for (unsigned i = 0; i < n; i++) {
 		hwloc_const_bitmap_t s = r->places.set[i];
+		/* the smallest object holding the place: the core or the PU */
+		hwloc_obj_t o = hwloc_get_obj_covering_cpuset(t, s);
 
 		hwloc_bitmap_list_snprintf(pus, sizeof(pus), s);
 		fprintf(out, "  %6u  %-12s %5s %8s %5s %4s\n", i, pus,
-			first_of(t, s, HWLOC_OBJ_CORE, a, sizeof(a)),
-			first_of(t, s, HWLOC_OBJ_PACKAGE, b, sizeof(b)),
-			first_of(t, s, HWLOC_OBJ_NUMANODE, c, sizeof(c)),
-			first_of(t, s, llc, d, sizeof(d)));
+			up_to(t, o, nb_cores ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU, a, sizeof(a)),
+			up_to(t, o, HWLOC_OBJ_PACKAGE, b, sizeof(b)),
+			numa_of(o, c, sizeof(c)),
+			llc == HWLOC_OBJ_TYPE_MAX ? "-" : up_to(t, o, llc, d, sizeof(d)));
 	}
 }
 
