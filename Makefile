@@ -95,6 +95,7 @@ bench: cgscale build/rel/bench/placement-scale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/sampler-scale ./cgscale
+	@bench/vs-will-it-scale ./cgscale
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the

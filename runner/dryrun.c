@@ -150,6 +150,9 @@ static void print_points(const struct cgs_run *r, FILE *out)
 	bool modes[2] = { r->o.mode != CGS_MODE_THREAD, r->o.mode != CGS_MODE_PROCESS };
 	unsigned nl = r->cg->nlayouts, seq = 0;
 
+	if (r->o.runs_auto)
+		fprintf(out, "\n-r auto: up to %u runs; it stops earlier once every point's interval is narrow enough, so the points and time below are the most\n",
+			(unsigned)r->o.runs);
 	fprintf(out, "\npoints, in the order they run (%u):\n", npoints(r));
 	fprintf(out, "  %5s %4s  %-14s %-8s %6s  %s\n", "seq", "run", "test", "mode", "tasks",
 		"cgroup layout");
