@@ -88,7 +88,10 @@ integration: cgscale build/san/cgscale
 build/rel/bench/placement-scale: build/rel/bench/placement_scale.o build/rel/libcgs.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-bench: cgscale build/rel/bench/placement-scale
+build/rel/bench/results-gen: build/rel/bench/results_gen.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale

@@ -1,7 +1,8 @@
 /*
  * report_point.c - the section of one (test, mode, tasks) in the report:
  * what the runs were (placement, timing, failures), a bar per task of its
- * measured ops/s (an unfair split shows at a glance), total ops/s over
+ * measured ops/s (an unfair split shows at a glance; above RPT_TASK_BARS
+ * tasks their distribution, report_dist.c), total ops/s over
  * time per interval with the warm-up shaded (drift and disturbances
  * show), the tables behind both, the aux counters, and any section other
  * modules added to the points (perf counters, cgroups), drawn generically.
@@ -14,19 +15,6 @@
 #include <json-c/json.h>
 
 #include "report.h"
-
-double rpt_task_rate(const struct res_point *p, unsigned i)
-{
-	double el = 0, ops = 0;
-
-	for (unsigned s = 1; s < p->nsamples; s++) {
-		if (p->phase[s] != RES_PHASE_MEASURE)
-			continue;
-		el += (p->t_ns[s] - p->t_ns[s - 1]) / 1e9;
-		ops += (double)res_ops(p, i, s);
-	}
-	return el > 0 ? ops / el : NAN;
-}
 
 /* The first @max ok runs of @g. */
 static unsigned ok_runs(const struct rpt_group *g, const struct rpt_run **v,
@@ -139,6 +127,10 @@ static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
 	char title[512];
 	unsigned cnt = 0;
 
+	if (g->tasks > RPT_TASK_BARS) {
+		rpt_task_dist(d, s, g, v, n);
+		return;
+	}
 	snprintf(title, sizeof(title), "%s, %s, %u task%s: ops/s of each task",
 		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s");
 	c = rpt_figure(d, title, 600, 340);

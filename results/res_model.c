@@ -126,10 +126,16 @@ void res_point_truncate(struct res_point *p, unsigned n)
 
 struct res_point *res_file_add_point(struct res_file *f)
 {
-	struct res_point *v = realloc(f->points, (f->npoints + 1) * sizeof(*v));
+	struct res_point *v = f->points;
+	unsigned n = f->npoints;
 
-	if (!v)
-		return NULL;
+	/* the array holds the next power of two >= npoints: it doubles when
+	 * full, so adding 18,000 points copies each about once */
+	if (!(n & (n - 1))) {
+		v = realloc(f->points, (n ? 2 * (size_t)n : 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+	}
 	f->points = v;
 	memset(&v[f->npoints], 0, sizeof(*v));
 	v[f->npoints].sum.scalability = NAN;
