@@ -95,6 +95,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/sampler-scale ./cgscale

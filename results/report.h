@@ -356,6 +356,12 @@ void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
  * shape falls back to rpt_json_tables(). */
 void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption);
 
+/* A point's "vmstat" section: the notable counters that changed, with
+ * their rates (report_vmstat.c); another shape: rpt_json_tables(). */
+void rpt_vmstat_section(FILE *out, struct json_object *vm, const char *caption);
+/* Is /proc/vmstat key @k one the report shows? */
+bool rpt_vmstat_notable(const char *k);
+
 /* A point's "cgroup" section: layout, warnings, tree, knobs, events,
  * memory.stat (report_cgroup.c); another shape: rpt_json_tables(). */
 void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption);
@@ -368,8 +374,8 @@ double rpt_task_rate(const struct res_point *p, unsigned i);   /* report_dist.c 
  * points per run are drawn. */
 #define RPT_TASK_BARS 64
 #define RPT_DIST_POINTS 256
-void rpt_task_dist(struct rpt_doc *d, const struct rpt_set *s,
-		   const struct rpt_group *g, const struct rpt_run *const *v,
+void rpt_task_dist(struct rpt_doc *d, const struct rpt_group *g,
+		   const struct rpt_run *const *v, const char (*label)[64],
 		   unsigned n);
 
 

@@ -71,8 +71,8 @@ static void task_cell(FILE *o, const struct res_point *p, const struct ranked *t
 	fprintf(o, "</td>");
 }
 
-static void dist_table(struct rpt_doc *d, const struct rpt_set *s,
-		       const struct rpt_run *const *v, struct ranked **rk,
+static void dist_table(struct rpt_doc *d, const struct rpt_run *const *v,
+		       const char (*label)[64], struct ranked **rk,
 		       const unsigned *nr, unsigned n)
 {
 	static const char *const head[] = {
@@ -85,11 +85,8 @@ static void dist_table(struct rpt_doc *d, const struct rpt_set *s,
 	o = d->out;
 	rpt_table_head(o, head, sizeof(head) / sizeof(head[0]));
 	for (unsigned r = 0; r < n; r++) {
-		char label[64];
-
-		rpt_run_label(s, v[r], label, sizeof(label));
 		fprintf(o, "<tr>");
-		rpt_td(o, label);
+		rpt_td(o, label[r]);
 		fprintf(o, "<td class=\"n\">%u</td>", v[r]->p->ntasks);
 		rpt_td_num(o, quantile(rk[r], nr[r], 0), 0);
 		rpt_td_num(o, quantile(rk[r], nr[r], 0.1), 0);
@@ -107,8 +104,8 @@ static void dist_table(struct rpt_doc *d, const struct rpt_set *s,
 	fprintf(o, "</table>\n");
 }
 
-void rpt_task_dist(struct rpt_doc *d, const struct rpt_set *s,
-		   const struct rpt_group *g, const struct rpt_run *const *v,
+void rpt_task_dist(struct rpt_doc *d, const struct rpt_group *g,
+		   const struct rpt_run *const *v, const char (*label)[64],
 		   unsigned n)
 {
 	struct ranked *rk[RPT_MAX_SERIES] = { 0 };
@@ -126,12 +123,10 @@ void rpt_task_dist(struct rpt_doc *d, const struct rpt_set *s,
 	snprintf(c->y.label, sizeof(c->y.label), "ops/s of one task (measured)");
 	for (unsigned r = 0; r < n && r < RPT_MAX_SERIES; r++) {
 		struct rpt_series *line;
-		char label[64];
 		unsigned step;
 
 		rk[r] = ranked_tasks(v[r]->p, &nr[r]);
-		rpt_run_label(s, v[r], label, sizeof(label));
-		line = rpt_chart_series(c, n == 1 ? "ops/s" : label, RPT_LINES, r);
+		line = rpt_chart_series(c, n == 1 ? "ops/s" : label[r], RPT_LINES, r);
 		if (!rk[r] || !line || !nr[r])
 			continue;
 		step = (nr[r] + RPT_DIST_POINTS - 1) / RPT_DIST_POINTS;
@@ -149,7 +144,7 @@ void rpt_task_dist(struct rpt_doc *d, const struct rpt_set *s,
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);
-	dist_table(d, s, v, rk, nr, n);
+	dist_table(d, v, label, rk, nr, n);
 	rpt_figure_end(d);
 	for (unsigned r = 0; r < n && r < RPT_MAX_SERIES; r++)
 		free(rk[r]);

@@ -128,7 +128,11 @@ static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
 	unsigned cnt = 0;
 
 	if (g->tasks > RPT_TASK_BARS) {
-		rpt_task_dist(d, s, g, v, n);
+		char label[RPT_MAX_SERIES][64];
+
+		for (unsigned r = 0; r < n; r++)
+			rpt_run_label(s, v[r], label[r], sizeof(label[r]));
+		rpt_task_dist(d, g, v, (const char (*)[64])label, n);
 		return;
 	}
 	snprintf(title, sizeof(title), "%s, %s, %u task%s: ops/s of each task",
@@ -331,6 +335,8 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				rpt_perf_section(d->out, v, cap);
 			else if (!strcmp(k, "cgroup"))
 				rpt_cgroup_section(d->out, v, cap);
+			else if (!strcmp(k, "vmstat"))
+				rpt_vmstat_section(d->out, v, cap);
 			else
 				rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");
