@@ -13,6 +13,7 @@
 #include "../lib/util.h"
 #include "../results/res.h"
 #include "../tests/workload.h"
+#include "sched_prio.h"
 #include "task.h"
 #include "topo.h"
 
@@ -62,6 +63,7 @@ struct cgs_point_spec {
 	void (*tick)(void *arg, int64_t elapsed_ns);
 	void *tick_arg;
 	const struct cgs_cgview *cg;  /* the point's cgroups, or NULL: none */
+	const struct cgs_sampler_prio *sprio;  /* sampling and stop; NULL: as is */
 };
 
 /*

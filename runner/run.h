@@ -16,6 +16,7 @@
 #include "env.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -38,6 +39,9 @@ struct cgs_run_opts {
 	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
+	int sampler_priority;            /* sched_prio.h: rt or normal */
+	bool dry_run;                    /* dryrun.c: print the plan only */
+	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -76,6 +80,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
@@ -101,6 +106,9 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
+ * 1 when one cannot be made here. */
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
