@@ -161,6 +161,19 @@ out:
 	return rc;
 }
 
+/* Tell the observers the sampling ended, before the tasks stop. */
+static void obs_window_end(const struct cgs_point_spec *spec,
+			   const struct res_point *p)
+{
+	if (!p->nsamples)
+		return;
+	for (unsigned i = 0; i < spec->nobs; i++)
+		if (spec->obs[i].window_end)
+			spec->obs[i].window_end(spec->obs[i].priv, p->nsamples - 1,
+						p->t_ns[p->nsamples - 1],
+						p->phase[p->nsamples - 1]);
+}
+
 /* Tell the observers all tasks are at the gate. */
 static int obs_ready(const struct cgs_point_spec *spec, const struct cgs_shared *sh,
 		     struct res_point *p)
@@ -266,10 +279,12 @@ static int point_measure(const struct cgs_point_spec *spec,
 	/* sampling and the stop at the sampler's priority: bounded duty */
 	cost.rt_err = cgs_sampler_prio_enter(spec->sprio, &saved);
 	cost.rt = spec->sprio && spec->sprio->rt && !cost.rt_err;
-	if (!rc)
+	if (!rc) {
 		rc = sample_loop(spec, pt->sh, p, at, phase, n, wk, &cost, signo);
-	else
+		obs_window_end(spec, p);
+	} else {
 		res_point_truncate(p, 0);
+	}
 	t = cgs_now_ns();
 	killed = cgs_workers_collect(spec, pt->sh, wk);
 	cost.stop_ns = cgs_now_ns() - t;

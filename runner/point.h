@@ -35,6 +35,11 @@ struct cgs_observer {
 	 * the last warm-up sample): enable measurement-only counters there. */
 	void (*sample)(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 		       bool window_start);
+	/* The sampling ended (its last sample @s, at @t_ns, closes the
+	 * measured window when of phase RES_PHASE_MEASURE); the tasks have
+	 * not been stopped yet. For what is costly to read at every sample. */
+	void (*window_end)(void *priv, unsigned s, int64_t t_ns,
+			   enum res_phase ph);
 	/* The tasks are gone: add sections to p->extra. Also called when the
 	 * point failed; p->nsamples says how far it got. */
 	void (*finish)(void *priv, struct res_point *p);
