@@ -11,9 +11,8 @@
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 /* The number of elements of array @a; fails to compile on a pointer. */
-#define CGS_MUST_BE_ARRAY_(a) \
-	(sizeof(struct { int x: __builtin_types_compatible_p( \
-		__typeof__(a), __typeof__(&(a)[0])) ? -1 : 1; }) * 0)
+#define CGS_MUST_BE_ARRAY_(a) (0 * sizeof(char[1 - 2 * \
+	__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))]))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]) + CGS_MUST_BE_ARRAY_(a))
 
 #endif

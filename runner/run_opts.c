@@ -18,6 +18,7 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "sched_prio.h"
 #include "statfile.h"
 #include "statread.h"
 #include "trace.h"
@@ -53,13 +54,22 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"result file, or a directory for it (default: a new directory under results/runs/)"),
 	OPT_STRING("tmpdir", 0, RO(tmpdir), NULL, "DIR",
 		"directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)"),
-	OPT_BOOL("csv", 0, RO(csv), "print will-it-scale runtest.py CSV instead of the table"),
+	OPT_BOOL("csv", 0, RO(csv),
+		"print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)"),
+	OPT_STRING("csv-dir", 0, RO(csv_dir), NULL, "DIR",
+		"also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv"),
 	OPT_BOOL("quiet", 'q', RO(quiet), "no progress line"),
 	OPT_BOOL("aslr", 0, RO(aslr),
 		"keep address-space randomisation on in the tasks (off by default, as LKP)"),
 	OPT_STRING("governor", 0, RO(governor), NULL, "NAME",
 		"set the cpufreq governor (e.g. performance) for the run, restore it after"),
 	OPT_BOOL("fail-fast", 0, RO(fail_fast), "stop at the first failed point"),
+	OPT_BOOL("dry-run", 'n', RO(dry_run),
+		"print the plan (points, each task's place, cgroups, least wall time, tmpdir space) and run nothing"),
+	OPT_STRING("topology", 0, RO(topology), NULL, "DESC|XML",
+		"plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only"),
+	OPT_ENUM("sampler-priority", 0, RO(sampler_priority), "rt", cgs_sprio_names,
+		"the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
 	OPT_STRING("events", 'e', RO(events), "none", "LIST",
 		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
 	OPT_BOOL("require-events", 0, RO(require_events),
@@ -303,9 +313,11 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (!rc)
 		rc = check_events(r, err, errlen);
 	if (!rc)
-		rc = cgs_cgrun_validate(r, false, err, errlen);
+		rc = cgs_cgrun_validate(r, r->o.dry_run, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_csv_validate(r, err, errlen);
 	if (!rc && r->o.trace)
 		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
