@@ -34,7 +34,7 @@ static int fill(struct res_point *p, const struct res_point *tp, unsigned tasks,
 		return -1;
 	p->started_at = strdup(tp->started_at);
 	p->placement = strdup(tp->placement);
-	p->status = strdup("ok");
+	p->status = RES_OK;
 	p->warmup_s = warm * 1.0;
 	p->duration_s = samples - 1 - warm;
 	p->interval_s = 1.0;
@@ -57,7 +57,7 @@ static int fill(struct res_point *p, const struct res_point *tp, unsigned tasks,
 		p->task[i].pid = 1000 + (int)i;
 		p->task[i].tid = 1000 + (int)i;
 		p->task[i].cpu_start = p->task[i].cpu_end = (int)i;
-		p->task[i].status = strdup("ok");
+		p->task[i].status = RES_OK;
 		p->task[i].cpuset = cgs_fmt("%u", i);
 	}
 	res_point_summarise(p);

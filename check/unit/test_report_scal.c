@@ -44,7 +44,7 @@ static void build(struct fixture *f, unsigned ng, unsigned only)
 
 			p->test = (char *)"remap";
 			p->mode = (char *)"process";
-			p->status = (char *)"ok";
+			p->status = RES_OK;
 			p->tasks = n;
 			p->run = r;
 			p->sum.elapsed_s = 1;

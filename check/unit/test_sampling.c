@@ -201,7 +201,7 @@ static void t_scalability_runs(void **state)
 				p->run = run;
 				p->tasks = n;
 				/* test c's N=1 point of odd runs failed */
-				p->status = strdup(t == 2 && n == 1 && run % 2 ? "failed" : "ok");
+				p->status = t == 2 && n == 1 && run % 2 ? RES_FAILED : RES_OK;
 				p->sum.total_ops_per_sec = n == 1 ? 100.0 + run + t : 150.0 + run;
 			}
 	res_file_scalability(&f);
@@ -210,7 +210,7 @@ static void t_scalability_runs(void **state)
 		const struct res_point *p = &f.points[i];
 		unsigned t = (i / 2) % 3, run = i / 6;
 
-		if (p->tasks == 1 && !strcmp(p->status, "ok"))
+		if (p->tasks == 1 && p->status == RES_OK)
 			assert_float_equal(p->sum.scalability, 1.0, 1e-12);
 		else if (t == 2 && run % 2)
 			assert_true(isnan(p->sum.scalability));
