@@ -49,6 +49,7 @@ static const char *const hidden_fields[] = {
 	"options.output", "options.quiet", "options.csv", "options.fail-fast",
 	"options.tasks", "options.tasks_resolved", "options.mode", "options.runs",
 	"options.max-runs", "options.max-time", "options.threshold",
+	"options.invocations",
 };
 
 /* What --axis kernel and --axis cgroup stand for. */

@@ -26,6 +26,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
@@ -289,6 +290,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	for (unsigned i = 0; i < r->cg->nlayouts; i++)
 		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
 	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	cgs_invoke_record(r);
 }
 
 static int write_results(struct cgs_run *r)
@@ -388,6 +390,9 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	}
 	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
+	rc = cgs_invoke_all(r);
+	if (rc >= 0)
+		return rc;
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {

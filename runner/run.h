@@ -32,6 +32,7 @@ struct cgs_run_opts {
 	char *runs_arg;                  /* --runs as given: N or auto */
 	bool runs_auto;                  /* autoruns.c */
 	int64_t max_runs, max_time_ns;
+	int64_t invocations;             /* invoke.c: --invocations K */
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
@@ -74,6 +75,8 @@ struct cgs_run {
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
+	char inv_series[33];             /* the series id of --invocations */
 };
 
 /* run_opts.c: allocate each workload's options struct, put the option

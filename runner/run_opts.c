@@ -16,6 +16,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "point.h"
 #include "run.h"
 #include "statfile.h"
@@ -46,6 +47,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "-r auto: at most this many runs a point" },
 	{ "max-time", 0, CGS_OPT_DURATION, RO(max_time_ns), "0", 0, 100 * HOUR, NULL, NULL,
 	  "-r auto: no round that would end after this long (0: no limit)" },
+	{ "invocations", 0, CGS_OPT_INT, RO(invocations), "1", 1, 100, NULL, "K",
+	  "run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations" },
 	{ "threshold", 'T', CGS_OPT_STRING, RO(threshold), "2", 0, 0, NULL, "PCT",
 	  "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2" },
 	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
@@ -298,6 +301,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = cgs_invoke_validate(r, err, errlen);
 	if (!rc)
 		rc = check_events(r, err, errlen);
 	if (!rc)
