@@ -19,44 +19,6 @@
 #include "disturb.h"
 #include "robust.h"
 
-/* Workload options as "k=v,k=v", keys sorted, so that key order in the
- * file never splits a group. */
-static char *canon_wopts(struct json_object *o)
-{
-	const char *keys[64];
-	char *out = strdup("");
-	unsigned n = 0;
-
-	if (!out || !json_object_is_type(o, json_type_object))
-		return out;
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (n < 64)
-			keys[n++] = k;
-	}
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = i + 1; j < n; j++)
-			if (strcmp(keys[j], keys[i]) < 0) {
-				const char *t = keys[i];
-
-				keys[i] = keys[j];
-				keys[j] = t;
-			}
-	for (unsigned i = 0; out && i < n; i++) {
-		struct json_object *v = json_object_object_get(o, keys[i]);
-		const char *s = json_object_is_type(v, json_type_string) ?
-			json_object_get_string(v) :
-			json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
-		char *next;
-
-		if (asprintf(&next, "%s%s%s=%s", out, i ? "," : "", keys[i], s) < 0)
-			next = NULL;
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
 static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
 				    const char *layout, const char *wopts)
 {
@@ -189,6 +151,7 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		    char *err, size_t errlen)
 {
 	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
+	bool wo_axis = !strcmp(r->o.axis, "workload");
 	unsigned nmeasured = 0, inv = 0;
 	int rc = cmp_inv_id(&r->sides[s], f, &inv);
 
@@ -200,7 +163,7 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
 		struct res_point *p = &f->res.points[i];
 		const char *layout = cmp_point_layout(p);
-		char *wopts = canon_wopts(p->wopts);
+		char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
 		struct cmp_group *g;
 		struct cmp_cell *c;
 		bool ok;

@@ -175,6 +175,10 @@ static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
 	return &g->delta[side * cmp_nmetrics + metric];
 }
 
+/* A point's workload options as "k=v,k=v", keys sorted, so that key
+ * order never splits a group (compare_env.c); NULL on ENOMEM. */
+char *cmp_canon_wopts(struct json_object *o);
+
 /* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
  * it is a string), "none" when absent. */
 const char *cmp_point_layout(const struct res_point *p);

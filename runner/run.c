@@ -123,6 +123,14 @@ static void point_header(struct cgs_run *r, struct res_point *p,
 		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
 
 		p->wopts = cgs_opt_echo(&set);
+		/* a knob that is off by default (an int whose default is 0, as
+		 * --pf3-spin) is recorded only when on, so that points group
+		 * with those of runners from before it existed */
+		for (size_t i = 0; p->wopts && i < w->nopts; i++)
+			if (w->opts[i].type == CGS_OPT_INT && w->opts[i].def &&
+			    !strcmp(w->opts[i].def, "0") &&
+			    !*(const int64_t *)((const char *)wopts + w->opts[i].offset))
+				json_object_object_del(p->wopts, w->opts[i].name);
 	}
 	cgs_iso8601_now(when, sizeof(when));
 	p->seq = r->res.npoints - 1;
