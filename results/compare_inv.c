@@ -105,8 +105,9 @@ void cmp_inv_print(const struct cmp_result *r, const struct cmp_group *g,
 	}
 	side_text(&d->vc[0], r->sides[0].label, a, sizeof(a));
 	side_text(&d->vc[1], r->sides[s].label, b, sizeof(b));
-	fprintf(out, "%sinvocations: %s; %s; CI by the two-level bootstrap (invocations, then runs)\n",
-		lead, a, b);
+	fprintf(out, "%sinvocations: %s; %s; CI by the two-level bootstrap (invocations, then runs)%s\n",
+		lead, a, b, d->vc[0].model == ST_VC_TWO_LEVEL || d->vc[1].model == ST_VC_TWO_LEVEL ?
+		"; more invocations a side, not more runs, shrink the between part" : "");
 }
 
 static struct json_object *vc_json(const struct st_vc *v)
