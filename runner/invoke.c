@@ -80,6 +80,10 @@ int cgs_invoke_validate(struct cgs_run *r, char *err, size_t errlen)
 		return cgs_errf(err, errlen, -EINVAL,
 				"--invocations %lld with -r auto: auto stops on one invocation's runs; give a count, e.g. -r 5 --invocations %lld",
 				(long long)r->o.invocations, (long long)r->o.invocations);
+	if (r->o.csv_dir)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--invocations %lld with --csv-dir: each invocation would overwrite the last one's CSV; run the invocations one by one with a --csv-dir each",
+				(long long)r->o.invocations);
 	if (r->o.output && (stat(r->o.output, &st) || !S_ISDIR(st.st_mode)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--invocations %lld writes one file per invocation: give -o an existing directory, not %s",

@@ -16,6 +16,7 @@
 #include "env.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -36,8 +37,12 @@ struct cgs_run_opts {
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
+	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
+	int sampler_priority;            /* sched_prio.h: rt or normal */
+	bool dry_run;                    /* dryrun.c: print the plan only */
+	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -48,6 +53,8 @@ struct cgs_run_opts {
 	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
 	char *stat_reader_cpu;
 	int stat_reader_file, stat_reader_target;
+	bool no_vmstat, no_cputime;      /* evidence.h: on by default */
+	char *trace;                     /* --trace SETS, NULL: off */
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];
@@ -74,9 +81,11 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
 	char inv_series[33];             /* the series id of --invocations */
+	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 
 /* run_opts.c: allocate each workload's options struct, put the option
@@ -100,13 +109,23 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
+ * 1 when one cannot be made here. */
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
-void cgs_print_csv(const struct cgs_run *r, FILE *out);
+/* will-it-scale's runtest.py CSV of one block: one test in one cgroup
+ * layout, b = test * nlayouts + layout (output.c). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out);
+/* --csv and --csv-dir (csv_out.c): refuse --csv with more than one block,
+ * check the directory; then print the one block or write one file per
+ * block. 0 or -errno with @err set. */
+int cgs_csv_validate(const struct cgs_run *r, char *err, size_t errlen);
+int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen);
 void cgs_progress(const struct cgs_run *r, const struct res_point *p,
 		  int64_t point_elapsed_ns);
 void cgs_progress_done(const struct cgs_run *r);

@@ -80,7 +80,8 @@ grep -q "workload.options *axis *A: default | B: pf3-spin=20000" ax.txt || fail 
 # bad input: exit 2, nothing written
 mkdir E
 for args in "--invocations 0" "--invocations 101" "--invocations 2 -r auto" \
-	"--invocations 2 -o E/x.json" "--invocations" "--pf3-spin -1"; do
+	"--invocations 2 -o E/x.json" "--invocations" "--pf3-spin -1" \
+	"--invocations 2 --csv-dir E"; do
 	# shellcheck disable=SC2086
 	"$CGSCALE" run -q -d 0.1 -i 0.1 -o E $args page_fault3 >/dev/null 2>err.txt
 	rc=$?
