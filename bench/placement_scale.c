@@ -13,13 +13,14 @@
 
 #include "../runner/topo.h"
 #include "../lib/util.h"
+#include "../lib/macros.h"
 
 static const struct { const char *desc; unsigned pus; } boxes[] = {
 	{ "pack:2 numa:2 l3:1 core:16 pu:2", 128 },
 	{ "pack:4 numa:2 l3:1 core:64 pu:2", 1024 },
 	{ "pack:16 numa:2 l3:1 core:64 pu:2", 4096 },
 };
-#define NBOX (sizeof(boxes) / sizeof(boxes[0]))
+#define NBOX (ARRAY_SIZE(boxes))
 #define REPS 5
 
 int main(void)

@@ -1,6 +1,7 @@
 /*
- * compare.c - the analysis of `cgscale compare`: with the runs grouped
- * by point (compare_group.c), the statistics of each side,
+ * compare.c - the analysis of `cgscale compare`: the
+ * grouping of runs by point (test, mode, tasks, cgroup layout, workload
+ * options), one value per run and metric, the statistics of each side,
  * and per non-baseline side the % change, its bootstrap interval, the
  * p-values, Benjamini-Hochberg across the secondary metrics of a point,
  * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_metrics[].
@@ -18,89 +19,208 @@
 #include "disturb.h"
 #include "robust.h"
 
+static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
+				    const char *layout, const char *wopts)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+
+		if (g->tasks == p->tasks && !strcmp(g->test, p->test) &&
+		    !strcmp(g->mode, p->mode) && !strcmp(g->wopts, wopts) &&
+		    (!g->layout || !strcmp(g->layout, layout)))
+			return g;
+	}
+	return NULL;
+}
+
+static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
+				   const char *layout, const char *wopts)
+{
+	struct cmp_group *v = realloc(r->groups, (r->ngroups + 1) * sizeof(*v)), *g;
+
+	if (!v)
+		return NULL;
+	r->groups = v;
+	g = &v[r->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->test = strdup(p->test);
+	g->mode = strdup(p->mode);
+	g->layout = layout ? strdup(layout) : NULL;
+	g->wopts = strdup(wopts);
+	g->tasks = p->tasks;
+	g->cell = calloc(r->nsides, sizeof(*g->cell));
+	g->delta = calloc((size_t)r->nsides * cmp_nmetrics, sizeof(*g->delta));
+	r->ngroups++;
+	if (!g->test || !g->mode || (layout && !g->layout) || !g->wopts ||
+	    !g->cell || !g->delta)
+		return NULL;
+	return g;
+}
+
+/* Append value @x of invocation @inv to metric @m of @c. */
+static int push(struct cmp_cell *c, size_t m, double x, unsigned inv)
+{
+	double *nv = realloc(c->v[m], (c->n[m] + 1) * sizeof(*nv));
+	unsigned *ni;
+
+	if (!nv)
+		return -ENOMEM;
+	c->v[m] = nv;
+	ni = realloc(c->inv[m], (c->n[m] + 1) * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	c->inv[m] = ni;
+	nv[c->n[m]] = x;
+	ni[c->n[m]++] = inv;
+	return 0;
+}
+
+/* Second half of the measured intervals against the first, in %. */
+static double drift_pct(const struct res_point *p)
+{
+	double first = 0, second = 0, t1 = 0, t2 = 0;
+	unsigned k0 = 0, nm = 0, seen = 0;
+
+	for (unsigned k = 1; k < p->nsamples; k++)
+		if (p->phase[k] == RES_PHASE_MEASURE && !nm++)
+			k0 = k;
+	if (nm < 2)
+		return NAN;
+	for (unsigned k = k0; k < p->nsamples; k++) {
+		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9, ops = 0;
+
+		if (p->phase[k] != RES_PHASE_MEASURE)
+			continue;
+		for (unsigned i = 0; i < p->ntasks; i++)
+			ops += res_ops(p, i, k);
+		if (seen++ < nm / 2) {
+			first += ops;
+			t1 += dt;
+		} else if (seen > nm - nm / 2) {
+			second += ops;
+			t2 += dt;
+		}
+	}
+	if (!(t1 > 0) || !(t2 > 0) || !(first > 0))
+		return NAN;
+	return 100.0 * ((second / t2) / (first / t1) - 1);
+}
+
+/* Summarise a point from its samples; true when it was measured. */
+static bool measured(struct res_point *p, bool *disagree)
+{
+	double stored = p->sum.total_ops_per_sec;
+
+	if (p->status != RES_OK)
+		return false;
+	res_point_summarise(p);
+	if (isfinite(stored) &&
+	    fabs(stored - p->sum.total_ops_per_sec) > 1e-9 * fabs(stored) + 1e-9)
+		*disagree = true;
+	return p->sum.elapsed_s > 0 && p->ntasks > 0;
+}
+
+/* Mark the disturbed runs of a file the runner did not mark (an older
+ * runner, or another tool): the same rules. */
+static int mark_unmarked(struct res_file *f)
+{
+	char why[8];
+
+	for (unsigned i = 0; i < f->npoints; i++)
+		if (res_disturbed(&f->points[i], why, sizeof(why)) >= 0)
+			return 0;
+	return res_disturb_mark(f);
+}
+
+/* 1 when @p is disturbed (counted and listed), 0 when clean, -ENOMEM. */
+static int left_out(struct cmp_result *r, const struct cmp_file *f,
+		    const struct res_point *p, struct cmp_cell *c)
+{
+	char why[1024];
+	int rc;
+
+	if (res_disturbed(p, why, sizeof(why)) <= 0)
+		return 0;
+	c->disturbed++;
+	rc = cmp_note(r, "%s: %s %s tasks=%u run %u is disturbed, left out (--keep-disturbed uses it): %s",
+		      f->path, p->test, p->mode, p->tasks, p->run + 1, why);
+	return rc ? rc : 1;
+}
+
+static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
+		    char *err, size_t errlen)
+{
+	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	unsigned nmeasured = 0, inv = 0;
+	int rc = cmp_inv_id(&r->sides[s], f, &inv);
+
+	if (!rc && !f->res.complete)
+		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
+			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
+	if (!rc)
+		rc = mark_unmarked(&f->res);
+	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
+		struct res_point *p = &f->res.points[i];
+		const char *layout = cmp_point_layout(p);
+		char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
+		struct cmp_group *g;
+		struct cmp_cell *c;
+		bool ok;
+
+		if (!wopts)
+			return -ENOMEM;
+		g = group_find(r, p, layout, wopts);
+		if (!g)
+			g = group_add(r, p, cg_axis ? NULL : layout, wopts);
+		free(wopts);
+		if (!g)
+			return -ENOMEM;
+		c = &g->cell[s];
+		c->runs++;
+		ok = measured(p, &disagree);
+		if (!ok) {
+			c->fail_reason = p->reason ? p->reason :
+					 p->status != RES_OK && p->status != RES_NONE ?
+					 res_status_names[p->status] :
+					 "no measured interval";
+			continue;
+		}
+		nmeasured++;
+		if (!r->o.keep_disturbed && (rc = left_out(r, f, p, c)) != 0) {
+			rc = rc > 0 ? 0 : rc;
+			continue;
+		}
+		c->ok++;
+		c->layout = layout;
+		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
+			double v = cmp_metric_value(&cmp_metrics[m], p);
+
+			if (isfinite(v))
+				rc = push(c, m, v, inv);
+		}
+		if (!rc && isfinite(drift_pct(p))) {
+			c->drift_pct += drift_pct(p);  /* a sum until cmp_analyse */
+			c->ndrift++;
+		}
+	}
+	if (!rc && disagree)
+		rc = cmp_note(r, "%s: a summary disagrees with its samples; the samples are used",
+			      f->path);
+	if (!rc && !nmeasured && !r->o.keep_unmeasured) {
+		snprintf(err, errlen,
+			 "%s: no measured points (%u points, none ok with a measured interval)",
+			 f->path, f->res.npoints);
+		return -ENODATA;
+	}
+	return rc;
+}
+
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	for (; s && *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
 	return h;
-}
-
-/* A side is noisy only through one outlier run: the rank-based interval,
- * which one run cannot pull, decides when it is clear. */
-static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
-				      double cov, const struct cmp_opts *o)
-{
-	enum cmp_verdict v = CMP_NOISY;
-	const char *what = NULL;
-
-	if ((d->hl_hi < -t || d->hl_lo > t) && sig) {
-		v = d->hl_hi < -t ? CMP_REGRESSION : CMP_IMPROVEMENT;
-		what = d->hl_hi < -t ? "entirely below -" : "entirely above +";
-	} else if (d->hl_lo >= -t && d->hl_hi <= t) {
-		v = CMP_NO_CHANGE;
-		what = "within +-";
-	}
-	if (what) {
-		d->by_rank = true;
-		snprintf(d->why, sizeof(d->why),
-			 "rank CI %s%g%%; CoV %.1f%% from one outlier run", what, t, cov);
-	} else {
-		snprintf(d->why, sizeof(d->why),
-			 "CoV %.1f%% > --max-cov %g%% (one outlier run; the rank CI is unclear too)",
-			 cov, o->max_cov);
-	}
-	return v;
-}
-
-enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
-			   double cov_base, double cov_new, size_t nbase,
-			   size_t nnew, const struct cmp_opts *o)
-{
-	double t = d->threshold;
-	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
-	bool sig = cls == CMP_PRIMARY || d->q < o->alpha;
-	const char *dir = NULL;
-
-	if (nbase < 2 || nnew < 2) {
-		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
-		return CMP_INCONCLUSIVE;
-	}
-	if (isnan(d->lo) || isnan(d->hi)) {
-		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
-		return CMP_INCONCLUSIVE;
-	}
-	if (d->hi < -t)
-		dir = "below";
-	else if (d->lo > t)
-		dir = "above";
-	if (dir && !sig) {
-		snprintf(d->why, sizeof(d->why),
-			 "CI %s %s%g%% but q = %.3g >= %g after Benjamini-Hochberg",
-			 dir, *dir == 'b' ? "-" : "+", t, d->q, o->alpha);
-		return CMP_INCONCLUSIVE;
-	}
-	if (dir) {
-		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
-			 *dir == 'b' ? "-" : "+", t,
-			 noisy ? " (a side is noisy)" : "");
-		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
-	}
-	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
-		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
-						     isnan(cov_new) ? 0 : cov_new), o);
-	if (noisy) {
-		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
-			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
-			 o->max_cov);
-		return CMP_NOISY;
-	}
-	if (d->lo >= -t && d->hi <= t) {
-		snprintf(d->why, sizeof(d->why), "CI within +-%g%%", t);
-		return CMP_NO_CHANGE;
-	}
-	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
-		 d->lo < -t ? "-" : "+", t);
-	return CMP_INCONCLUSIVE;
 }
 
 /* A noisy side (above --max-cov) that is quiet without its one most
@@ -165,8 +285,7 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	cmp_group_name(g, name, sizeof(name));
 	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
 			   mt->name), r->sides[s].label);
-	rc = st_boot_ci_pct(a->v[m], a->n[m], b->v[m], b->n[m], 1 - r->o.alpha,
-			    r->o.resamples, seed, &d->lo, &d->hi);
+	rc = cmp_inv_ci(a, b, m, &r->o, seed, d);
 	if (rc && rc != -EINVAL)
 		return rc;
 	if (mt->dir < 0) {
@@ -301,7 +420,15 @@ int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 {
 	int rc = 0;
 
-	rc = cmp_group_runs(r, err, errlen);
+	for (unsigned s = 0; !rc && s < r->nsides; s++)
+		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
+			rc = add_file(r, s, &r->sides[s].files[f], err, errlen);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		for (unsigned s = 0; s < r->nsides; s++) {
+			struct cmp_cell *c = &r->groups[i].cell[s];
+
+			c->drift_pct = c->ndrift ? c->drift_pct / c->ndrift : NAN;
+		}
 	if (!rc)
 		rc = cmp_env_diff(r, err, errlen);
 	if (!rc)
@@ -335,8 +462,10 @@ void cmp_result_free(struct cmp_result *r)
 		struct cmp_group *g = &r->groups[i];
 
 		for (unsigned s = 0; g->cell && s < r->nsides; s++)
-			for (size_t m = 0; m < cmp_nmetrics; m++)
+			for (size_t m = 0; m < cmp_nmetrics; m++) {
 				free(g->cell[s].v[m]);
+				free(g->cell[s].inv[m]);
+			}
 		free(g->cell);
 		free(g->delta);
 		free(g->test);

@@ -39,7 +39,7 @@ static const struct cgs_opt cmp_optdefs[] = {
 		"significance level; the CI is at 1-alpha (95%)"),
 	OPT_BOOL("welch", 0, CO(welch),
 		"also run Welch's t-test, and use its p instead of Mann-Whitney's"),
-	OPT_STRING("axis", 0, CO(axis), "kernel", "kernel|cgroup|FIELD",
+	OPT_STRING("axis", 0, CO(axis), "kernel", "kernel|cgroup|workload|FIELD",
 		"what is compared; another critical field that differs stops the compare (exit 3)"),
 	OPT_BOOL("allow-env-diff", 0, CO(allow_env_diff),
 		"compare even when critical environment fields differ (printed as notes)"),

@@ -26,6 +26,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "dryrun.h"
 #include "evidence.h"
 #include "point.h"
@@ -127,6 +128,14 @@ static void point_header(struct cgs_run *r, struct res_point *p,
 		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
 
 		p->wopts = cgs_opt_echo(&set);
+		/* a knob that is off by default (an int whose default is 0, as
+		 * --pf3-spin) is recorded only when on, so that points group
+		 * with those of runners from before it existed */
+		for (size_t i = 0; p->wopts && i < w->nopts; i++)
+			if (w->opts[i].type == CGS_OPT_INT && w->opts[i].def &&
+			    !strcmp(w->opts[i].def, "0") &&
+			    !*(const int64_t *)((const char *)wopts + w->opts[i].offset))
+				json_object_object_del(p->wopts, w->opts[i].name);
 	}
 	cgs_iso8601_now(when, sizeof(when));
 	p->seq = r->res.npoints - 1;
@@ -300,6 +309,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	for (unsigned i = 0; i < r->cg->nlayouts; i++)
 		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
 	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	cgs_invoke_record(r);
 }
 
 static int write_results(struct cgs_run *r)
@@ -404,6 +414,9 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		cgs_err("%s", err);
 		return EXIT_BADINPUT;
 	}
+	rc = cgs_invoke_all(r);
+	if (rc >= 0)
+		return rc;
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {

@@ -33,6 +33,7 @@ struct cgs_run_opts {
 	char *runs_arg;                  /* --runs as given: N or auto */
 	bool runs_auto;                  /* autoruns.c */
 	int64_t max_runs, max_time_ns;
+	int64_t invocations;             /* invoke.c: --invocations K */
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
@@ -82,6 +83,8 @@ struct cgs_run {
 	struct pmu_set pmu;              /* -e events */
 	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
+	char inv_series[33];             /* the series id of --invocations */
 	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 

@@ -16,6 +16,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "point.h"
 #include "run.h"
 #include "sched_prio.h"
@@ -48,6 +49,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"-r auto: at most this many runs a point"),
 	OPT_DURATION("max-time", 0, RO(max_time_ns), "0", 0, 100 * HOUR,
 		"-r auto: no round that would end after this long (0: no limit)"),
+	OPT_INT("invocations", 0, RO(invocations), "1", 1, 100, "K",
+		"run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
 	OPT_STRING("threshold", 'T', RO(threshold), "2", "PCT",
 		"-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
 	OPT_STRING("output", 'o', RO(output), NULL, "PATH",
@@ -310,6 +313,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)
 		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = cgs_invoke_validate(r, err, errlen);
 	if (!rc)
 		rc = check_events(r, err, errlen);
 	if (!rc)
