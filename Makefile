@@ -8,7 +8,7 @@ CC ?= gcc
 VERSION := 0.1.0
 GIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 
-PKGS := hwloc json-c libcgroup
+PKGS := hwloc json-c libcgroup libelf
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

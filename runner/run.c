@@ -127,6 +127,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
 	};
 	struct pmu_point *pp = NULL;
+	struct cgs_profile_point *prof = NULL;
 	struct cgs_statread *sr = NULL;
 	char when[32];
 	int rc;
@@ -164,6 +165,14 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 			return -ENOMEM;
 		pmu_point_observer(pp, &obs[spec.nobs++]);
 	}
+	if (r->prof.on) {
+		prof = cgs_profile_point_new(&r->prof, threads, r->o.duration_ns);
+		if (!prof) {
+			pmu_point_free(pp);
+			return -ENOMEM;
+		}
+		cgs_profile_point_observer(prof, &obs[spec.nobs++]);
+	}
 	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
 	if (!rc && !p->status) {
 		/* the readers find their targets in the point's cgroups */
@@ -183,6 +192,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
+	cgs_profile_point_free(prof);
 	r->npoints_done++;
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
@@ -303,6 +313,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
+	cgs_profile_set_free(&r->prof);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
 	if (r->sigfd >= 0)

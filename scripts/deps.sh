@@ -12,7 +12,7 @@
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev libelf-dev"
 TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils"
 BROWSER_PKGS="chromium python3"
 
