@@ -66,6 +66,22 @@ static int probe(struct perf_event_attr *a)
 	return 0;
 }
 
+/* Can @a sample here, in kernel mode too or else in user mode only? */
+static int probe_modes(struct perf_event_attr *a, bool *user_only)
+{
+	int rc = probe(a);
+
+	*user_only = false;
+	if (rc != -EACCES && rc != -EPERM)
+		return rc;
+	a->exclude_kernel = 1;
+	a->exclude_callchain_kernel = 1;
+	rc = probe(a);
+	if (!rc)
+		*user_only = true;
+	return rc;
+}
+
 /* cycles where there is a PMU, else cpu-clock; kernel mode where allowed. */
 static int pick_event(struct cgs_profile_set *ps, char *err, size_t errlen)
 {
@@ -82,26 +98,24 @@ static int pick_event(struct cgs_profile_set *ps, char *err, size_t errlen)
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	a->disabled = 1;
 	ps->event = "cycles";
-	rc = probe(a);
+	rc = probe_modes(a, &ps->user_only);
 	if (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) {
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->exclude_kernel = a->exclude_callchain_kernel = 0;
 		ps->event = "cpu-clock";
-		rc = probe(a);
-	}
-	if (rc == -EACCES || rc == -EPERM) {
-		cgs_read_line("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
-		a->exclude_kernel = 1;
-		a->exclude_callchain_kernel = 1;
-		ps->user_only = true;
-		ps->note = cgs_fmt("perf_event_paranoid is %s and cgscale is not root: kernel samples are not allowed, so the profile is of user mode only; for kernel frames run as root, give CAP_PERFMON or sysctl kernel.perf_event_paranoid=1",
-				   par);
-		rc = probe(a);
+		rc = probe_modes(a, &ps->user_only);
 	}
 	if (rc)
 		return cgs_errf(err, errlen, rc, "--profile: cannot sample %s here: %s%s",
 				ps->event, strerror(-rc),
-				rc == -EINVAL ? " (is the rate above kernel.perf_event_max_sample_rate?)" : "");
+				rc == -EINVAL ? " (is the rate above kernel.perf_event_max_sample_rate?)" :
+				rc == -EACCES ? "; run as root, give CAP_PERFMON or sysctl kernel.perf_event_paranoid=1" : "");
+	if (ps->user_only) {
+		cgs_read_line("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
+		ps->note = cgs_fmt("perf_event_paranoid is %s and cgscale is not root: kernel samples are not allowed, so the profile is of user mode only; for kernel frames run as root, give CAP_PERFMON or sysctl kernel.perf_event_paranoid=1",
+				   par);
+	}
 	return 0;
 }
 
@@ -148,14 +162,20 @@ int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
 	if (rc)
 		return rc;
 	ps->on = true;
-	if (ps->note)
-		cgs_warn("%s", ps->note);
 	/* about 768 bytes a sample, twice the samples of one interval */
 	need = (double)ps->hz * ((double)interval_ns / 1e9) * 768 * 2 / 4096;
 	for (ps->pages = 8; ps->pages < need && ps->pages < 1024; ps->pages *= 2)
 		;
-	load_symbols(ps);
 	return 0;
+}
+
+void cgs_profile_prepare(struct cgs_profile_set *ps)
+{
+	if (!ps->on)
+		return;
+	if (ps->note)
+		cgs_warn("%s", ps->note);
+	load_symbols(ps);
 }
 
 void cgs_profile_set_free(struct cgs_profile_set *ps)

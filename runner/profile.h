@@ -45,10 +45,13 @@ struct cgs_profile_set {
  * allowed, load the symbols. @arg is the value of --profile: NULL off,
  * "" the default rate, else the rate in Hz. -EINVAL with @err for a bad
  * or refused rate (naming perf_event_max_sample_rate), -EACCES when
- * nothing can be sampled, else 0. Warnings go to stderr once.
+ * nothing can be sampled, else 0. Prints nothing.
  */
 int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
 		      int64_t interval_ns, char *err, size_t errlen);
+/* Once, in the process that runs the points (after any re-exec): say
+ * what is not allowed, load the symbols, warn when they are hidden. */
+void cgs_profile_prepare(struct cgs_profile_set *ps);
 void cgs_profile_set_free(struct cgs_profile_set *ps);
 
 struct cgs_observer;

@@ -374,6 +374,7 @@ int cgs_cmd_run(int argc, char **argv)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
+	cgs_profile_prepare(&r->prof);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		status = EXIT_INTERNAL;

@@ -1,0 +1,89 @@
+#!/bin/sh
+# 47-profile.sh - `run --profile`: sampled stacks of the measured tasks.
+#   - page_fault1: the kernel's page fault handler (exc_page_fault, as
+#     /proc/kallsyms lists it) is in the children of >= 20% of samples;
+#     the own binary's loop resolves by name; the top kernel functions
+#     and the kernel/user share are under the table row;
+#   - fallocate2 on a tmpfs: shmem_fallocate is in the profile;
+#   - the folded counts add up to the samples taken minus the lost ones,
+#     and the folded stacks are bounded;
+#   - a rate above kernel.perf_event_max_sample_rate, or not a number, is
+#     exit 2 naming the problem, nothing written;
+#   - as nobody with perf_event_paranoid >= 2: one warning, a user-mode
+#     profile that says so in the result and the table.
+. "$(dirname "$0")/lib.sh"
+d=$T
+[ -r /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event support"
+[ "$(id -u)" = 0 ] || skip "needs root for kernel samples and to switch to nobody"
+grep -q ' exc_page_fault$' /proc/kallsyms || skip "/proc/kallsyms lists no exc_page_fault"
+[ "$(awk '$3 == "exc_page_fault" { print $1; exit }' /proc/kallsyms)" != 0000000000000000 ] ||
+	skip "kallsyms hides addresses (kptr_restrict): cannot check kernel symbols by name"
+
+# 1. page_fault1, both modes
+"$CGSCALE_SAN" run -q -t 1 -m both -w 300ms -d 2s -i 500ms --profile \
+	page_fault1 -o "$d/pf.json" >"$d/pf.out" 2>"$d/pf.err" ||
+	{ rc=$?; cat "$d/pf.err"; fail "page_fault1 --profile exited $rc"; }
+jq_check "$d/pf.json" '[.points[] | .status == "ok" and (.profile.event == "cpu-clock" or .profile.event == "cycles")] | all' \
+	"a point failed or has no profile"
+jq_check "$d/pf.json" '[.points[].profile | .rate_hz == 997 and .counting == "user+kernel" and .kernel_symbols == "kallsyms"] | all' \
+	"rate, counting or symbols"
+jq -r '.points[] | "\(.mode) \(.profile.samples.received) \(.profile.samples.lost) \(.profile.samples.taken) \([.profile.folded[][1]] | add) \(.profile.folded | length) \([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) \([.profile.symbols[] | select(.name == "pf1_loop") | .kernel][0])"' \
+	"$d/pf.json" >"$d/pf.sum"
+while read -r mode recv lost taken fsum nf pfc own; do
+	echo "page_fault1 $mode: $taken taken, $lost lost, folded sum $fsum in $nf stacks, exc_page_fault children $pfc, pf1_loop kernel=$own"
+	[ "$recv" -gt 200 ] || fail "$mode: only $recv samples in 2 s at 997 Hz"
+	[ "$fsum" -eq $((taken - lost)) ] || fail "$mode: folded sum $fsum != taken $taken - lost $lost"
+	[ "$nf" -le 2001 ] || fail "$mode: $nf folded stacks, bound is 2000 + [other]"
+	awk -v c="$pfc" -v n="$recv" 'BEGIN { exit !(c >= 0.2 * n) }' ||
+		fail "$mode: exc_page_fault in the children of $pfc of $recv samples (< 20%)"
+	[ "$own" = false ] || fail "$mode: cgscale's own pf1_loop not resolved as a user symbol ($own)"
+done <"$d/pf.sum"
+[ "$(wc -l <"$d/pf.sum")" -eq 2 ] || fail "want 2 points"
+grep -q '^  profile: \(cpu-clock\|cycles\) 997 Hz, [0-9]* samples (0 lost, [0-9]* throttled): kernel [0-9.]*%, user [0-9.]*%$' "$d/pf.out" ||
+	fail "no profile line under the table row: $(cat "$d/pf.out")"
+[ "$(grep -c '^    *[0-9.]*%  [A-Za-z_]' "$d/pf.out")" -ge 2 ] || fail "no top kernel functions in the table"
+# frames are root first: the loop, then the fault entry
+jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_loop;asm_exc_page_fault;exc_page_fault"))] | length > 0' \
+	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
+
+# 2. fallocate2 on a tmpfs
+shm=/dev/shm
+[ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs"
+grep -q ' shmem_fallocate$' /proc/kallsyms || skip "this kernel has no shmem_fallocate"
+"$CGSCALE" run -q -t 1 -m thread -w 300ms -d 2s -i 500ms --profile=499 --tmpdir "$shm" \
+	fallocate2 -o "$d/fa.json" >"$d/fa.out" 2>"$d/fa.err" ||
+	{ rc=$?; cat "$d/fa.err"; fail "fallocate2 --profile exited $rc"; }
+c=$(jq '[.points[0].profile.symbols[] | select(.name == "shmem_fallocate") | .children][0] // 0' "$d/fa.json")
+n=$(jq '.points[0].profile.samples.received' "$d/fa.json")
+echo "fallocate2: shmem_fallocate in the children of $c of $n samples at 499 Hz"
+awk -v c="$c" -v n="$n" 'BEGIN { exit !(n > 100 && c >= 0.1 * n) }' ||
+	fail "shmem_fallocate in $c of $n samples (< 10%)"
+jq_check "$d/fa.json" '.points[0].profile.rate_hz == 499' "rate 499 not recorded"
+
+# 3. bad input: exit 2, one line naming the limit, nothing written
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+"$CGSCALE" run -q -w 0 -d 200ms -i 100ms --profile=$((max + 1)) page_fault1 \
+	-o "$d/bad.json" >/dev/null 2>"$d/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--profile=$((max + 1)): exit $rc, want 2"
+grep -q "above kernel.perf_event_max_sample_rate ($max)" "$d/bad.err" || fail "message: $(cat "$d/bad.err")"
+[ "$(wc -l <"$d/bad.err")" -eq 1 ] || fail "more than one line: $(cat "$d/bad.err")"
+"$CGSCALE" run -q --profile=fast page_fault1 -o "$d/bad.json" >/dev/null 2>"$d/bad2.err"
+[ $? -eq 2 ] || fail "--profile=fast: not exit 2"
+grep -q 'profile=fast: the rate must be a whole number' "$d/bad2.err" || fail "message: $(cat "$d/bad2.err")"
+[ ! -e "$d/bad.json" ] || fail "a result was written for bad input"
+
+# 4. as nobody
+command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+par=$(cat /proc/sys/kernel/perf_event_paranoid)
+[ "$par" -ge 2 ] || { echo "perf_event_paranoid=$par: nobody may sample the kernel; part 4 not run"; exit 0; }
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+asnobody test -x "$CGSCALE" || skip "nobody cannot run $CGSCALE"
+chown 65534:65534 "$d" || exit 1
+asnobody "$CGSCALE" run -t 1 -m process -w 200ms -d 1s -i 250ms --profile --tmpdir "$d" \
+	page_fault1 -o "$d/nb.json" >"$d/nb.out" 2>"$d/nb.err" ||
+	{ rc=$?; cat "$d/nb.err"; fail "nobody --profile exited $rc"; }
+[ "$(grep -c 'kernel samples are not allowed' "$d/nb.err")" -eq 1 ] || fail "not said once: $(cat "$d/nb.err")"
+jq_check "$d/nb.json" ".points[0].profile | .counting == \"user\" and .samples.kernel == 0 and (.note | test(\"perf_event_paranoid is $par\"))" \
+	"user-mode profile not recorded as such"
+grep -q '^  profile: .* user mode only' "$d/nb.out" || fail "table does not say user mode only"
