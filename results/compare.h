@@ -138,6 +138,8 @@ struct cmp_envrow {
 	char **val;                   /* [nsides]; NULL: absent */
 };
 
+struct cmp_profile;
+
 struct cmp_result {
 	struct cmp_opts o;
 	struct cmp_side *sides;
@@ -150,6 +152,7 @@ struct cmp_result {
 	unsigned nnotes;
 	unsigned count[CMP_NVERDICT];
 	char problem[1024];           /* why the inputs cannot be compared */
+	const struct cmp_profile *prof;  /* compare_profile.h; NULL: none */
 };
 
 static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
@@ -163,6 +166,10 @@ static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
 /* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
  * it is a string), "none" when absent. */
 const char *cmp_point_layout(const struct res_point *p);
+
+/* The group @p belongs to, or NULL (after cmp_analyse). */
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p);
 
 /* Add a formatted note to @r. 0 or -ENOMEM. */
 int cmp_note(struct cmp_result *r, const char *fmt, ...)

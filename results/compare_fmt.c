@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_profile.h"
 
 const char *const cmp_format_names[] = {
 	[CMP_FMT_TEXT] = "text", [CMP_FMT_LKP] = "lkp",
@@ -232,6 +233,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 		point_notes(r, g, out, "  ");
 	}
 	fprintf(out, "\n");
+	cmp_profile_print(r, r->prof, CMP_FMT_TEXT, out);
 	totals(r, out, "");
 	notes(r, out, "");
 }
@@ -299,6 +301,7 @@ static void print_lkp(const struct cmp_result *r, FILE *out)
 			fprintf(out, "  %s\n", name);
 		}
 	}
+	cmp_profile_print(r, r->prof, CMP_FMT_LKP, out);
 	fprintf(out, "\n");
 	totals(r, out, "");
 	notes(r, out, "");

@@ -371,6 +371,10 @@ static void on_record(const struct perf_event_header *h, void *arg)
 		if (h->size >= sizeof(*h) + 16)
 			pp->c.lost += ((const uint64_t *)(h + 1))[1];
 		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= sizeof(*h) + 8)
+			pp->c.lost += ((const uint64_t *)(h + 1))[0];
+		break;
 	case PERF_RECORD_THROTTLE:
 		pp->c.throttled++;
 		break;
@@ -425,6 +429,8 @@ static void prof_finish(void *priv, struct res_point *p)
 	struct cgs_profile_point *pp = priv;
 	struct json_object *sec;
 
+	if (!pp->fd && !pp->failure)
+		pp->failure = cgs_fmt("nothing was sampled: the point ended before its tasks were ready");
 	if (pp->fd && pp->enabled)
 		set_enabled(pp, false);
 	if (pp->fd)
