@@ -4,7 +4,8 @@
  * and, per point, the runs and each metric's mean and CoV across runs.
  * `cgscale export --tsv FILE...` writes the long format that R, pandas
  * and gnuplot read directly: one value per row, NA where a factor does
- * not apply (run-level rows have no task, interval or phase).
+ * not apply (run-level rows have no task, interval or phase); --folded
+ * is export_folded.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 
 #include "../lib/opt.h"
 #include "compare.h"
+#include "export_folded.h"
 
 static void show_one(const struct cmp_result *r, FILE *out)
 {
@@ -174,35 +176,64 @@ static void export_point(FILE *out, const char *file, struct res_point *p)
 	}
 }
 
+struct export_cli {
+	bool tsv, folded;
+	char *point, *out_dir;
+};
+
+#define EO(f) offsetof(struct export_cli, f)
+static const struct cgs_opt export_defs[] = {
+	{ "tsv", 0, CGS_OPT_BOOL, EO(tsv), NULL, 0, 0, NULL, NULL,
+	  "tab-separated long format, one value per row" },
+	{ "folded", 0, CGS_OPT_BOOL, EO(folded), NULL, 0, 0, NULL, NULL,
+	  "a profiled point's collapsed stacks (run --profile), runs merged, for flamegraph.pl, inferno, speedscope" },
+	{ "point", 0, CGS_OPT_STRING, EO(point), NULL, 0, 0, NULL, "TEST:MODE:TASKS[:LAYOUT]",
+	  "--folded: the point, when the files hold several" },
+	{ "out-dir", 0, CGS_OPT_STRING, EO(out_dir), NULL, 0, 0, NULL, "DIR",
+	  "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)" },
+};
+
 int cmp_cmd_export(int argc, char **argv)
 {
-	static const struct cgs_opt defs[] = {
-		{ "tsv", 0, CGS_OPT_BOOL, 0, NULL, 0, 0, NULL, NULL,
-		  "tab-separated long format, one value per row (the only format so far)" },
-	};
-	bool tsv = false;
-	struct cgs_optset set = { "export options", defs, 1, &tsv };
+	struct export_cli c = { 0 };
+	struct cgs_optset set = { "export options", export_defs,
+				  sizeof(export_defs) / sizeof(export_defs[0]), &c };
 	int first = 0, rc, status = CMP_EXIT_BADINPUT;
 	char err[1024] = "";
 
 	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
 	if (rc == 1) {
 		printf("usage: cgscale export --tsv FILE|DIR...\n"
-		       "Write every run and interval of the result files in the long format, with the\n"
-		       "header: file test mode tasks cgroup options run status metric task interval\n"
+		       "       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
+		       "--tsv writes every run and interval of the result files in the long format, with\n"
+		       "the header: file test mode tasks cgroup options run status metric task interval\n"
 		       "phase t_s value. Run-level metrics have task, interval, phase and t_s NA;\n"
-		       "ops_per_sec rows are per task and per interval (task 'all': their sum).\n");
+		       "ops_per_sec rows are per task and per interval (task 'all': their sum).\n"
+		       "--folded writes the collapsed stacks of a point run with --profile.\n");
 		cgs_opt_help(&set, stdout);
+		cgs_opt_free(&set);
 		return 0;
 	}
-	if (!rc && !tsv)
-		snprintf(err, sizeof(err), "give a format: --tsv");
+	if (!rc && c.tsv == c.folded)
+		snprintf(err, sizeof(err), "give one format: --tsv or --folded");
 	else if (!rc && first >= argc)
 		snprintf(err, sizeof(err), "give one or more result files or directories");
+	else if (!rc && !c.folded && (c.point || c.out_dir))
+		snprintf(err, sizeof(err), "--point and --out-dir go with --folded");
 	if (rc || *err) {
 		fprintf(stderr, "cgscale export: %s\n", err);
+		cgs_opt_free(&set);
 		return CMP_EXIT_BADINPUT;
 	}
+	if (c.folded) {
+		rc = cmp_export_folded(argc - first, argv + first, c.point, c.out_dir,
+				       err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "cgscale export: %s\n", err);
+		cgs_opt_free(&set);
+		return rc || fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
+	}
+	cgs_opt_free(&set);
 	printf("file\ttest\tmode\ttasks\tcgroup\toptions\trun\tstatus\tmetric\ttask\tinterval\tphase\tt_s\tvalue\n");
 	for (int a = first; a < argc; a++) {
 		struct cmp_side s = { 0 };
