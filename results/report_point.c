@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "report_flame.h"
 
 double rpt_task_rate(const struct res_point *p, unsigned i)
 {
@@ -339,6 +340,8 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				rpt_perf_section(d->out, v, cap);
 			else if (!strcmp(k, "cgroup"))
 				rpt_cgroup_section(d->out, v, cap);
+			else if (!strcmp(k, "profile"))
+				rpt_profile_section(d->out, v, cap);
 			else
 				rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");
@@ -360,6 +363,7 @@ void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
 	task_chart(d, s, g);
 	time_chart(d, s, g);
 	fprintf(d->out, "</div>\n");
+	rpt_flame_group(d, g);
 	aux_table(d->out, g);
 	extras(d, s, g);
 }
