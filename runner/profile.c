@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <link.h>
+#ifdef __x86_64__
+#include <asm/perf_regs.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -96,6 +99,14 @@ static int pick_event(struct cgs_profile_set *ps, char *err, size_t errlen)
 	a->freq = 1;
 	a->sample_freq = (uint64_t)ps->hz;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+#ifdef __x86_64__
+	/* the user IP from the registers saved at kernel entry, not a walk
+	 * of the user stack: cheaper per sample, and the only user frame
+	 * kept anyway */
+	a->sample_type |= PERF_SAMPLE_REGS_USER;
+	a->sample_regs_user = 1ULL << PERF_REG_X86_IP;
+	a->exclude_callchain_user = 1;
+#endif
 	a->disabled = 1;
 	ps->event = "cycles";
 	rc = probe_modes(a, &ps->user_only);
@@ -302,10 +313,11 @@ static void push(char *stack, size_t len, size_t *used, const char *name)
 }
 
 /*
- * One PERF_RECORD_SAMPLE (ip, pid/tid, callchain): the user leaf first
- * (only the trap's own IP: cgscale is built without frame pointers, so
- * deeper user frames cannot be trusted), then the kernel frames from the
- * entry point down to the leaf.
+ * One PERF_RECORD_SAMPLE (ip, pid/tid, callchain[, regs_user]): the user
+ * frame first (only the IP the task was at, from the saved user registers
+ * on x86-64, else the callchain's first user entry: cgscale is built
+ * without frame pointers, so deeper user frames cannot be trusted), then
+ * the kernel frames from the entry point down to the leaf.
  */
 static void on_sample(struct cgs_profile_point *pp,
 		      const struct perf_event_header *h)
@@ -337,6 +349,11 @@ static void on_sample(struct cgs_profile_point *pp,
 			uip = ip;
 			have_user = true;
 		}
+	}
+	if ((pp->set->attr.sample_type & PERF_SAMPLE_REGS_USER) && nr < (uint64_t)(end - w) &&
+	    w + nr + 2 <= end && w[nr] != PERF_SAMPLE_REGS_ABI_NONE) {
+		uip = w[nr + 1];     /* regs_user: abi, then the IP */
+		have_user = true;
 	}
 	pp->c.received++;
 	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
