@@ -6,7 +6,9 @@
 #     and the kernel/user share are under the table row;
 #   - fallocate2 on a tmpfs: shmem_fallocate is in the profile;
 #   - the folded counts add up to the samples taken minus the lost ones,
-#     and the folded stacks are bounded;
+#     and the folded stacks are bounded; export --folded writes them (one
+#     point merged, or a file per run); compare lists the profile keys,
+#     LKP's perf-profile.* names with --format lkp;
 #   - a rate above kernel.perf_event_max_sample_rate, or not a number, is
 #     exit 2 naming the problem, nothing written;
 #   - as nobody with perf_event_paranoid >= 2: one warning, a user-mode
@@ -45,6 +47,28 @@ grep -q '^  profile: \(cpu-clock\|cycles\) 997 Hz, [0-9]* samples (0 lost, [0-9]
 # frames are root first: the loop, then the fault entry
 jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_loop;asm_exc_page_fault;exc_page_fault"))] | length > 0' \
 	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
+
+# export --folded: the runs' stacks as folded text, summing to the samples
+"$CGSCALE" export --folded --point page_fault1:process:1 pf.json >"$d/pf.folded" ||
+	fail "export --folded exited $?"
+n=$(jq '[.points[] | select(.mode == "process") | .profile.samples.received] | add' "$d/pf.json")
+awk -v n="$n" '{ if ($NF !~ /^[0-9]+$/ || NF < 2) bad = 1; s += $NF } END { exit bad || s != n }' "$d/pf.folded" ||
+	fail "export --folded: not folded lines summing to $n: $(head -n 3 "$d/pf.folded")"
+"$CGSCALE" export --folded pf.json >/dev/null 2>"$d/ex.err" && fail "export --folded of 2 points without --point"
+grep -q 'more than one profiled point' "$d/ex.err" || fail "export message: $(cat "$d/ex.err")"
+mkdir "$d/fo" && "$CGSCALE" export --folded --out-dir "$d/fo" pf.json >/dev/null || fail "export --out-dir"
+[ "$(ls "$d/fo" | wc -l)" -eq 2 ] || fail "export --out-dir: want 2 files, got $(ls "$d/fo")"
+# compare: the profile keys, in LKP's names too
+"$CGSCALE" compare pf.json pf.json >"$d/cmp.txt" || fail "compare of profiles exited $?"
+grep -q '^Profile: share of samples in percentage points' "$d/cmp.txt" || fail "no profile section in compare"
+# one run a side: no interval, so no verdict but INCONCLUSIVE
+grep -q '^ *+0.00 *[0-9.]* *[0-9.]*  - .* INCONCLUSIVE *self\.' "$d/cmp.txt" ||
+	fail "no profile row: $(grep -A5 '^Profile' "$d/cmp.txt")"
+"$CGSCALE" compare -f lkp pf.json pf.json >"$d/cmp.lkp" || fail "compare -f lkp exited $?"
+grep -q '^ *[0-9.]* *+0.0 *[0-9.]* *perf-profile.children.cycles-pp.exc_page_fault$' "$d/cmp.lkp" ||
+	fail "no LKP perf-profile.children line: $(grep perf-profile "$d/cmp.lkp" | head -n 3)"
+grep -q 'perf-profile.calltrace.cycles-pp.exc_page_fault.asm_exc_page_fault.pf1_loop$' "$d/cmp.lkp" ||
+	fail "no LKP calltrace line"
 
 # 2. fallocate2 on a tmpfs
 shm=/dev/shm
