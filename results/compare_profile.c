@@ -99,6 +99,18 @@ static double mean(const double *v, size_t n)
 	return n ? s / (double)n : NAN;
 }
 
+/* Coefficient of variation in %, NAN for fewer than 2 values or mean 0. */
+static double cov(const double *v, size_t n, double m)
+{
+	double ss = 0;
+
+	if (n < 2 || !(m > 0))
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return 100 * sqrt(ss / (double)(n - 1)) / m;
+}
+
 static int cmp_dbl(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -222,6 +234,8 @@ static int key_row(const struct cmp_result *r, struct cmp_profile *p,
 		b[i] = share(&B[i], key);
 	row.mean_a = mean(a, na);
 	row.mean_b = mean(b, nb);
+	row.cov_a = cov(a, na, row.mean_a);
+	row.cov_b = cov(b, nb, row.mean_b);
 	if (fmax(row.mean_a, row.mean_b) < p->floor)
 		return 0;
 	row.kind = !strncmp(key, "self.", 5) ? CMP_PROF_SELF :
@@ -260,6 +274,21 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->sym, b->sym);
 }
 
+/* cmp_judge says "T%": the threshold here is in percentage points. */
+static void pp_units(char *why, size_t len, double t)
+{
+	char pat[32], *at;
+
+	snprintf(pat, sizeof(pat), "%g%%", t);
+	at = strstr(why, pat);
+	if (at && strlen(why) + 3 < len) {
+		size_t n = strlen(pat);
+
+		memmove(at + n + 2, at + n, strlen(at + n) + 1);
+		memcpy(at + n - 1, " pp", 3);
+	}
+}
+
 /* q over the rows [from, p->n), then each verdict, then the order. */
 static int judge(const struct cmp_result *r, struct cmp_profile *p, size_t from)
 {
@@ -280,11 +309,7 @@ static int judge(const struct cmp_result *r, struct cmp_profile *p, size_t from)
 		w->d.verdict = v;
 		w->verdict = v == CMP_IMPROVEMENT ? "GREW" : v == CMP_REGRESSION ? "SHRANK" :
 			     v == CMP_NO_CHANGE ? "NO_CHANGE" : "INCONCLUSIVE";
-		/* cmp_judge speaks of better/worse: say grew/shrank */
-		if (v == CMP_IMPROVEMENT || v == CMP_REGRESSION)
-			snprintf(w->d.why, sizeof(w->d.why), "CI entirely %s %s%g pp",
-				 v == CMP_IMPROVEMENT ? "above" : "below",
-				 v == CMP_IMPROVEMENT ? "+" : "-", p->threshold);
+		pp_units(w->d.why, sizeof(w->d.why), p->threshold);
 	}
 	if (!rc && n)
 		qsort(p->rows + from, n, sizeof(*p->rows), by_change);
@@ -355,80 +380,4 @@ void cmp_profile_free(struct cmp_profile *p)
 		free(p->rows[i].sym);
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
-}
-
-/* LKP's "perf-profile.self.cycles-pp.SYM" (LKP says cycles-pp whatever
- * the event; its tools read these names). */
-static void lkp_key(const struct cmp_prof_row *w, char *buf, size_t len)
-{
-	snprintf(buf, len, "perf-profile.%s.cycles-pp.%s",
-		 cmp_prof_kind_names[w->kind], w->sym);
-}
-
-static void lkp_rows(const struct cmp_profile *p, size_t from, size_t to,
-		     FILE *out)
-{
-	char name[4200];
-
-	for (size_t i = from; i < to; i++) {
-		const struct cmp_prof_row *w = &p->rows[i];
-
-		lkp_key(w, name, sizeof(name));
-		fprintf(out, "%10.2f        %+9.1f   %10.2f        %s\n",
-			w->mean_a, w->d.pct, w->mean_b, name);
-	}
-}
-
-static void text_rows(const struct cmp_result *r, const struct cmp_profile *p,
-		      size_t from, size_t to, FILE *out)
-{
-	const size_t most = 30;
-
-	fprintf(out, "  %8s %7s %7s  %-19s %8s %8s  %-12s %s\n", "change", r->sides[0].label,
-		r->sides[p->rows[from].side].label, "CI (pp)", "p", "q", "verdict", "key");
-	for (size_t i = from; i < to && i < from + most; i++) {
-		const struct cmp_prof_row *w = &p->rows[i];
-		char ci[64];
-
-		if (isfinite(w->d.lo))
-			snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", w->d.lo, w->d.hi);
-		else
-			snprintf(ci, sizeof(ci), "-");
-		fprintf(out, "  %+8.2f %7.2f %7.2f  %-19s %8.3g %8.3g  %-12s %s.%s\n",
-			w->d.pct, w->mean_a, w->mean_b, ci, w->d.p, w->d.q, w->verdict,
-			cmp_prof_kind_names[w->kind], w->sym);
-	}
-	if (to - from > most)
-		fprintf(out, "  ... %zu more at or above the floor (--format lkp lists all)\n",
-			to - from - most);
-}
-
-void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
-		       enum cmp_format f, FILE *out)
-{
-	if (!p || !p->n)
-		return;
-	if (f == CMP_FMT_TEXT)
-		fprintf(out, "\nProfile: share of samples in percentage points, keys at or above %g%% on a side, largest change first; GREW/SHRANK need the CI beyond +-%g pp and q < alpha\n",
-			p->floor, p->threshold);
-	for (size_t i = 0; i < p->n;) {
-		size_t j = i;
-		char name[512];
-
-		while (j < p->n && p->rows[j].group == p->rows[i].group &&
-		       p->rows[j].side == p->rows[i].side)
-			j++;
-		cmp_group_name(&r->groups[p->rows[i].group], name, sizeof(name));
-		if (f == CMP_FMT_LKP) {
-			fprintf(out, "# profile of %s, %s against %s\n", name,
-				r->sides[p->rows[i].side].name, r->sides[0].name);
-			lkp_rows(p, i, j, out);
-		} else {
-			fprintf(out, "\n%s, %s against %s (%zu and %zu runs):\n", name,
-				r->sides[p->rows[i].side].label, r->sides[0].label,
-				p->rows[i].na, p->rows[i].nb);
-			text_rows(r, p, i, j, out);
-		}
-		i = j;
-	}
 }

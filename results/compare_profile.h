@@ -26,6 +26,7 @@ struct cmp_prof_row {
 	char *sym;                    /* symbol, or the call trace a.b.c */
 	size_t na, nb;                /* runs with a profile */
 	double mean_a, mean_b;        /* % of samples */
+	double cov_a, cov_b;          /* their CoV across runs, %, or NAN */
 	struct cmp_delta d;           /* pct, lo, hi in percentage points */
 	const char *verdict;          /* GREW, SHRANK, NO_CHANGE, INCONCLUSIVE */
 };
@@ -47,9 +48,13 @@ int cmp_profile_analyse(const struct cmp_result *r, double floor,
 			double threshold, struct cmp_profile *p);
 void cmp_profile_free(struct cmp_profile *p);
 
-/* The rows of one group and side, in text or in LKP's names. */
+/* compare_profile_fmt.c: the rows, in text or in LKP's names. */
 void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
 		       enum cmp_format f, FILE *out);
+
+/* compare_profile_fmt.c: the rows as a JSON array (--format json). */
+struct json_object *cmp_profile_json(const struct cmp_result *r,
+				     const struct cmp_profile *p);
 
 /* A point's profile section, or NULL. */
 struct json_object *cmp_point_profile(const struct res_point *p);
