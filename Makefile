@@ -89,6 +89,7 @@ bench: cgscale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
 	@bench/profile-overhead ./cgscale
+	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/vs-will-it-scale ./cgscale

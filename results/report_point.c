@@ -342,6 +342,8 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				rpt_cgroup_section(d->out, v, cap);
 			else if (!strcmp(k, "profile"))
 				rpt_profile_section(d->out, v, cap);
+			else if (!strcmp(k, "vmstat"))
+				rpt_vmstat_section(d->out, v, cap);
 			else
 				rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");
