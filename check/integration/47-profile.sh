@@ -1,6 +1,7 @@
 #!/bin/sh
 # 47-profile.sh - `run --profile`: sampled stacks of the measured tasks.
-#   - page_fault1: the kernel's page fault handler (exc_page_fault, as
+#   - page_fault1: the samples are the task's CPU time (task-clock) x the
+#     rate, within -15%/+10%; the kernel's page fault handler (exc_page_fault, as
 #     /proc/kallsyms lists it) is in the children of >= 20% of samples;
 #     the own binary's loop resolves by name; the top kernel functions
 #     and the kernel/user share are under the table row;
@@ -22,7 +23,7 @@ grep -q ' exc_page_fault$' /proc/kallsyms || skip "/proc/kallsyms lists no exc_p
 	skip "kallsyms hides addresses (kptr_restrict): cannot check kernel symbols by name"
 
 # 1. page_fault1, both modes
-"$CGSCALE_SAN" run -q -t 1 -m both -w 300ms -d 2s -i 500ms --profile \
+"$CGSCALE_SAN" run -q -t 1 -m both -w 300ms -d 2s -i 500ms --profile -e task-clock \
 	page_fault1 -o "$d/pf.json" >"$d/pf.out" 2>"$d/pf.err" ||
 	{ rc=$?; cat "$d/pf.err"; fail "page_fault1 --profile exited $rc"; }
 jq_check "$d/pf.json" '[.points[] | .status == "ok" and (.profile.event == "cpu-clock" or .profile.event == "cycles")] | all' \
@@ -41,6 +42,12 @@ while read -r mode recv lost taken fsum nf pfc own; do
 	[ "$own" = false ] || fail "$mode: cgscale's own pf1_loop not resolved as a user symbol ($own)"
 done <"$d/pf.sum"
 [ "$(wc -l <"$d/pf.sum")" -eq 2 ] || fail "want 2 points"
+# cpu-clock samples the task's CPU time: samples ~ task-clock x rate
+jq -r '.points[] | "\(.mode) \(.profile.samples.taken) \(.perf.totals["task-clock"].count)"' "$d/pf.json" |
+while read -r mode n ns; do
+	awk -v n="$n" -v ns="$ns" 'BEGIN { w = ns / 1e9 * 997; printf "%d samples for %.0f expected from task-clock\n", n, w; exit !(n >= 0.85 * w && n <= 1.1 * w) }' ||
+		fail "$mode: $n samples is not task-clock x 997 Hz (task-clock $ns ns)"
+done
 grep -q '^  profile: \(cpu-clock\|cycles\) 997 Hz, [0-9]* samples (0 lost, [0-9]* throttled): kernel [0-9.]*%, user [0-9.]*%$' "$d/pf.out" ||
 	fail "no profile line under the table row: $(cat "$d/pf.out")"
 [ "$(grep -c '^    *[0-9.]*%  [A-Za-z_]' "$d/pf.out")" -ge 2 ] || fail "no top kernel functions in the table"
