@@ -30,7 +30,36 @@ static struct json_object *get(struct json_object *o, const char *k)
 
 struct json_object *cmp_point_profile(const struct res_point *p)
 {
-	return get(p->extra, "profile");
+	struct json_object *o = get(p->extra, "profile");
+
+	return o && json_object_is_type(o, json_type_object) ? o : NULL;
+}
+
+struct json_object *cmp_profile_array(struct json_object *prof, const char *key)
+{
+	struct json_object *a = get(prof, key);
+
+	return a && json_object_is_type(a, json_type_array) ? a : NULL;
+}
+
+int cmp_profile_folded(struct json_object *prof, struct cgs_stacks *s)
+{
+	struct json_object *fold = cmp_profile_array(prof, "folded");
+	int rc = 0;
+
+	for (size_t i = 0; !rc && fold && i < json_object_array_length(fold); i++) {
+		struct json_object *e = json_object_array_get_idx(fold, i), *st, *n;
+
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) < 2)
+			continue;
+		st = json_object_array_get_idx(e, 0);
+		n = json_object_array_get_idx(e, 1);
+		if (json_object_is_type(st, json_type_string) &&
+		    json_object_is_type(n, json_type_int) && json_object_get_int64(n) > 0)
+			rc = cgs_stacks_add(s, json_object_get_string(st),
+					    (uint64_t)json_object_get_int64(n));
+	}
+	return rc;
 }
 
 /* One run's shares: key ("self.x", "children.x", "calltrace.a.b") ->
@@ -42,7 +71,7 @@ struct run {
 
 static int run_load(struct json_object *prof, struct run *r)
 {
-	struct json_object *syms = get(prof, "symbols"), *fold = get(prof, "folded");
+	struct json_object *syms = cmp_profile_array(prof, "symbols");
 	struct cgs_stacks st = { 0 }, tr = { 0 };
 	char key[4200];
 	int rc = 0;
@@ -53,7 +82,7 @@ static int run_load(struct json_object *prof, struct run *r)
 		struct json_object *s = json_object_array_get_idx(syms, i);
 		const char *n = json_object_get_string(get(s, "name"));
 
-		if (!n)
+		if (!n || !json_object_is_type(s, json_type_object))
 			continue;
 		snprintf(key, sizeof(key), "self.%s", n);
 		rc = cgs_stacks_add(&r->keys, key, (uint64_t)json_object_get_int64(get(s, "self")));
@@ -62,14 +91,8 @@ static int run_load(struct json_object *prof, struct run *r)
 			rc = cgs_stacks_add(&r->keys, key,
 					    (uint64_t)json_object_get_int64(get(s, "children")));
 	}
-	for (size_t i = 0; !rc && fold && i < json_object_array_length(fold); i++) {
-		struct json_object *e = json_object_array_get_idx(fold, i);
-		const char *stack = json_object_get_string(json_object_array_get_idx(e, 0));
-
-		if (stack)
-			rc = cgs_stacks_add(&st, stack, (uint64_t)json_object_get_int64(
-						    json_object_array_get_idx(e, 1)));
-	}
+	if (!rc)
+		rc = cmp_profile_folded(prof, &st);
 	if (!rc)
 		rc = cgs_stacks_calltraces(&st, CMP_PROF_TRACE_DEPTH, &tr);
 	for (size_t i = 0; !rc && i < tr.n; i++) {

@@ -59,4 +59,12 @@ struct json_object *cmp_profile_json(const struct cmp_result *r,
 /* A point's profile section, or NULL. */
 struct json_object *cmp_point_profile(const struct res_point *p);
 
+/* The array @key of a profile section, or NULL when absent or not one. */
+struct json_object *cmp_profile_array(struct json_object *prof, const char *key);
+
+struct cgs_stacks;
+/* Add the section's folded stacks to @s, skipping malformed entries (a
+ * result file is input). 0 or -ENOMEM. */
+int cmp_profile_folded(struct json_object *prof, struct cgs_stacks *s);
+
 #endif

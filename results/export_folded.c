@@ -34,25 +34,6 @@ static bool point_match(const struct res_point *p, const char *spec)
 	       tasks == p->tasks && (n < 4 || !strcmp(layout, cmp_point_layout(p)));
 }
 
-/* Add a profile's folded stacks to @s. */
-static int add_folded(struct cgs_stacks *s, struct json_object *prof)
-{
-	struct json_object *fold = NULL;
-	int rc = 0;
-
-	if (!json_object_object_get_ex(prof, "folded", &fold))
-		return 0;
-	for (size_t i = 0; !rc && i < json_object_array_length(fold); i++) {
-		struct json_object *e = json_object_array_get_idx(fold, i);
-		const char *st = json_object_get_string(json_object_array_get_idx(e, 0));
-
-		if (st)
-			rc = cgs_stacks_add(s, st, (uint64_t)json_object_get_int64(
-						    json_object_array_get_idx(e, 1)));
-	}
-	return rc;
-}
-
 /* One run to DIR/TEST-MODE-TASKS[-LAYOUT]-runN.folded. */
 static int write_run(const char *dir, const struct res_point *p,
 		     struct json_object *prof, char *err, size_t errlen)
@@ -61,7 +42,7 @@ static int write_run(const char *dir, const struct res_point *p,
 	char path[PATH_MAX], lay[256];
 	const char *l = cmp_point_layout(p);
 	FILE *f;
-	int rc = add_folded(&s, prof);
+	int rc = cmp_profile_folded(prof, &s);
 
 	snprintf(lay, sizeof(lay), "%s", strcmp(l, "none") ? l : "");
 	for (char *c = lay; *c; c++)
@@ -120,7 +101,7 @@ int cmp_export_folded(int nargs, char **args, const char *point,
 				snprintf(first, sizeof(first), "%s", key);
 				found++;
 				rc = out_dir ? write_run(out_dir, p, prof, err, errlen)
-					     : add_folded(&merged, prof);
+					     : cmp_profile_folded(prof, &merged);
 			}
 		cmp_side_free(&s);
 	}

@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "../lib/folded.h"
+#include "compare_profile.h"
 #include "report_flame.h"
 
 #define FW 1200.0      /* width in SVG units */
@@ -163,20 +165,12 @@ void rpt_flame_svg(FILE *out, const struct cgs_ftnode *root,
 
 int rpt_flame_add(struct cgs_ftnode *root, struct json_object *prof)
 {
-	struct json_object *fold = NULL;
-	int rc = 0;
+	struct cgs_stacks st = { 0 };
+	int rc = cmp_profile_folded(prof, &st);
 
-	if (!json_object_object_get_ex(prof, "folded", &fold) ||
-	    !json_object_is_type(fold, json_type_array))
-		return 0;
-	for (size_t i = 0; !rc && i < json_object_array_length(fold); i++) {
-		struct json_object *e = json_object_array_get_idx(fold, i);
-		const char *st = json_object_get_string(json_object_array_get_idx(e, 0));
-		int64_t c = json_object_get_int64(json_object_array_get_idx(e, 1));
-
-		if (st && c > 0)
-			rc = cgs_ftree_add(root, st, (uint64_t)c);
-	}
+	for (size_t i = 0; !rc && i < st.n; i++)
+		rc = cgs_ftree_add(root, st.v[i].stack, st.v[i].count);
+	cgs_stacks_free(&st);
 	return rc;
 }
 
@@ -226,7 +220,7 @@ void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 void rpt_profile_section(FILE *out, struct json_object *prof, const char *caption)
 {
 	static const char *const head[] = { "symbol", "mode", "self %", "children %" };
-	struct json_object *s = get(prof, "samples"), *syms = get(prof, "symbols");
+	struct json_object *s = get(prof, "samples"), *syms = cmp_profile_array(prof, "symbols");
 	double recv = json_object_get_double(get(s, "received"));
 	const char *what[] = { "note", "failure" };
 

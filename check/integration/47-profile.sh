@@ -77,6 +77,17 @@ grep -q '^ *[0-9.]* *+0.0 *[0-9.]* *perf-profile.children.cycles-pp.exc_page_fau
 grep -q 'perf-profile.calltrace.cycles-pp.exc_page_fault.asm_exc_page_fault.pf1_loop$' "$d/cmp.lkp" ||
 	fail "no LKP calltrace line"
 
+# a result file is input: malformed profile sections are skipped, never a crash
+jq '.points[0].profile.folded = [5, ["a;b"], ["x", "y"], [1, 2], ["ok;stack", 3], {"a": 1}] |
+	.points[0].profile.symbols = [1, {"name": 5}, "s", {"name": "f", "self": "x"}] |
+	.points[1].profile = 7' "$d/pf.json" >"$d/bad-prof.json"
+"$CGSCALE_SAN" export --folded --point page_fault1:process:1 "$d/bad-prof.json" >"$d/bad.folded" ||
+	fail "export --folded of malformed stacks exited $?"
+[ "$(cat "$d/bad.folded")" = "ok;stack 3" ] || fail "malformed stacks not skipped: $(cat "$d/bad.folded")"
+"$CGSCALE_SAN" compare "$d/bad-prof.json" "$d/pf.json" >/dev/null 2>"$d/bad.err"
+[ $? -le 1 ] || fail "compare of malformed profiles: $(cat "$d/bad.err")"
+"$CGSCALE_SAN" report -o "$d/bad.html" "$d/bad-prof.json" 2>"$d/bad.err" || fail "report: $(cat "$d/bad.err")"
+
 # 2. fallocate2 on a tmpfs
 shm=/dev/shm
 [ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs"
