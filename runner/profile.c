@@ -143,13 +143,18 @@ static void load_symbols(struct cgs_profile_set *ps)
 	uint64_t bias = 0;
 	int rc;
 
+	/* CGSCALE_KALLSYMS: another kallsyms file, for tests of the
+	 * hidden-address path on a machine that shows them */
+	const char *ks = getenv("CGSCALE_KALLSYMS") ? getenv("CGSCALE_KALLSYMS") : "/proc/kallsyms";
+
 	if (!ps->user_only) {
-		rc = cgs_symtab_load_kallsyms(&ps->ksyms, "/proc/kallsyms");
+		rc = cgs_symtab_load_kallsyms(&ps->ksyms, ks);
 		if (rc)
-			cgs_warn("--profile: cannot read /proc/kallsyms (%s): kernel frames stay raw addresses",
-				 strerror(-rc));
+			cgs_warn("--profile: cannot read %s (%s): kernel frames stay raw addresses",
+				 ks, strerror(-rc));
 		else if (ps->ksyms.hidden)
-			cgs_warn("--profile: /proc/kallsyms shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses; run as root or sysctl kernel.kptr_restrict=0");
+			cgs_warn("--profile: %s shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses; run as root or sysctl kernel.kptr_restrict=0",
+				 ks);
 	}
 	dl_iterate_phdr(main_bias, &bias);
 	rc = cgs_symtab_load_elf(&ps->usyms, "/proc/self/exe", bias);

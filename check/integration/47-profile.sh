@@ -10,6 +10,8 @@
 #     and the folded stacks are bounded; export --folded writes them (one
 #     point merged, or a file per run); compare lists the profile keys,
 #     LKP's perf-profile.* names with --format lkp;
+#   - kallsyms with zero addresses (CGSCALE_KALLSYMS): said once, kernel
+#     frames stay raw addresses;
 #   - a rate above kernel.perf_event_max_sample_rate, or not a number, is
 #     exit 2 naming the problem, nothing written;
 #   - as nobody with perf_event_paranoid >= 2: one warning, a user-mode
@@ -87,6 +89,16 @@ jq '.points[0].profile.folded = [5, ["a;b"], ["x", "y"], [1, 2], ["ok;stack", 3]
 "$CGSCALE_SAN" compare "$d/bad-prof.json" "$d/pf.json" >/dev/null 2>"$d/bad.err"
 [ $? -le 1 ] || fail "compare of malformed profiles: $(cat "$d/bad.err")"
 "$CGSCALE_SAN" report -o "$d/bad.html" "$d/bad-prof.json" 2>"$d/bad.err" || fail "report: $(cat "$d/bad.err")"
+
+# kallsyms that hides addresses (as for a user under kptr_restrict): said
+# once, kernel frames kept as raw addresses, never an empty profile
+awk '{ print "0000000000000000", $2, $3 }' /proc/kallsyms >"$d/ksyms0"
+CGSCALE_KALLSYMS="$d/ksyms0" "$CGSCALE" run -q -t 1 -m process -w 0 -d 500ms -i 250ms --profile \
+	page_fault1 -o "$d/k0.json" >"$d/k0.out" 2>"$d/k0.err" || fail "hidden kallsyms run: $(cat "$d/k0.err")"
+[ "$(grep -c 'shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses' "$d/k0.err")" -eq 1 ] ||
+	fail "hidden kallsyms not said once: $(cat "$d/k0.err")"
+jq_check "$d/k0.json" '.points[0].profile | .kernel_symbols == "raw addresses" and .samples.received > 0 and
+	([.folded[][0] | select(test(";0xffff[0-9a-f]+"))] | length > 0)' "raw kernel addresses not kept"
 
 # 2. fallocate2 on a tmpfs
 shm=/dev/shm
