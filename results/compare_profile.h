@@ -52,6 +52,11 @@ void cmp_profile_free(struct cmp_profile *p);
 void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
 		       enum cmp_format f, FILE *out);
 
+/* compare_profile_fmt.c: group @group's rows as LKP's perf-profile.*
+ * lines in compare_lkp.c's columns (one change and value per new side). */
+void cmp_profile_lkp_group(const struct cmp_result *r, const struct cmp_profile *p,
+			   unsigned group, FILE *out);
+
 /* compare_profile_fmt.c: the rows as a JSON array (--format json). */
 struct json_object *cmp_profile_json(const struct cmp_result *r,
 				     const struct cmp_profile *p);

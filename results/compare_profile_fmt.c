@@ -20,27 +20,53 @@ static void lkp_key(const struct cmp_prof_row *w, char *buf, size_t len)
 		 cmp_prof_kind_names[w->kind], w->sym);
 }
 
-/* As LKP: "± N%" only above 2%. */
-static void lkp_value(FILE *out, double v, double cov)
+/* As compare_lkp.c prints a value: %.2f, "± N%" (population stddev,
+ * truncated) only above 2%. @cov is the sample CoV of @n runs. */
+static void lkp_value(FILE *out, double v, double cov, size_t n)
 {
-	if (isfinite(cov) && cov > 2)
-		fprintf(out, "%10.2f \xc2\xb1%3.0f%%", v, cov);
+	double pop = isfinite(cov) && n > 1 ? cov * sqrt((double)(n - 1) / (double)n) : -1;
+
+	fprintf(out, "%10.2f", v);
+	if (pop > 2)
+		fprintf(out, " \xc2\xb1%3lld%%", (long long)pop);
 	else
-		fprintf(out, "%10.2f      ", v);
+		fprintf(out, "%6s", "");
 }
 
-static void lkp_rows(const struct cmp_profile *p, size_t from, size_t to,
-		     FILE *out)
+/* The row of the same key as @w on side @s, or NULL. */
+static const struct cmp_prof_row *same_key(const struct cmp_profile *p,
+					   const struct cmp_prof_row *w, unsigned s)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->rows[i].group == w->group && p->rows[i].side == s &&
+		    p->rows[i].kind == w->kind && !strcmp(p->rows[i].sym, w->sym))
+			return &p->rows[i];
+	return NULL;
+}
+
+void cmp_profile_lkp_group(const struct cmp_result *r, const struct cmp_profile *p,
+			   unsigned group, FILE *out)
 {
 	char name[4200];
 
-	for (size_t i = from; i < to; i++) {
+	for (size_t i = 0; p && i < p->n; i++) {
 		const struct cmp_prof_row *w = &p->rows[i];
 
+		if (w->group != group || w->side != 1)
+			continue;
 		lkp_key(w, name, sizeof(name));
-		lkp_value(out, w->mean_a, w->cov_a);
-		fprintf(out, "  %+9.1f   ", w->d.pct);
-		lkp_value(out, w->mean_b, w->cov_b);
+		lkp_value(out, w->mean_a, w->cov_a, w->na);
+		for (unsigned s = 1; s < r->nsides; s++) {
+			const struct cmp_prof_row *x = s == 1 ? w : same_key(p, w, s);
+
+			if (!x) {
+				fprintf(out, "%*s", 10 + 1 + 10 + 6 + 1, "");
+				continue;
+			}
+			/* percentage points, as LKP's perf-profile rows: no % sign */
+			fprintf(out, "%+10.1f  ", x->d.pct);
+			lkp_value(out, x->mean_b, x->cov_b, x->nb);
+		}
 		fprintf(out, "  %s\n", name);
 	}
 }
@@ -86,9 +112,8 @@ void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
 			j++;
 		cmp_group_name(&r->groups[p->rows[i].group], name, sizeof(name));
 		if (f == CMP_FMT_LKP) {
-			fprintf(out, "# profile of %s, %s against %s\n", name,
-				r->sides[p->rows[i].side].name, r->sides[0].name);
-			lkp_rows(p, i, j, out);
+			if (p->rows[i].side == 1)
+				cmp_profile_lkp_group(r, p, p->rows[i].group, out);
 		} else {
 			fprintf(out, "\n%s, %s against %s (%zu and %zu runs):\n", name,
 				r->sides[p->rows[i].side].label, r->sides[0].label,

@@ -16,6 +16,16 @@
 #include "report.h"
 #include "report_flame.h"
 
+/* Its only user is here: report_run.c calls this file, never back. */
+void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
+		   char *buf, size_t len)
+{
+	if (s->nin > 1)
+		snprintf(buf, len, "file %u run %u", r->file + 1, r->p->run + 1);
+	else
+		snprintf(buf, len, "run %u", r->p->run + 1);
+}
+
 double rpt_task_rate(const struct res_point *p, unsigned i)
 {
 	double el = 0, ops = 0;
@@ -266,7 +276,7 @@ static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
 	}
 	if (warm > 0)
 		rpt_chart_band(c, false, 0, warm, "warm-up");
-	rpt_chart_fit(c, RPT_AX_ZERO, RPT_AX_ZERO);
+	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_TIGHT, RPT_AX_ZERO);   /* ends at the last sample */
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);

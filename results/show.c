@@ -2,10 +2,7 @@
  * show.c - `cgscale show FILE...` prints the summary of result files (a
  * directory counts as one set of runs): the critical environment fields
  * and, per point, the runs and each metric's mean and CoV across runs.
- * `cgscale export --tsv FILE...` writes the long format that R, pandas
- * and gnuplot read directly: one value per row, NA where a factor does
- * not apply (run-level rows have no task, interval or phase); --folded
- * is export_folded.c's.
+ * (`cgscale export` lives in export.c and export_cmd.c.)
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +14,6 @@
 
 #include "../lib/opt.h"
 #include "compare.h"
-#include "export_folded.h"
 
 static void show_one(const struct cmp_result *r, FILE *out)
 {
@@ -133,132 +129,5 @@ int cmp_cmd_show(int argc, char **argv)
 		}
 		cmp_result_free(&r);
 	}
-	return status;
-}
-
-static void tsv_row(FILE *out, const char *file, const struct res_point *p,
-		    const char *wopts, const char *metric, const char *task,
-		    long interval, const char *phase, double t_s, double value)
-{
-	fprintf(out, "%s\t%s\t%s\t%u\t%s\t%s\t%u\t%s\t%s\t%s\t", file, p->test, p->mode,
-		p->tasks, cmp_point_layout(p), *wopts ? wopts : "NA", p->run,
-		p->status ? p->status : "NA", metric, task);
-	if (interval < 0)
-		fprintf(out, "NA\tNA\tNA\t");
-	else
-		fprintf(out, "%ld\t%s\t%.9f\t", interval, phase, t_s);
-	if (isfinite(value))
-		fprintf(out, "%.17g\n", value);
-	else
-		fprintf(out, "NA\n");
-}
-
-static const char *wopts_text(const struct res_point *p)
-{
-	if (!p->wopts || !json_object_object_length(p->wopts))
-		return "";
-	return json_object_to_json_string_ext(p->wopts, JSON_C_TO_STRING_PLAIN);
-}
-
-static void export_point(FILE *out, const char *file, struct res_point *p)
-{
-	const char *wopts = wopts_text(p);
-	char task[16];
-
-	res_point_summarise(p);
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		tsv_row(out, file, p, wopts, cmp_metrics[m].name, "NA", -1, NULL, 0,
-			cmp_metric_value(&cmp_metrics[m], p));
-	tsv_row(out, file, p, wopts, "total_ops_per_sec", "NA", -1, NULL, 0,
-		p->sum.total_ops_per_sec);
-	for (unsigned k = 1; k < p->nsamples; k++) {
-		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9, tot = 0;
-		const char *phase = res_phase_names[p->phase[k]];
-
-		for (unsigned i = 0; i < p->ntasks; i++) {
-			tot += res_ops(p, i, k);
-			snprintf(task, sizeof(task), "%u", i);
-			tsv_row(out, file, p, wopts, "ops_per_sec", task, k, phase,
-				p->t_ns[k] / 1e9, dt > 0 ? res_ops(p, i, k) / dt : NAN);
-		}
-		tsv_row(out, file, p, wopts, "ops_per_sec", "all", k, phase,
-			p->t_ns[k] / 1e9, dt > 0 ? tot / dt : NAN);
-	}
-}
-
-struct export_cli {
-	bool tsv, folded;
-	char *point, *out_dir;
-};
-
-#define EO(f) offsetof(struct export_cli, f)
-static const struct cgs_opt export_defs[] = {
-	{ "tsv", 0, CGS_OPT_BOOL, EO(tsv), NULL, 0, 0, NULL, NULL,
-	  "tab-separated long format, one value per row" },
-	{ "folded", 0, CGS_OPT_BOOL, EO(folded), NULL, 0, 0, NULL, NULL,
-	  "a profiled point's collapsed stacks (run --profile), runs merged, for flamegraph.pl, inferno, speedscope" },
-	{ "point", 0, CGS_OPT_STRING, EO(point), NULL, 0, 0, NULL, "TEST:MODE:TASKS[:LAYOUT]",
-	  "--folded: the point, when the files hold several" },
-	{ "out-dir", 0, CGS_OPT_STRING, EO(out_dir), NULL, 0, 0, NULL, "DIR",
-	  "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)" },
-};
-
-int cmp_cmd_export(int argc, char **argv)
-{
-	struct export_cli c = { 0 };
-	struct cgs_optset set = { "export options", export_defs,
-				  sizeof(export_defs) / sizeof(export_defs[0]), &c };
-	int first = 0, rc, status = CMP_EXIT_BADINPUT;
-	char err[1024] = "";
-
-	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		printf("usage: cgscale export --tsv FILE|DIR...\n"
-		       "       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
-		       "--tsv writes every run and interval of the result files in the long format, with\n"
-		       "the header: file test mode tasks cgroup options run status metric task interval\n"
-		       "phase t_s value. Run-level metrics have task, interval, phase and t_s NA;\n"
-		       "ops_per_sec rows are per task and per interval (task 'all': their sum).\n"
-		       "--folded writes the collapsed stacks of a point run with --profile.\n");
-		cgs_opt_help(&set, stdout);
-		cgs_opt_free(&set);
-		return 0;
-	}
-	if (!rc && c.tsv == c.folded)
-		snprintf(err, sizeof(err), "give one format: --tsv or --folded");
-	else if (!rc && first >= argc)
-		snprintf(err, sizeof(err), "give one or more result files or directories");
-	else if (!rc && !c.folded && (c.point || c.out_dir))
-		snprintf(err, sizeof(err), "--point and --out-dir go with --folded");
-	if (rc || *err) {
-		fprintf(stderr, "cgscale export: %s\n", err);
-		cgs_opt_free(&set);
-		return CMP_EXIT_BADINPUT;
-	}
-	if (c.folded) {
-		rc = cmp_export_folded(argc - first, argv + first, c.point, c.out_dir,
-				       err, sizeof(err));
-		if (rc)
-			fprintf(stderr, "cgscale export: %s\n", err);
-		cgs_opt_free(&set);
-		return rc || fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
-	}
-	cgs_opt_free(&set);
-	printf("file\ttest\tmode\ttasks\tcgroup\toptions\trun\tstatus\tmetric\ttask\tinterval\tphase\tt_s\tvalue\n");
-	for (int a = first; a < argc; a++) {
-		struct cmp_side s = { 0 };
-
-		if (cmp_side_load(&s, argv[a], err, sizeof(err))) {
-			fprintf(stderr, "cgscale export: %s\n", *err ? err : "out of memory");
-			cmp_side_free(&s);
-			goto out;
-		}
-		for (unsigned f = 0; f < s.nfiles; f++)
-			for (unsigned i = 0; i < s.files[f].res.npoints; i++)
-				export_point(stdout, s.files[f].path, &s.files[f].res.points[i]);
-		cmp_side_free(&s);
-	}
-	status = fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
-out:
 	return status;
 }

@@ -434,16 +434,21 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 /* Write and print the results; the exit status of the whole run. */
 static int run_report(struct cgs_run *r, int rc, int signo)
 {
+	char err[1024];
 	int status = 0;
 
 	if (write_results(r))
 		return 1;
 	if (r->o.csv)
-		cgs_print_csv(r, stdout);
+		cgs_print_csv_block(r, 0, stdout);
 	else
 		cgs_print_table(r, stdout);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
+		cgs_err("%s", err);
+		status = 1;
+	}
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;

@@ -36,6 +36,7 @@ struct cgs_run_opts {
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
+	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	char *governor;
@@ -109,7 +110,14 @@ int cgs_cmd_report(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
-void cgs_print_csv(const struct cgs_run *r, FILE *out);
+/* will-it-scale's runtest.py CSV of one block: one test in one cgroup
+ * layout, b = test * nlayouts + layout (output.c). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out);
+/* --csv and --csv-dir (csv_out.c): refuse --csv with more than one block,
+ * check the directory; then print the one block or write one file per
+ * block. 0 or -errno with @err set. */
+int cgs_csv_validate(const struct cgs_run *r, char *err, size_t errlen);
+int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen);
 void cgs_progress(const struct cgs_run *r, const struct res_point *p,
 		  int64_t point_elapsed_ns);
 void cgs_progress_done(const struct cgs_run *r);

@@ -54,7 +54,9 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
 	  "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)" },
 	{ "csv", 0, CGS_OPT_BOOL, RO(csv), NULL, 0, 0, NULL, NULL,
-	  "print will-it-scale runtest.py CSV instead of the table" },
+	  "print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)" },
+	{ "csv-dir", 0, CGS_OPT_STRING, RO(csv_dir), NULL, 0, 0, NULL, "DIR",
+	  "also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv" },
 	{ "quiet", 'q', CGS_OPT_BOOL, RO(quiet), NULL, 0, 0, NULL, NULL,
 	  "no progress line" },
 	{ "aslr", 0, CGS_OPT_BOOL, RO(aslr), NULL, 0, 0, NULL, NULL,
@@ -321,6 +323,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_cgrun_validate(r, false, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_csv_validate(r, err, errlen);
 	if (!rc && r->o.trace)
 		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
