@@ -18,6 +18,7 @@
 
 #include "../lib/folded.h"
 #include "compare_profile.h"
+#include "disturb.h"
 
 const char *const cmp_prof_kind_names[] = { "self", "children", "calltrace", NULL };
 
@@ -195,7 +196,17 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return h;
 }
 
-/* The profiles of side @s's ok runs in group @g. */
+bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
+			  const struct cmp_group *g)
+{
+	char why[256];
+
+	return cmp_point_profile(p) && p->status && !strcmp(p->status, "ok") &&
+	       cmp_group_of(r, p) == g && !get(cmp_point_profile(p), "error") &&
+	       (r->o.keep_disturbed || res_disturbed(p, why, sizeof(why)) <= 0);
+}
+
+/* The profiles of side @s's runs in group @g that compare uses. */
 static int side_runs(const struct cmp_result *r, const struct cmp_group *g,
 		     unsigned s, struct run **out, size_t *n)
 {
@@ -210,8 +221,7 @@ static int side_runs(const struct cmp_result *r, const struct cmp_group *g,
 			struct json_object *prof = cmp_point_profile(p);
 			struct run *v;
 
-			if (!prof || !p->status || strcmp(p->status, "ok") ||
-			    cmp_group_of(r, p) != g || get(prof, "error"))
+			if (!cmp_profile_run_used(r, p, g))
 				continue;
 			v = realloc(*out, (*n + 1) * sizeof(*v));
 			if (!v)

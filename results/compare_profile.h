@@ -10,6 +10,7 @@
 #ifndef CGS_COMPARE_PROFILE_H
 #define CGS_COMPARE_PROFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "compare.h"
@@ -60,6 +61,11 @@ void cmp_profile_lkp_group(const struct cmp_result *r, const struct cmp_profile 
 /* compare_profile_fmt.c: the rows as a JSON array (--format json). */
 struct json_object *cmp_profile_json(const struct cmp_result *r,
 				     const struct cmp_profile *p);
+
+/* Whether run @p's profile counts in group @g: ok, profiled, in @g, and
+ * not disturbed (unless --keep-disturbed), as compare's own runs. */
+bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
+			  const struct cmp_group *g);
 
 /* A point's profile section, or NULL. */
 struct json_object *cmp_point_profile(const struct res_point *p);

@@ -28,8 +28,7 @@ static int side_tree(const struct cmp_result *r, const struct cmp_group *g,
 			const struct res_point *p = &sd->files[f].res.points[i];
 			struct json_object *prof = cmp_point_profile(p);
 
-			if (prof && p->status && !strcmp(p->status, "ok") &&
-			    cmp_group_of(r, p) == g)
+			if (cmp_profile_run_used(r, p, g))
 				rc = rpt_flame_add(root, prof);
 		}
 	return rc;

@@ -49,7 +49,7 @@ rc=$?
 "$CGSCALE" run -q -t 1 -m process -r 2 -w 0.2 -d 0.5 -i 0.1 --profile -o p2.json page_fault2 \
 	>/dev/null 2>run.err || fail "second profiled run: $(cat run.err)"
 "$CGSCALE" report -o prof.html p1.json 2>/dev/null || fail "report of a profiled run"
-"$CGSCALE" compare --html pcmp.html p1.json p2.json >/dev/null 2>cmp.err
+"$CGSCALE" compare --keep-disturbed --html pcmp.html p1.json p2.json >/dev/null 2>cmp.err
 [ $? -le 1 ] || fail "compare --html of profiled runs: $(cat cmp.err)"
 [ "$(grep -c '<svg xmlns="http://www.w3.org/2000/svg" class="chart flame"' prof.html)" -eq 1 ] ||
 	fail "no flame graph in the report of a profiled run"
