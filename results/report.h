@@ -393,7 +393,16 @@ bool rpt_vmstat_notable(const char *k);
 void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption);
 
 /* Measured ops/s of task @i of @p (from its samples); NAN if none. */
-double rpt_task_rate(const struct res_point *p, unsigned i);
+double rpt_task_rate(const struct res_point *p, unsigned i);   /* report_dist.c */
+
+/* (report_dist.c) Above this many tasks a point's per-task figure is the
+ * distribution of their rates, not a bar each; at most RPT_DIST_POINTS
+ * points per run are drawn. */
+#define RPT_TASK_BARS 64
+#define RPT_DIST_POINTS 256
+void rpt_task_dist(struct rpt_doc *d, const struct rpt_group *g,
+		   const struct rpt_run *const *v, const char (*label)[64],
+		   unsigned n);
 
 
 /* Write the report of @n loaded result files into @d; @describe may be

@@ -18,7 +18,7 @@
 set -eu
 
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev libelf-dev"
-TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml"
+TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc"
 BROWSER_PKGS="chromium python3"
 RUN_PKGS="gnuplot-nox"
 # the shared libraries the built binary links (for an install without -dev)
