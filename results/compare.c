@@ -36,7 +36,8 @@ static struct cmp_group *group_find(struct cmp_result *r, const struct res_point
 struct cmp_group *cmp_group_of(const struct cmp_result *r,
 			       const struct res_point *p)
 {
-	char *wopts = canon_wopts(p->wopts);
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
 	struct cmp_group *g;
 
 	if (!wopts)
