@@ -57,6 +57,17 @@ grep -q '^  profile: \(cpu-clock\|cycles\) 997 Hz, [0-9]* samples (0 lost, [0-9]
 jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_loop;asm_exc_page_fault;exc_page_fault"))] | length > 0' \
 	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
 
+# export --format lkp-stats (the LKP program's parse): LKP's perf-profile
+# keys, the fault handler's children share as in the result
+"$CGSCALE_SAN" export --format lkp-stats "$d/pf.json" >"$d/pf.lkp" ||
+	fail "export --format lkp-stats of a profiled run failed"
+want=$(jq '[.points[] | ([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) * 100 / .profile.samples.received] | add / length' "$d/pf.json")
+got=$(sed -n 's/^perf-profile\.children\.cycles-pp\.exc_page_fault: //p' "$d/pf.lkp")
+[ -n "$got" ] || fail "no perf-profile.children.cycles-pp.exc_page_fault in lkp-stats: $(head -20 "$d/pf.lkp")"
+awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= 20 && g - w < 0.01 && w - g < 0.01) }' ||
+	fail "lkp-stats exc_page_fault children $got, the result says $want"
+grep -q '^perf-profile\.self\.cycles-pp\.[A-Za-z_]*: [0-9.]*$' "$d/pf.lkp" || fail "no perf-profile.self key"
+
 # export --folded: the runs' stacks as folded text, summing to the samples
 "$CGSCALE" export --folded --point page_fault1:process:1 pf.json >"$d/pf.folded" ||
 	fail "export --folded exited $?"
