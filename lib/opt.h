@@ -25,6 +25,7 @@ enum cgs_opt_type {
 	CGS_OPT_ENUM,      /* int, the index into choices[] */
 	CGS_OPT_STRLIST,   /* struct cgs_strlist: repeatable, each use adds one */
 	CGS_OPT_NUMBER,    /* double, finite, in [dmin, dmax] */
+	CGS_OPT_OPTSTR,    /* char *: --name (sets "") or --name=VALUE; NULL when absent */
 };
 
 struct cgs_strlist {
@@ -57,6 +58,9 @@ struct cgs_opt {
 #define OPT_STRING(L, S, OFF, DEF, META, HELP) \
 	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRING, \
 	  .offset = (OFF), .def = (DEF), .metavar = (META), .help = (HELP) }
+#define OPT_OPTSTR(L, S, OFF, META, HELP) \
+	{ .name = (L), .short_name = (S), .type = CGS_OPT_OPTSTR, \
+	  .offset = (OFF), .metavar = (META), .help = (HELP) }
 #define OPT_STRLIST(L, S, OFF, META, HELP) \
 	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRLIST, \
 	  .offset = (OFF), .metavar = (META), .help = (HELP) }

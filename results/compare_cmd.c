@@ -13,6 +13,7 @@
 #include "../lib/opt.h"
 #include "../lib/util.h"
 #include "compare.h"
+#include "compare_profile.h"
 #include "report.h"
 #include "../lib/macros.h"
 
@@ -23,6 +24,7 @@ struct cmp_cli {
 	int format;
 	int64_t seed, resamples;
 	char *html;
+	double prof_floor, prof_threshold;
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
@@ -58,6 +60,10 @@ static const struct cgs_opt cmp_optdefs[] = {
 		"seed of the bootstrap: the same inputs and seed give the same output"),
 	OPT_INT("resamples", 0, CO(resamples), "10000", 100, 1000000, NULL,
 		"bootstrap resamples per comparison"),
+	OPT_NUMBER("profile-floor", 0, CO(prof_floor), "0.5", 0, 100, "PCT",
+		"profiles (run --profile): list self/children/call-trace keys with at least this % of samples on a side"),
+	OPT_NUMBER("profile-threshold", 0, CO(prof_threshold), "0.2", 0, 100, "PP",
+		"profiles: GREW/SHRANK need the CI of the change beyond +-PP percentage points"),
 	OPT_STRING("html", 0, CO(html), NULL, "FILE",
 		"also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
 };
@@ -179,6 +185,7 @@ int cmp_cmd_compare(int argc, char **argv)
 	struct cmp_cli cli = { 0 };
 	struct cgs_optset set = { "compare options", cmp_optdefs, NOPTS, &cli };
 	struct cmp_result r = { 0 };
+	struct cmp_profile prof = { 0 };
 	bool bisect = wants_bisect(argc, argv);
 	int status = bisect ? CMP_EXIT_BISECT_ABORT : CMP_EXIT_BADINPUT;
 	int first = 0, rc, nsides;
@@ -235,6 +242,11 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", *err ? err : strerror(-rc));
 		goto out;
 	}
+	if (cmp_profile_analyse(&r, cli.prof_floor, cli.prof_threshold, &prof)) {
+		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
+		goto out;
+	}
+	r.prof = &prof;
 	if (cmp_print(&r, cli.format, stdout) || fflush(stdout)) {
 		fprintf(stderr, "cgscale compare: cannot write the output: %s\n", strerror(errno));
 		goto out;
@@ -248,6 +260,7 @@ int cmp_cmd_compare(int argc, char **argv)
 	status = cmp_exit_status(&r);
 out:
 	free(html);
+	cmp_profile_free(&prof);
 	cmp_result_free(&r);
 	cgs_opt_free(&set);
 	return status;

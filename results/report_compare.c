@@ -17,6 +17,7 @@
 #include "report.h"
 #include "report_cmp.h"
 #include "../lib/macros.h"
+#include "report_flame.h"
 
 /* Verdicts keep one look everywhere: colour, marker, and their name. */
 static const unsigned verdict_look[CMP_NVERDICT] = {
@@ -322,6 +323,7 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 		for (unsigned s = 1; !r->o.metric_off[m] && s < r->nsides; s++)
 			forest(d, r, m, s);
 	by_test(d, r, primary);
+	rpt_flame_compare(d, r, r->prof);
 	return d->err;
 }
 

@@ -77,6 +77,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
 	OPT_BOOL("require-events", 0, RO(require_events),
 		"fail before running when an event of -e cannot count here"),
+	OPT_OPTSTR("profile", 0, RO(profile), "HZ",
+		"sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point"),
 	OPT_STRING("cgroup-depth", 0, RO(cgroup_depth), NULL, "N|LIST",
 		"nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0"),
 	OPT_STRING("cgroup-parent", 0, RO(cgroup_parent), NULL, "PATH",
@@ -269,6 +271,13 @@ static int check_events(struct cgs_run *r, char *err, size_t errlen)
 	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
 }
 
+/* --profile[=HZ]: the rate the kernel allows, what may be sampled. */
+static int check_profile(struct cgs_run *r, char *err, size_t errlen)
+{
+	return cgs_profile_setup(&r->prof, r->o.profile, r->o.interval_ns, err,
+				 errlen);
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -317,6 +326,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_invoke_validate(r, err, errlen);
 	if (!rc)
 		rc = check_events(r, err, errlen);
+	if (!rc)
+		rc = check_profile(r, err, errlen);
 	if (!rc)
 		rc = cgs_cgrun_validate(r, r->o.dry_run, err, errlen);
 	if (!rc)
