@@ -180,6 +180,50 @@ static int write_html(const struct cmp_result *r, const char *path)
 	return rc == -ENOENT || rc == -EIO ? 0 : rc;
 }
 
+/* Side i is @args[i], labelled A, B, ...; -errno, said on stderr. */
+static int load_sides(struct cmp_result *r, int nsides, char **args)
+{
+	char err[1024] = "";
+
+	r->sides = calloc(nsides, sizeof(*r->sides));
+	if (!r->sides)
+		return -ENOMEM;
+	for (int s = 0; s < nsides; s++) {
+		r->nsides++;
+		snprintf(r->sides[s].label, sizeof(r->sides[s].label), "%c", 'A' + s);
+		if (cmp_side_load(&r->sides[s], args[s], err, sizeof(err))) {
+			fprintf(stderr, "cgscale compare: %s\n", *err ? err : "out of memory");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The profiles' comparison, then the output, --junit and --html; -errno,
+ * said on stderr. */
+static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
+			 const char *html, struct cmp_profile *prof)
+{
+	char err[1024] = "";
+
+	if (cmp_profile_analyse(r, cli->prof_floor, cli->prof_threshold, prof)) {
+		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
+		return -ENOMEM;
+	}
+	r->prof = prof;
+	if (cmp_print(r, cli->format, stdout) || fflush(stdout)) {
+		fprintf(stderr, "cgscale compare: cannot write the output: %s\n", strerror(errno));
+		return -EIO;
+	}
+	if (cli->junit && cmp_write_junit(r, cli->junit, err, sizeof(err))) {
+		fprintf(stderr, "cgscale compare: %s\n", err);
+		return -EIO;
+	}
+	if (html && write_html(r, html))
+		return -EIO;
+	return 0;
+}
+
 int cmp_cmd_compare(int argc, char **argv)
 {
 	struct cmp_cli cli = { 0 };
@@ -219,17 +263,8 @@ int cmp_cmd_compare(int argc, char **argv)
 	}
 	/* from here on, bad input is a commit to skip when bisecting */
 	status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_BADINPUT;
-	r.sides = calloc(nsides, sizeof(*r.sides));
-	if (!r.sides)
+	if (load_sides(&r, nsides, argv + first))
 		goto out;
-	for (int s = 0; s < nsides; s++) {
-		r.nsides++;
-		snprintf(r.sides[s].label, sizeof(r.sides[s].label), "%c", 'A' + s);
-		if (cmp_side_load(&r.sides[s], argv[first + s], err, sizeof(err))) {
-			fprintf(stderr, "cgscale compare: %s\n", *err ? err : "out of memory");
-			goto out;
-		}
-	}
 	rc = cmp_analyse(&r, err, sizeof(err));
 	if (rc == -EXDEV) {
 		fprintf(stderr, "cgscale compare: incomparable inputs: %s\n", r.problem);
@@ -242,20 +277,7 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", *err ? err : strerror(-rc));
 		goto out;
 	}
-	if (cmp_profile_analyse(&r, cli.prof_floor, cli.prof_threshold, &prof)) {
-		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
-		goto out;
-	}
-	r.prof = &prof;
-	if (cmp_print(&r, cli.format, stdout) || fflush(stdout)) {
-		fprintf(stderr, "cgscale compare: cannot write the output: %s\n", strerror(errno));
-		goto out;
-	}
-	if (cli.junit && cmp_write_junit(&r, cli.junit, err, sizeof(err))) {
-		fprintf(stderr, "cgscale compare: %s\n", err);
-		goto out;
-	}
-	if (html && write_html(&r, html))
+	if (write_outputs(&r, &cli, html, &prof))
 		goto out;
 	status = cmp_exit_status(&r);
 out:
