@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../results/compare.h"
+#include "journal.h"
 #include "pmu.h"
 #include "run.h"
 #include "../lib/version.h"
@@ -25,6 +26,7 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
 	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
+	{ "recover", cgs_cmd_recover, "turn the journal of a run that did not finish into a result" },
 };
 
 static void usage(FILE *out)

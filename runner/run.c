@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "cgrun.h"
+#include "journal.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
@@ -184,6 +185,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
 	r->npoints_done++;
+	if (rc != -EINTR)
+		cgs_run_journal_flush(r);
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
 					     w->name, p->mode, ntasks, run + 1, *signo);
@@ -274,22 +277,19 @@ static int write_results(struct cgs_run *r)
 	r->res.end_time = strdup(when);
 	r->res.complete = !r->res.interrupted;
 	res_file_scalability(&r->res);
-	if (r->out_is_default) {
-		/* results/runs/<stamp>/ is ours to create */
-		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
-
-		if (slash) {
-			*slash = 0;
-			mkdir("results", 0755);
-			mkdir("results/runs", 0755);
-			mkdir(dir, 0755);
-		}
-		free(dir);
-	}
 	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
 	return rc;
+}
+
+static void print_results(const struct cgs_run *r)
+{
+	if (r->o.csv)
+		cgs_print_csv(r, stdout);
+	else
+		cgs_print_table(r, stdout);
+	fflush(stdout);
 }
 
 static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
@@ -303,6 +303,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
+	cgs_run_journal_close(r, 1);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
 	if (r->sigfd >= 0)
@@ -320,6 +321,7 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!r)
 		return EXIT_INTERNAL;
 	r->sigfd = -1;
+	r->journal_fd = -1;
 	r->argc = argc;
 	r->argv = argv;
 	if (cgs_run_check_registry(err, sizeof(err))) {
@@ -384,17 +386,29 @@ int cgs_cmd_run(int argc, char **argv)
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
 	fill_header(r, argc, argv);
+	rc = cgs_run_claim_output(r, err, sizeof(err));
+	if (!rc)
+		rc = cgs_run_journal_open(r, err, sizeof(err));
+	if (rc) {
+		cgs_governor_restore(&r->gov);
+		cgs_err("%s", err);
+		goto out;
+	}
 	rc = run_all(r, &signo);
 	cgs_progress_done(r);
 	cgs_governor_restore(&r->gov);
 	if (write_results(r)) {
+		/* the figures are measured: show them, and say where they are kept */
+		unsigned left = cgs_run_journal_flush(r);
+
+		print_results(r);
+		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
+			r->outpath, r->res.npoints - left, r->res.npoints, r->journal, r->journal);
 		status = 1;
 		goto out;
 	}
-	if (r->o.csv)
-		cgs_print_csv(r, stdout);
-	else
-		cgs_print_table(r, stdout);
+	cgs_run_journal_close(r, 0);
+	print_results(r);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	status = 0;

@@ -58,7 +58,12 @@ struct cgs_run {
 	struct cgs_places places;
 	char tmpdir[PATH_MAX];
 	char outpath[PATH_MAX];
-	bool out_is_default;
+	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
+	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
+	int journal_fd;                  /* journal.c: <outpath>.partial */
+	char journal[PATH_MAX + 16];
+	unsigned journaled;              /* points appended to it */
+	bool journal_warned;
 	struct cgs_governor gov;
 	struct res_file res;
 	int sigfd;
