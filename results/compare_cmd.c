@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../lib/opt.h"
+#include "../lib/outpath.h"
 #include "../lib/util.h"
 #include "compare.h"
 #include "report.h"
@@ -109,7 +110,7 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 			 size_t errlen)
 {
 	char *copy, *save, *tok;
-	int rc = 0;
+	int rc = 0, n = 0;
 
 	if (!list)
 		return 0;
@@ -127,8 +128,12 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 		else
 			o->metric_off[m] = false;
+		n++;
 	}
 	free(copy);
+	if (!rc && !n)
+		rc = cgs_errf(err, errlen, -EINVAL, "--metrics '%s' names no metric, so nothing would be compared; give a comma list (see --help)",
+			      list);
 	return rc;
 }
 
@@ -223,7 +228,11 @@ int cmp_cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (cli.html && !(html = rpt_output_path(cli.html, err, sizeof(err)))) {
-		fprintf(stderr, "cgscale compare: --html %s\n", err);
+		fprintf(stderr, "cgscale compare: --html: %s\n", err);
+		goto out;
+	}
+	if (cli.junit && cgs_check_out_path("--junit", cli.junit, err, sizeof(err))) {
+		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;
 	}
 	/* from here on, bad input is a commit to skip when bisecting */

@@ -124,13 +124,35 @@ int cmp_cmd_show(int argc, char **argv)
 	return status;
 }
 
+/* One string field and its tab: a tab, newline, CR or backslash inside is
+ * written as \t, \n, \r, \\, so that a row never splits. */
+static void tsv_str(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '\t': fputs("\\t", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\\': fputs("\\\\", out); break;
+		default: fputc(*s, out);
+		}
+	fputc('\t', out);
+}
+
 static void tsv_row(FILE *out, const char *file, const struct res_point *p,
 		    const char *wopts, const char *metric, const char *task,
 		    long interval, const char *phase, double t_s, double value)
 {
-	fprintf(out, "%s\t%s\t%s\t%u\t%s\t%s\t%u\t%s\t%s\t%s\t", file, p->test, p->mode,
-		p->tasks, cmp_point_layout(p), *wopts ? wopts : "NA", p->run,
-		p->status ? p->status : "NA", metric, task);
+	tsv_str(out, file);
+	tsv_str(out, p->test);
+	tsv_str(out, p->mode);
+	fprintf(out, "%u\t", p->tasks);
+	tsv_str(out, cmp_point_layout(p));
+	tsv_str(out, *wopts ? wopts : "NA");
+	fprintf(out, "%u\t", p->run);
+	tsv_str(out, p->status ? p->status : "NA");
+	tsv_str(out, metric);
+	tsv_str(out, task);
 	if (interval < 0)
 		fprintf(out, "NA\tNA\tNA\t");
 	else
@@ -182,6 +204,7 @@ int cmp_cmd_export(int argc, char **argv)
 	};
 	bool tsv = false;
 	struct cgs_optset set = { "export options", defs, 1, &tsv };
+	struct cmp_side *sides;
 	int first = 0, rc, status = CMP_EXIT_BADINPUT;
 	char err[1024] = "";
 
@@ -203,21 +226,25 @@ int cmp_cmd_export(int argc, char **argv)
 		fprintf(stderr, "cgscale export: %s\n", err);
 		return CMP_EXIT_BADINPUT;
 	}
-	printf("file\ttest\tmode\ttasks\tcgroup\toptions\trun\tstatus\tmetric\ttask\tinterval\tphase\tt_s\tvalue\n");
-	for (int a = first; a < argc; a++) {
-		struct cmp_side s = { 0 };
-
-		if (cmp_side_load(&s, argv[a], err, sizeof(err))) {
+	/* every file is read before the header: a corrupt one prints nothing */
+	sides = calloc((size_t)(argc - first), sizeof(*sides));
+	if (!sides)
+		return CMP_EXIT_BADINPUT;
+	for (int a = first; a < argc; a++)
+		if (cmp_side_load(&sides[a - first], argv[a], err, sizeof(err))) {
 			fprintf(stderr, "cgscale export: %s\n", *err ? err : "out of memory");
-			cmp_side_free(&s);
 			goto out;
 		}
-		for (unsigned f = 0; f < s.nfiles; f++)
-			for (unsigned i = 0; i < s.files[f].res.npoints; i++)
-				export_point(stdout, s.files[f].path, &s.files[f].res.points[i]);
-		cmp_side_free(&s);
-	}
+	printf("file\ttest\tmode\ttasks\tcgroup\toptions\trun\tstatus\tmetric\ttask\tinterval\tphase\tt_s\tvalue\n");
+	for (int a = 0; a < argc - first; a++)
+		for (unsigned f = 0; f < sides[a].nfiles; f++)
+			for (unsigned i = 0; i < sides[a].files[f].res.npoints; i++)
+				export_point(stdout, sides[a].files[f].path,
+					     &sides[a].files[f].res.points[i]);
 	status = fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
 out:
+	for (int a = 0; a < argc - first; a++)
+		cmp_side_free(&sides[a]);
+	free(sides);
 	return status;
 }

@@ -85,7 +85,7 @@ int cgs_cmd_report(int argc, char **argv)
 	struct rpt_input *in = NULL;
 	struct rpt_doc doc = { 0 };
 	char err[1024], title[512], *path = NULL;
-	unsigned n = 0;
+	unsigned n = 0, npoints;
 	int first, rc, status = 2;
 
 	if (cgs_opt_defaults(&set, err, sizeof(err))) {
@@ -116,6 +116,14 @@ int cgs_cmd_report(int argc, char **argv)
 			fprintf(stderr, "cgscale: %s\n", err);
 			goto out;
 		}
+	npoints = 0;
+	for (unsigned i = 0; i < n; i++)
+		npoints += in[i].res.npoints;
+	if (!npoints) {
+		fprintf(stderr, "cgscale: report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written\n",
+			argv[first], argc - first > 1 ? " and the others" : "");
+		goto out;
+	}
 	status = 1;
 	if (cli.title)
 		snprintf(title, sizeof(title), "%s", cli.title);
