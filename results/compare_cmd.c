@@ -227,8 +227,8 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;
 	}
-	if (cli.html && !(html = rpt_output_path(cli.html, err, sizeof(err)))) {
-		fprintf(stderr, "cgscale compare: --html: %s\n", err);
+	if (cli.html && !(html = rpt_output_path("--html", cli.html, err, sizeof(err)))) {
+		fprintf(stderr, "cgscale compare: %s\n", err);
 		goto out;
 	}
 	if (cli.junit && cgs_check_out_path("--junit", cli.junit, err, sizeof(err))) {

@@ -91,7 +91,7 @@ void rpt_inputs_free(struct rpt_input *in, unsigned n)
 	free(in);
 }
 
-char *rpt_output_path(const char *o, char *err, size_t errlen)
+char *rpt_output_path(const char *what, const char *o, char *err, size_t errlen)
 {
 	struct stat st;
 	char *path, dir[PATH_MAX];
@@ -105,7 +105,7 @@ char *rpt_output_path(const char *o, char *err, size_t errlen)
 	}
 	if (!path)
 		return NULL;
-	if (cgs_check_out_path("-o", path, err, errlen)) {
+	if (cgs_check_out_path(what, path, err, errlen)) {
 		free(path);
 		path = NULL;
 	}

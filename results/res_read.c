@@ -291,8 +291,10 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		uint64_t ns = get_u64(json_object_array_get_idx(t, k), r, &rc,
 				      "samples.t_ns[]");
 
+		if (rc)
+			return rc;
 		/* differences of times are taken in int64_t: keep them sane */
-		if (!rc && ns > RES_MAX_T_NS)
+		if (ns > RES_MAX_T_NS)
 			return rd_fail(r, "samples.t_ns[%u] is not a time since the start", k);
 		p->t_ns[k] = (int64_t)ns;
 		for (int i = 0; res_phase_names[i]; i++)

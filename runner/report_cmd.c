@@ -107,7 +107,7 @@ int cgs_cmd_report(int argc, char **argv)
 			"or directories (see 'cgscale report --help')\n");
 		goto out;
 	}
-	if (strcmp(cli.output, "-") && !(path = rpt_output_path(cli.output, err, sizeof(err)))) {
+	if (strcmp(cli.output, "-") && !(path = rpt_output_path("-o", cli.output, err, sizeof(err)))) {
 		fprintf(stderr, "cgscale: %s\n", err);
 		goto out;
 	}
