@@ -26,6 +26,7 @@
 
 #include "point.h"
 #include "task.h"
+#include "../lib/freeze.h"
 #include "../lib/util.h"
 
 static int cpustat_read(int fd, struct cgs_cpustat *out)
@@ -70,7 +71,34 @@ struct workers {
 	pid_t *pid;
 	int *wst;
 	bool *reaped;
+	char frozen_at[PATH_MAX];   /* a frozen cgroup a worker was in, or "" */
+	bool frozen_ours, thawed;   /* that cgroup is this run's; we thawed it */
+	int64_t next_check;         /* of frozen cgroups, monotonic ns */
 };
+
+/* Is a worker in a frozen cgroup now? Checked at most every 250 ms. A
+ * cgroup of this run's (its name holds cgscale-<our pid>-) is thawed when
+ * @thaw, so that its tasks can stop; another's is only named. */
+static bool workers_frozen(struct workers *wk, bool thaw)
+{
+	char where[PATH_MAX], mark[48];
+
+	if (cgs_now_ns() < wk->next_check)
+		return false;
+	wk->next_check = cgs_now_ns() + 250000000;
+	snprintf(mark, sizeof(mark), "/cgscale-%d-", (int)getpid());
+	for (unsigned g = 0; g < wk->n; g++) {
+		if (wk->reaped[g] || wk->pid[g] <= 0 ||
+		    cgs_frozen(wk->pid[g], where, sizeof(where)) != 1)
+			continue;
+		snprintf(wk->frozen_at, sizeof(wk->frozen_at), "%s", where);
+		wk->frozen_ours = strstr(where, mark);
+		if (thaw && wk->frozen_ours && !cgs_thaw(where))
+			wk->thawed = true;
+		return true;
+	}
+	return false;
+}
 
 /* Has any worker exited? (Before stop, that is always a failure.) */
 static bool any_worker_gone(struct workers *wk)
@@ -108,6 +136,8 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 			return -ECANCELED;
 		if (any_worker_gone(wk))
 			return -ECHILD;
+		if (workers_frozen(wk, false))
+			return -EDEADLK;
 		if (cgs_now_ns() > deadline)
 			return -ETIMEDOUT;
 		rc = wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo);
@@ -119,8 +149,28 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 
 /* Stop the tasks and reap the workers and anything left in their process
  * groups. Returns true when they had to be killed. */
+/* Reap worker @g within 5 s of its SIGKILL (a frozen one is thawed if
+ * ours); never a wait without end. */
+static void reap_killed(struct workers *wk, unsigned g)
+{
+	int64_t deadline = cgs_now_ns() + 5000000000LL;
+	int dummy;
+
+	while (!wk->reaped[g] && cgs_now_ns() < deadline) {
+		if (waitpid(wk->pid[g], &wk->wst[g], WNOHANG) == wk->pid[g]) {
+			wk->reaped[g] = true;
+			break;
+		}
+		workers_frozen(wk, true);
+		wait_until(cgs_now_ns() + 2000000, -1, &dummy);
+	}
+}
+
+/* Stop the tasks and reap the workers and anything left in their process
+ * groups. Returns true when they had to be killed. A SIGINT/SIGTERM while
+ * waiting kills them at once; *@signo says which. */
 static bool collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		    struct workers *wk)
+		    struct workers *wk, int *signo)
 {
 	int64_t deadline = cgs_now_ns() + spec->stop_timeout_ns;
 	bool killed = false;
@@ -129,18 +179,20 @@ static bool collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	atomic_store(&sh->stop, 1);
 	cgs_gate_open(sh);    /* tasks still at the gate leave at once */
 	while (!all_workers_gone(wk)) {
+		if (workers_frozen(wk, true) && !wk->frozen_ours)
+			deadline = 0;     /* not ours to thaw: they cannot stop */
 		if (cgs_now_ns() > deadline) {
 			for (unsigned g = 0; g < wk->n; g++) {
 				if (wk->reaped[g] || wk->pid[g] <= 0)
 					continue;
 				kill(-wk->pid[g], SIGKILL);
-				if (waitpid(wk->pid[g], &wk->wst[g], 0) == wk->pid[g])
-					wk->reaped[g] = true;
+				reap_killed(wk, g);
 			}
 			killed = true;
 			break;
 		}
-		wait_until(cgs_now_ns() + 2000000, -1, &dummy);
+		if (wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo) == -EINTR)
+			deadline = 0;
 	}
 	/* the groups: tasks or partners orphaned by a dead worker come to
 	 * us (we are a child subreaper); kill and reap them */
@@ -246,6 +298,13 @@ static void record_workers(struct res_point *p, int rc, struct workers *wk,
 {
 	if (p->status)
 		return;
+	if (wk->frozen_at[0]) {
+		p->status = strdup("failed");
+		p->reason = cgs_fmt("the cgroup %s was frozen%s", wk->frozen_at,
+				    wk->thawed ? "; thawed to stop the tasks"
+				    : wk->frozen_ours ? "" : " (not this run's: left frozen)");
+		return;
+	}
 	if (killed) {
 		p->status = strdup("failed");
 		p->reason = cgs_fmt("tasks did not stop within %.0f s and were killed",
@@ -462,7 +521,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	const char *anames[CGS_MAX_AUX], *aunits[CGS_MAX_AUX];
 	double ascales[CGS_MAX_AUX];
 	bool killed = false, prepared = false;
-	int rc;
+	int rc, sig2;
 
 	for (size_t k = 0; k < w->naux; k++) {
 		anames[k] = w->aux[k].name;
@@ -504,7 +563,12 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		rc = sample_loop(spec, pt.sh, p, at, plan_phase, n, &wk, signo);
 	else
 		res_point_truncate(p, 0);
-	killed = collect(spec, pt.sh, &wk);
+	sig2 = 0;
+	killed = collect(spec, pt.sh, &wk, &sig2);
+	if (sig2 && rc != -EINTR) {
+		*signo = sig2;
+		rc = -EINTR;
+	}
 	record_tasks(spec, pt.sh, p);
 	if (rc == -EINTR) {
 		free(p->status);
