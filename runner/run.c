@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 
+#include "causes.h"
 #include "cgrun.h"
 #include "journal.h"
 #include "point.h"
@@ -183,6 +184,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		rc = res_point_alloc(p, ntasks, 0);
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
+	cgs_explain_failure(r, p);
 	pmu_point_free(pp);
 	r->npoints_done++;
 	if (rc != -EINTR)
@@ -373,6 +375,8 @@ int cgs_cmd_run(int argc, char **argv)
 	rc = cgs_cgrun_preflight(r, err, sizeof(err));
 	if (!rc)
 		rc = cgs_statread_preflight(r, err, sizeof(err));
+	if (!rc)
+		rc = cgs_tmpdir_check(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
 		goto out;

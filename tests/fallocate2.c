@@ -54,6 +54,7 @@ static int fa2_loop(struct cgs_task *t)
 
 const struct cgs_workload fallocate2_workload = {
 	.name = "fallocate2",
+	.tmpdir_per_task = FA2_FILESIZE,
 	.desc = "Separate file fallocate",
 	.unit = "fallocate call",
 	.setup = fa2_setup,

@@ -17,6 +17,7 @@ static int pf2_loop(struct cgs_task *t)
 
 const struct cgs_workload page_fault2_workload = {
 	.name = "page_fault2",
+	.tmpdir_per_task = 128UL << 20,
 	.desc = "Separate file private mapping page fault",
 	.unit = "page touched",
 	.setup = pf_file_setup,

@@ -18,6 +18,7 @@ static int pf3_loop(struct cgs_task *t)
 
 const struct cgs_workload page_fault3_workload = {
 	.name = "page_fault3",
+	.tmpdir_per_task = 128UL << 20,
 	.desc = "Separate file shared mapping page fault",
 	.unit = "page touched",
 	.setup = pf_file_setup,

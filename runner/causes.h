@@ -1,0 +1,22 @@
+/*
+ * causes.h - failures named by their cause: --tmpdir's free space checked
+ * against what the tests will fill before the first point, and a failed
+ * point's reason completed from what was measured (an OOM kill in its
+ * cgroup, a SIGBUS from a full --tmpdir).
+ */
+#ifndef CGS_CAUSES_H
+#define CGS_CAUSES_H
+
+#include <stddef.h>
+
+struct cgs_run;
+struct res_point;
+
+/* Is there room in --tmpdir for the most tasks of each test? 0, or
+ * -ENOSPC with @err naming the need, the free space and --tmpdir. */
+int cgs_tmpdir_check(const struct cgs_run *r, char *err, size_t errlen);
+
+/* Put the cause first in a failed point's reason, when it is known. */
+void cgs_explain_failure(const struct cgs_run *r, struct res_point *p);
+
+#endif
