@@ -1,6 +1,7 @@
 /*
  * cg_procs.c - who is in a cgroup that a dead run left: its own workers
- * (comm "cgscale", whose parent is a cgscale or, orphaned, init), or
+ * (comm "cgscale", or "cgs:..." as workers, tasks and partners name
+ * themselves, whose parent is one of those or, orphaned, init), or
  * processes that someone moved there, which cleanup must not kill unless
  * told to (--force).
  */
@@ -30,17 +31,22 @@ static long ppid_of(long pid)
 	return strtol(rp + 4, NULL, 10);     /* ") S PPID" */
 }
 
+static bool cgscale_comm(const char *comm)
+{
+	return !strcmp(comm, "cgscale") || !strncmp(comm, "cgs:", 4);
+}
+
 static bool a_worker(long pid, const char *comm)
 {
 	char pcomm[64];
 	long pp = ppid_of(pid);
 
-	if (strcmp(comm, "cgscale"))
+	if (!cgscale_comm(comm))
 		return false;
 	if (pp <= 1)
 		return true;
 	return !comm_of(pp, pcomm, sizeof(pcomm)) &&
-	       (!strcmp(pcomm, "cgscale") || !strcmp(pcomm, "systemd") ||
+	       (cgscale_comm(pcomm) || !strcmp(pcomm, "systemd") ||
 		!strcmp(pcomm, "init"));
 }
 
