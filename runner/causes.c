@@ -14,8 +14,9 @@
 #include <json-c/json.h>
 
 #include "../lib/util.h"
+#include "../results/res.h"
+#include "../tests/workload.h"
 #include "causes.h"
-#include "run.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -28,24 +29,21 @@ static int64_t tmpdir_free(const char *dir)
 	return (int64_t)st.f_bavail * (int64_t)st.f_frsize;
 }
 
-int cgs_tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
+int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
+		     unsigned n, unsigned most, char *err, size_t errlen)
 {
-	unsigned most = 0;
-	int64_t avail = tmpdir_free(r->tmpdir);
+	int64_t avail = tmpdir_free(dir);
 
-	for (unsigned k = 0; k < r->tasks.n; k++)
-		if (r->tasks.v[k] > most)
-			most = r->tasks.v[k];
 	if (avail < 0)
 		return 0;     /* cannot tell: the run will say if it fills */
-	for (unsigned t = 0; t < r->ntests; t++) {
-		const struct cgs_workload *w = r->tests[t];
+	for (unsigned t = 0; t < n; t++) {
+		const struct cgs_workload *w = tests[t];
 		double need = (double)w->tmpdir_per_task * most;
 
 		if (need > (double)avail)
 			return cgs_errf(err, errlen, -ENOSPC,
 					"--tmpdir %s has %.0f MiB free; %s at %u tasks needs %.0f MiB (%.1f MiB a task): free some space, choose another --tmpdir or run fewer tasks",
-					r->tmpdir, avail / MIB, w->name, most, need / MIB,
+					dir, avail / MIB, w->name, most, need / MIB,
 					w->tmpdir_per_task / MIB);
 	}
 	return 0;
@@ -114,7 +112,7 @@ static char *oom_cause(struct res_point *p)
 	return NULL;
 }
 
-void cgs_explain_failure(const struct cgs_run *r, struct res_point *p)
+void cgs_explain_failure(const char *tmpdir, struct res_point *p)
 {
 	char *cause = NULL, *both;
 
@@ -123,10 +121,10 @@ void cgs_explain_failure(const struct cgs_run *r, struct res_point *p)
 	if (strstr(p->reason, "signal 9 "))
 		cause = oom_cause(p);
 	else if (strstr(p->reason, "signal 7 ")) {
-		int64_t avail = tmpdir_free(r->tmpdir);
+		int64_t avail = tmpdir_free(tmpdir);
 
 		cause = cgs_fmt("SIGBUS on a file in --tmpdir %s: it filled up (%.0f MiB free now)",
-				r->tmpdir, avail < 0 ? 0 : avail / MIB);
+				tmpdir, avail < 0 ? 0 : avail / MIB);
 	}
 	if (!cause)
 		return;

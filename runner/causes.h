@@ -9,14 +9,16 @@
 
 #include <stddef.h>
 
-struct cgs_run;
+struct cgs_workload;
 struct res_point;
 
-/* Is there room in --tmpdir for the most tasks of each test? 0, or
- * -ENOSPC with @err naming the need, the free space and --tmpdir. */
-int cgs_tmpdir_check(const struct cgs_run *r, char *err, size_t errlen);
+/* Is there room in --tmpdir @dir for @most tasks of each of the @n @tests?
+ * 0, or -ENOSPC with @err naming the need, the free space and --tmpdir. */
+int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
+		     unsigned n, unsigned most, char *err, size_t errlen);
 
-/* Put the cause first in a failed point's reason, when it is known. */
-void cgs_explain_failure(const struct cgs_run *r, struct res_point *p);
+/* Put the cause first in a failed point's reason, when it is known
+ * (@tmpdir: the run's --tmpdir). */
+void cgs_explain_failure(const char *tmpdir, struct res_point *p);
 
 #endif

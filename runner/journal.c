@@ -18,7 +18,6 @@
 #include "../lib/util.h"
 #include "../results/res.h"
 #include "journal.h"
-#include "run.h"
 
 #define SUFFIX ".partial"
 
@@ -137,71 +136,73 @@ static int recover(const char *journal, const char *avoid, char *out,
 	return rc;
 }
 
-int cgs_run_journal_open(struct cgs_run *r, char *err, size_t errlen)
+int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
+		const struct res_file *head, char *err, size_t errlen)
 {
-	char old[PATH_MAX] = "", *head;
+	char old[PATH_MAX] = "", *line;
 	unsigned n = 0;
 	int rc;
 
-	r->journal_fd = -1;
-	if (snprintf(r->journal, sizeof(r->journal), "%s" SUFFIX, r->outpath) >=
-	    (int)sizeof(r->journal))
-		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", r->outpath);
-	rc = cgs_journal_idle(r->journal);
+	j->fd = -1;
+	j->done = 0;
+	j->warned = false;
+	if (snprintf(j->path, sizeof(j->path), "%s" SUFFIX, outpath) >= (int)sizeof(j->path))
+		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", outpath);
+	rc = cgs_journal_idle(j->path);
 	if (rc == -EBUSY)
 		return cgs_errf(err, errlen, rc, "-o %s: another cgscale run is writing this output (its journal %s is in use); choose another -o",
-				r->outpath, r->journal);
+				outpath, j->path);
 	if (!rc) {
-		rc = recover(r->journal, r->outpath, old, sizeof(old), &n, err, errlen);
+		rc = recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
 		if (rc)
 			return rc;
 		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
-			 r->outpath, n, old);
+			 outpath, n, old);
 	}
-	rc = cgs_journal_create(r->journal);
+	rc = cgs_journal_create(j->path);
 	if (rc < 0)
 		return cgs_errf(err, errlen, rc, "-o %s: cannot create the journal %s: %s; choose a writable path with -o",
-				r->outpath, r->journal, strerror(-rc));
-	r->journal_fd = rc;
-	head = res_journal_header(&r->res);
-	rc = head ? cgs_journal_append(r->journal_fd, head, strlen(head)) : -ENOMEM;
-	free(head);
+				outpath, j->path, strerror(-rc));
+	j->fd = rc;
+	line = res_journal_header(head);
+	rc = line ? cgs_journal_append(j->fd, line, strlen(line)) : -ENOMEM;
+	free(line);
 	if (rc) {
-		cgs_run_journal_close(r, 0);
+		cgs_rj_close(j, false);
 		return cgs_errf(err, errlen, rc, "-o %s: cannot write the journal %s: %s; free some space or choose another -o",
-				r->outpath, r->journal, strerror(-rc));
+				outpath, j->path, strerror(-rc));
 	}
 	return 0;
 }
 
-unsigned cgs_run_journal_flush(struct cgs_run *r)
+unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 {
 	int rc = 0;
 
-	while (r->journal_fd >= 0 && !rc && r->journaled < r->res.npoints) {
-		char *line = res_journal_point(&r->res.points[r->journaled]);
+	while (j->fd >= 0 && !rc && j->done < f->npoints) {
+		char *line = res_journal_point(&f->points[j->done]);
 
-		rc = line ? cgs_journal_append(r->journal_fd, line, strlen(line)) : -ENOMEM;
+		rc = line ? cgs_journal_append(j->fd, line, strlen(line)) : -ENOMEM;
 		free(line);
 		if (!rc)
-			r->journaled++;
+			j->done++;
 	}
-	if (rc && !r->journal_warned) {
-		r->journal_warned = true;
+	if (rc && !j->warned) {
+		j->warned = true;
 		cgs_warn("cannot append to the journal %s: %s; the points go on being kept in memory",
-			 r->journal, strerror(-rc));
+			 j->path, strerror(-rc));
 	}
-	return r->res.npoints - r->journaled;
+	return f->npoints > j->done ? f->npoints - j->done : 0;
 }
 
-void cgs_run_journal_close(struct cgs_run *r, int keep)
+void cgs_rj_close(struct cgs_rjournal *j, bool keep)
 {
-	if (r->journal_fd < 0)
+	if (j->fd < 0)
 		return;
 	if (!keep)
-		unlink(r->journal);
-	close(r->journal_fd);
-	r->journal_fd = -1;
+		unlink(j->path);
+	close(j->fd);
+	j->fd = -1;
 }
 
 struct rcv_cli {
@@ -264,17 +265,20 @@ int cgs_cmd_recover(int argc, char **argv)
 
 /* Make the default output's directory, and pick a name no other run uses:
  * two runs started in the same second get two files. */
-int cgs_run_claim_output(struct cgs_run *r, char *err, size_t errlen)
+int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
+			bool in_dir, char *err, size_t errlen)
 {
 	char base[PATH_MAX], *slash;
 	size_t n;
 
-	if (!r->out_is_default && !r->out_in_dir)
+	if (!is_default && !in_dir)
 		return 0;
-	snprintf(base, sizeof(base), "%s", r->outpath);
-	if (r->out_is_default) {
+	snprintf(base, sizeof(base), "%s", outpath);
+	if (is_default) {
 		/* results/runs/<stamp>/result.json: the directory is the name */
 		slash = strrchr(base, '/');
+		if (!slash)
+			return cgs_errf(err, errlen, -EINVAL, "internal error: default output %s", base);
 		*slash = 0;
 		mkdir("results", 0755);
 		mkdir("results/runs", 0755);
@@ -286,8 +290,7 @@ int cgs_run_claim_output(struct cgs_run *r, char *err, size_t errlen)
 			else
 				snprintf(dir, sizeof(dir), "%s-%d", base, k);
 			if (!mkdir(dir, 0755)) {
-				if (snprintf(r->outpath, sizeof(r->outpath), "%s/result.json",
-					     dir) >= (int)sizeof(r->outpath))
+				if (snprintf(outpath, len, "%s/result.json", dir) >= (int)len)
 					return cgs_errf(err, errlen, -ENAMETOOLONG, "the current directory's path is too long; give -o");
 				return 0;
 			}
@@ -302,13 +305,13 @@ int cgs_run_claim_output(struct cgs_run *r, char *err, size_t errlen)
 		base[n - 5] = 0;       /* <dir>/cgscale-<stamp>.json */
 	for (int k = 1; k < 1000; k++) {
 		char j[PATH_MAX + 16];
+		int w = k == 1 ? snprintf(outpath, len, "%s.json", base)
+			       : snprintf(outpath, len, "%s-%d.json", base, k);
 
-		if (k == 1)
-			snprintf(r->outpath, sizeof(r->outpath), "%s.json", base);
-		else
-			snprintf(r->outpath, sizeof(r->outpath), "%s-%d.json", base, k);
-		snprintf(j, sizeof(j), "%s" SUFFIX, r->outpath);
-		if (access(r->outpath, F_OK) && access(j, F_OK))
+		if (w >= (int)len)
+			return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is too long");
+		snprintf(j, sizeof(j), "%s" SUFFIX, outpath);
+		if (access(outpath, F_OK) && access(j, F_OK))
 			return 0;
 	}
 	return cgs_errf(err, errlen, -EEXIST, "no free result name in -o's directory; give a file name with -o");

@@ -184,11 +184,11 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		rc = res_point_alloc(p, ntasks, 0);
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
-	cgs_explain_failure(r, p);
+	cgs_explain_failure(r->tmpdir, p);
 	pmu_point_free(pp);
 	r->npoints_done++;
 	if (rc != -EINTR)
-		cgs_run_journal_flush(r);
+		cgs_rj_flush(&r->journal, &r->res);
 	if (rc == -EINTR) {
 		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
 					     w->name, p->mode, ntasks, run + 1, *signo);
@@ -285,6 +285,16 @@ static int write_results(struct cgs_run *r)
 	return rc;
 }
 
+static unsigned max_tasks(const struct cgs_tasklist *l)
+{
+	unsigned most = 0;
+
+	for (unsigned k = 0; k < l->n; k++)
+		if (l->v[k] > most)
+			most = l->v[k];
+	return most;
+}
+
 static void print_results(const struct cgs_run *r)
 {
 	if (r->o.csv)
@@ -305,7 +315,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
-	cgs_run_journal_close(r, 1);
+	cgs_rj_close(&r->journal, true);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
 	if (r->sigfd >= 0)
@@ -323,7 +333,7 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!r)
 		return EXIT_INTERNAL;
 	r->sigfd = -1;
-	r->journal_fd = -1;
+	r->journal.fd = -1;
 	r->argc = argc;
 	r->argv = argv;
 	if (cgs_run_check_registry(err, sizeof(err))) {
@@ -376,7 +386,8 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!rc)
 		rc = cgs_statread_preflight(r, err, sizeof(err));
 	if (!rc)
-		rc = cgs_tmpdir_check(r, err, sizeof(err));
+		rc = cgs_tmpdir_check(r->tmpdir, r->tests, r->ntests,
+				      max_tasks(&r->tasks), err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
 		goto out;
@@ -390,9 +401,10 @@ int cgs_cmd_run(int argc, char **argv)
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
 	fill_header(r, argc, argv);
-	rc = cgs_run_claim_output(r, err, sizeof(err));
+	rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
+				 r->out_in_dir, err, sizeof(err));
 	if (!rc)
-		rc = cgs_run_journal_open(r, err, sizeof(err));
+		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
 	if (rc) {
 		cgs_governor_restore(&r->gov);
 		cgs_err("%s", err);
@@ -403,15 +415,15 @@ int cgs_cmd_run(int argc, char **argv)
 	cgs_governor_restore(&r->gov);
 	if (write_results(r)) {
 		/* the figures are measured: show them, and say where they are kept */
-		unsigned left = cgs_run_journal_flush(r);
+		unsigned left = cgs_rj_flush(&r->journal, &r->res);
 
 		print_results(r);
 		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
-			r->outpath, r->res.npoints - left, r->res.npoints, r->journal, r->journal);
+			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path, r->journal.path);
 		status = 1;
 		goto out;
 	}
-	cgs_run_journal_close(r, 0);
+	cgs_rj_close(&r->journal, false);
 	print_results(r);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");

@@ -14,6 +14,7 @@
 #include "../results/res.h"
 #include "../tests/workload.h"
 #include "env.h"
+#include "journal.h"
 #include "../lib/opt.h"
 #include "pmu.h"
 #include "tasklist.h"
@@ -60,10 +61,7 @@ struct cgs_run {
 	char outpath[PATH_MAX];
 	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
 	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
-	int journal_fd;                  /* journal.c: <outpath>.partial */
-	char journal[PATH_MAX + 16];
-	unsigned journaled;              /* points appended to it */
-	bool journal_warned;
+	struct cgs_rjournal journal;     /* journal.c: <outpath>.partial */
 	struct cgs_governor gov;
 	struct res_file res;
 	int sigfd;
