@@ -22,7 +22,7 @@ UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
 
 .SECONDARY:
-.PHONY: all deps-build-check check check-run unit integration install clean bench fuzz FORCE
+.PHONY: all deps-build-check check check-run unit integration layers install clean bench fuzz FORCE
 
 all: deps-build-check cgscale
 
@@ -71,8 +71,13 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 check-run: cgscale build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
+	@python3 check/layers.py --objs build/rel
 	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
 	@check/run-integration.sh ./cgscale build/san/cgscale
+
+# the layers point one way (README, "Layout"); needs the objects for calls
+layers: cgscale
+	@python3 check/layers.py --objs build/rel
 
 unit: $(UNIT_REL) $(UNIT_SAN)
 	@check/run-unit.sh $^
@@ -83,8 +88,10 @@ integration: cgscale build/san/cgscale
 bench: cgscale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
+	@bench/vs-will-it-scale ./cgscale
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the

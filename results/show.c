@@ -69,8 +69,11 @@ static void show_one(const struct cmp_result *r, FILE *out)
 			fprintf(out, " %+8.1f", c->drift_pct);
 		else
 			fprintf(out, " %8s", "-");
-		if (c->runs > c->ok)
-			fprintf(out, "  %u not ok: %s", c->runs - c->ok, c->fail_reason);
+		if (c->runs > c->ok + c->disturbed)
+			fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
+				c->fail_reason);
+		if (c->disturbed)
+			fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
 		fprintf(out, "\n");
 	}
 	for (unsigned i = 0; i < r->nnotes; i++)
@@ -79,15 +82,17 @@ static void show_one(const struct cmp_result *r, FILE *out)
 
 int cmp_cmd_show(int argc, char **argv)
 {
-	int status = 0;
+	int status = 0, shown = 0;
+	bool keep = false;
 	char err[1024];
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fprintf(argc < 2 ? stderr : stdout,
-			"usage: cgscale show FILE|DIR...\n"
+			"usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
 			"Print the summary of result files: the environment that matters for comparing,\n"
 			"and per point the runs and each metric's mean and CoV across runs (one value per\n"
-			"run). A directory is read recursively as one set of runs.\n"
+			"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
+			"counted, listed and left out of the figures, unless --keep-disturbed.\n"
 			"Exit status: 0, or 2 when an input cannot be read.\n");
 		return argc < 2 ? CMP_EXIT_BADINPUT : 0;
 	}
@@ -95,8 +100,13 @@ int cmp_cmd_show(int argc, char **argv)
 		struct cmp_result r = { 0 };
 		int rc;
 
+		if (!strcmp(argv[a], "--keep-disturbed")) {
+			keep = true;
+			continue;
+		}
 		cmp_opts_default(&r.o);
 		r.o.keep_unmeasured = true;
+		r.o.keep_disturbed = keep;
 		r.sides = calloc(1, sizeof(*r.sides));
 		if (r.sides) {
 			r.nsides = 1;
@@ -115,7 +125,7 @@ int cmp_cmd_show(int argc, char **argv)
 			fprintf(stderr, "cgscale show: %s\n", *err ? err : strerror(-rc));
 			status = CMP_EXIT_BADINPUT;
 		} else {
-			if (a > 1)
+			if (shown++)
 				printf("\n");
 			show_one(&r, stdout);
 		}

@@ -24,13 +24,17 @@
 
 #include <json-c/json.h>
 
+#include "autoruns.h"
 #include "causes.h"
 #include "cgrun.h"
+#include "evidence.h"
 #include "journal.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "trace.h"
 #include "../lib/util.h"
+#include "../results/disturb.h"
 #include "../lib/version.h"
 
 #define EXIT_BADINPUT 2
@@ -111,11 +115,56 @@ static void tick(void *arg, int64_t elapsed)
 
 /* One point of cgroup layout @li; returns 0, or -EINTR with *signo when
  * interrupted. */
+/* What a point is: its test, mode, tasks, run, options and timing. */
+static void point_header(struct cgs_run *r, struct res_point *p,
+			 const struct cgs_workload *w, const void *wopts,
+			 unsigned ntasks, bool threads, unsigned run)
+{
+	char when[32];
+
+	if (w->nopts) {
+		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
+
+		p->wopts = cgs_opt_echo(&set);
+	}
+	cgs_iso8601_now(when, sizeof(when));
+	p->seq = r->res.npoints - 1;
+	p->test = strdup(w->name);
+	p->mode = strdup(threads ? "thread" : "process");
+	p->tasks = ntasks;
+	p->run = run;
+	p->started_at = strdup(when);
+	p->placement = strdup(cgs_placement_names[r->o.placement]);
+	p->places = r->places.n;
+	p->oversubscribed = r->places.n && ntasks > r->places.n;
+	p->warmup_s = r->o.warmup_ns / 1e9;
+	p->duration_s = r->o.duration_ns / 1e9;
+	p->interval_s = r->o.interval_ns / 1e9;
+}
+
+/* An interrupted point is dropped and the run marked; a failed or
+ * skipped one is said on stderr. */
+static void point_outcome(struct cgs_run *r, struct res_point *p, int rc,
+			  int signo)
+{
+	if (rc == -EINTR) {
+		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
+					     p->test, p->mode, p->tasks, p->run + 1,
+					     signo);
+		res_point_free(p);
+		r->res.npoints--;
+	} else if (strcmp(p->status, "ok")) {
+		cgs_progress_done(r);
+		cgs_err("%s %s %u tasks run %u: %s: %s", p->test, p->mode, p->tasks,
+			p->run + 1, p->status, p->reason ? p->reason : "(no reason)");
+	}
+}
+
 static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload *w,
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
-	struct cgs_observer obs[8];      /* perf, cgroup, stat_read, stat reader: 4 today */
+	struct cgs_observer obs[12];     /* perf, cgroup, stat_read, stat reader, vmstat, cputime, trace: 7 today */
 	struct cgs_cgpoint *cgp = NULL;
 	struct cgs_cgview view;
 	char ctrls[256];
@@ -130,7 +179,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
-	char when[32];
+	struct cgs_evidence *ev = NULL;
 	int rc;
 
 	if (!p)
@@ -138,25 +187,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	for (size_t i = 0; i < cgs_nworkloads; i++)
 		if (cgs_workloads[i] == w)
 			spec.wopts = r->wopts[i];
-	if (w->nopts) {
-		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)spec.wopts };
-
-		p->wopts = cgs_opt_echo(&set);
-	}
+	point_header(r, p, w, spec.wopts, ntasks, threads, run);
 	spec.tick = (isatty(2) && !r->o.quiet) ? tick : NULL;
-	cgs_iso8601_now(when, sizeof(when));
-	p->seq = r->res.npoints - 1;
-	p->test = strdup(w->name);
-	p->mode = strdup(threads ? "thread" : "process");
-	p->tasks = ntasks;
-	p->run = run;
-	p->started_at = strdup(when);
-	p->placement = strdup(cgs_placement_names[r->o.placement]);
-	p->places = r->places.n;
-	p->oversubscribed = r->places.n && ntasks > r->places.n;
-	p->warmup_s = r->o.warmup_ns / 1e9;
-	p->duration_s = r->o.duration_ns / 1e9;
-	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
 	if (r->pmu.n) {
@@ -179,9 +211,13 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		}
 	}
 	if (!rc && !p->status)
+		rc = cgs_evidence_begin(!r->o.no_vmstat, !r->o.no_cputime,
+					r->trace, spec.cg, obs, &spec.nobs, &ev);
+	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
 	else if (!rc)
 		rc = res_point_alloc(p, ntasks, 0);
+	cgs_evidence_end(ev);
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	cgs_explain_failure(r->tmpdir, p);
@@ -189,16 +225,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	r->npoints_done++;
 	if (rc != -EINTR)
 		cgs_rj_flush(&r->journal, &r->res);
-	if (rc == -EINTR) {
-		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
-					     w->name, p->mode, ntasks, run + 1, *signo);
-		res_point_free(p);
-		r->res.npoints--;
-	} else if (strcmp(p->status, "ok")) {
-		cgs_progress_done(r);
-		cgs_err("%s %s %u tasks run %u: %s: %s", w->name, p->mode, ntasks,
-			run + 1, p->status, p->reason ? p->reason : "(no reason)");
-	}
+	point_outcome(r, p, rc, *signo);
 	return rc;
 }
 
@@ -213,7 +240,12 @@ static int run_all(struct cgs_run *r, int *signo)
 	r->npoints_planned = (unsigned)r->o.runs * r->ntests * r->tasks.n *
 			     (modes[0] + modes[1]) * nl;
 	r->started_ns = cgs_now_ns();
-	for (unsigned run = 0; run < r->o.runs; run++)
+	for (unsigned run = 0; run <= r->o.runs; run++) {
+		/* -r auto: stop when the answer is clear (or at a limit) */
+		if (run && r->o.runs_auto && cgs_auto_done(r, run))
+			break;
+		if (run == r->o.runs)
+			break;
 		for (unsigned t = 0; t < r->ntests; t++)
 			for (unsigned k = 0; k < r->tasks.n; k++)
 				for (int m = 0; m < 2; m++)
@@ -229,6 +261,7 @@ static int run_all(struct cgs_run *r, int *signo)
 						    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
 							return 0;
 					}
+	}
 	return 0;
 }
 
@@ -279,29 +312,12 @@ static int write_results(struct cgs_run *r)
 	r->res.end_time = strdup(when);
 	r->res.complete = !r->res.interrupted;
 	res_file_scalability(&r->res);
+	if (res_disturb_mark(&r->res))
+		return -ENOMEM;
 	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
 	return rc;
-}
-
-static unsigned max_tasks(const struct cgs_tasklist *l)
-{
-	unsigned most = 0;
-
-	for (unsigned k = 0; k < l->n; k++)
-		if (l->v[k] > most)
-			most = l->v[k];
-	return most;
-}
-
-static void print_results(const struct cgs_run *r)
-{
-	if (r->o.csv)
-		cgs_print_csv(r, stdout);
-	else
-		cgs_print_table(r, stdout);
-	fflush(stdout);
 }
 
 static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
@@ -318,60 +334,69 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_rj_close(&r->journal, true);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
+	cgs_trace_free(r->trace);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 }
 
-int cgs_cmd_run(int argc, char **argv)
+/* Parse the command line. -1 to go on, else the exit status. */
+static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		     int argc, char **argv, int *first)
 {
-	struct cgs_run *r = calloc(1, sizeof(*r));
-	struct cgs_optset sets[66];
-	size_t nsets = 0;
 	char err[1024];
-	int rc, first = 0, status = EXIT_BADINPUT, signo = 0;
+	int rc;
 
-	if (!r)
-		return EXIT_INTERNAL;
-	r->sigfd = -1;
-	r->journal.fd = -1;
-	r->argc = argc;
-	r->argv = argv;
 	if (cgs_run_check_registry(err, sizeof(err))) {
 		cgs_err("internal error: %s", err);
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
-	rc = cgs_run_optsets(r, sets, &nsets, err, sizeof(err));
-	if (rc == -EINVAL) {
+	rc = cgs_run_optsets(r, sets, nsets, err, sizeof(err));
+	if (rc == -EINVAL)
 		cgs_err("internal error: %s", err);
-		status = EXIT_INTERNAL;
-	}
 	if (rc)
-		goto out;
-	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
+		return rc == -EINVAL ? EXIT_INTERNAL : EXIT_BADINPUT;
+	rc = cgs_opt_parse(sets, *nsets, argc, argv, first, err, sizeof(err));
 	if (rc == 1) {
-		cgs_run_usage(sets, nsets, stdout);
-		status = 0;
-		goto out;
+		cgs_run_usage(sets, *nsets, stdout);
+		return 0;
 	}
 	if (rc) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
+	return -1;
+}
+
+static unsigned max_tasks(const struct cgs_tasklist *l)
+{
+	unsigned most = 0;
+
+	for (unsigned k = 0; k < l->n; k++)
+		if (l->v[k] > most)
+			most = l->v[k];
+	return most;
+}
+
+/* Everything checked and set up before the first point: the topology,
+ * the options against it, placement, ASLR, signals, cgroups, readers,
+ * the governor. -1 to go on, else the exit status. */
+static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
+{
+	char err[1024];
+	int rc;
+
 	rc = cgs_topo_load(&r->topo, NULL);
 	if (rc) {
 		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
 	if (cgs_places_build(&r->topo, r->o.placement, &r->places)) {
 		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
@@ -379,8 +404,7 @@ int cgs_cmd_run(int argc, char **argv)
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	rc = cgs_cgrun_preflight(r, err, sizeof(err));
 	if (!rc)
@@ -390,44 +414,47 @@ int cgs_cmd_run(int argc, char **argv)
 				      max_tasks(&r->tasks), err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
 	rc = cgs_governor_apply(&r->gov, r->o.governor);
 	if (rc) {
 		cgs_err("--governor: %s", r->gov.status);
-		status = 1;
-		goto out;
+		return 1;
 	}
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
-	fill_header(r, argc, argv);
-	rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
-				 r->out_in_dir, err, sizeof(err));
-	if (!rc)
-		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
-	if (rc) {
-		cgs_governor_restore(&r->gov);
-		cgs_err("%s", err);
-		goto out;
-	}
-	rc = run_all(r, &signo);
-	cgs_progress_done(r);
-	cgs_governor_restore(&r->gov);
+	return -1;
+}
+
+static void print_results(const struct cgs_run *r)
+{
+	if (r->o.csv)
+		cgs_print_csv(r, stdout);
+	else
+		cgs_print_table(r, stdout);
+	fflush(stdout);
+}
+
+/* Write and print the results (the table even when the file cannot be
+ * written: the journal keeps the points); the exit status of the run. */
+static int run_report(struct cgs_run *r, int rc, int signo)
+{
+	int status = 0;
+
 	if (write_results(r)) {
 		/* the figures are measured: show them, and say where they are kept */
 		unsigned left = cgs_rj_flush(&r->journal, &r->res);
 
 		print_results(r);
 		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
-			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path, r->journal.path);
-		status = 1;
-		goto out;
+			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path,
+			r->journal.path);
+		return 1;
 	}
 	cgs_rj_close(&r->journal, false);
 	print_results(r);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
-	status = 0;
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;
@@ -437,6 +464,52 @@ int cgs_cmd_run(int argc, char **argv)
 		status = 128 + signo;
 	else if (rc)
 		status = EXIT_INTERNAL;
+	return status;
+}
+
+/* Name the output and open its journal before the first point; -1 to go
+ * on, else the exit status (nothing run). */
+static int journal_start(struct cgs_run *r)
+{
+	char err[1024];
+	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
+				     r->out_in_dir, err, sizeof(err));
+
+	if (!rc)
+		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
+	if (!rc)
+		return -1;
+	cgs_governor_restore(&r->gov);
+	cgs_err("%s", err);
+	return EXIT_BADINPUT;
+}
+
+int cgs_cmd_run(int argc, char **argv)
+{
+	struct cgs_run *r = calloc(1, sizeof(*r));
+	struct cgs_optset sets[66];
+	size_t nsets = 0;
+	int rc, first = 0, status, signo = 0;
+
+	if (!r)
+		return EXIT_INTERNAL;
+	r->sigfd = -1;
+	r->journal.fd = -1;
+	r->argc = argc;
+	r->argv = argv;
+	status = run_parse(r, sets, &nsets, argc, argv, &first);
+	if (status < 0)
+		status = run_prepare(r, argc, argv, first);
+	if (status >= 0)
+		goto out;
+	fill_header(r, argc, argv);
+	status = journal_start(r);
+	if (status >= 0)
+		goto out;
+	rc = run_all(r, &signo);
+	cgs_progress_done(r);
+	cgs_governor_restore(&r->gov);
+	status = run_report(r, rc, signo);
 out:
 	run_free(r, sets, nsets);
 	free(r);

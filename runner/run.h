@@ -29,7 +29,12 @@ struct cgs_run_opts {
 	int mode;
 	int placement;
 	int64_t warmup_ns, duration_ns, interval_ns;
-	int64_t runs;
+	int64_t runs;                    /* the count, or --max-runs with auto */
+	char *runs_arg;                  /* --runs as given: N or auto */
+	bool runs_auto;                  /* autoruns.c */
+	int64_t max_runs, max_time_ns;
+	char *threshold;                 /* --threshold T, % */
+	double threshold_pct;
 	char *output;
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
@@ -43,6 +48,8 @@ struct cgs_run_opts {
 	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
 	char *stat_reader_cpu;
 	int stat_reader_file, stat_reader_target;
+	bool no_vmstat, no_cputime;      /* evidence.h: on by default */
+	char *trace;                     /* --trace SETS, NULL: off */
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];
@@ -72,6 +79,7 @@ struct cgs_run {
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 
 /* run_opts.c: allocate each workload's options struct, put the option
