@@ -113,7 +113,7 @@ char *cgs_fmt(const char *fmt, ...)
 
 /* A message is one line: control characters from the input (a newline
  * in an option's value) are shown escaped, never written raw. */
-static void say(const char *tag, const char *fmt, va_list ap)
+static void say_as(const char *who, const char *tag, const char *fmt, va_list ap)
 {
 	char line[1024], safe[4096];
 	size_t o = 0;
@@ -130,7 +130,21 @@ static void say(const char *tag, const char *fmt, va_list ap)
 			safe[o++] = (char)*c;
 	}
 	safe[o] = 0;
-	fprintf(stderr, "cgscale: %s%s\n", tag, safe);
+	fprintf(stderr, "cgscale%s%s: %s%s\n", who ? " " : "", who ? who : "", tag, safe);
+}
+
+static void say(const char *tag, const char *fmt, va_list ap)
+{
+	say_as(NULL, tag, fmt, ap);
+}
+
+void cgs_errs(const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_as(who, "", fmt, ap);
+	va_end(ap);
 }
 
 void cgs_err(const char *fmt, ...)

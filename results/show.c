@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "../lib/opt.h"
+#include "../lib/util.h"
 #include "compare.h"
 
 static void show_one(const struct cmp_result *r, FILE *out)
@@ -122,7 +123,7 @@ int cmp_cmd_show(int argc, char **argv)
 			cmp_note(&r, "%s", r.problem);
 		}
 		if (rc) {
-			fprintf(stderr, "cgscale show: %s\n", *err ? err : strerror(-rc));
+			cgs_errs("show", "%s", *err ? err : strerror(-rc));
 			status = CMP_EXIT_BADINPUT;
 		} else {
 			if (shown++)
@@ -233,7 +234,7 @@ int cmp_cmd_export(int argc, char **argv)
 	else if (!rc && first >= argc)
 		snprintf(err, sizeof(err), "give one or more result files or directories");
 	if (rc || *err) {
-		fprintf(stderr, "cgscale export: %s\n", err);
+		cgs_errs("export", "%s", err);
 		return CMP_EXIT_BADINPUT;
 	}
 	/* every file is read before the header: a corrupt one prints nothing */
@@ -242,7 +243,7 @@ int cmp_cmd_export(int argc, char **argv)
 		return CMP_EXIT_BADINPUT;
 	for (int a = first; a < argc; a++)
 		if (cmp_side_load(&sides[a - first], argv[a], err, sizeof(err))) {
-			fprintf(stderr, "cgscale export: %s\n", *err ? err : "out of memory");
+			cgs_errs("export", "%s", *err ? err : "out of memory");
 			goto out;
 		}
 	printf("file\ttest\tmode\ttasks\tcgroup\toptions\trun\tstatus\tmetric\ttask\tinterval\tphase\tt_s\tvalue\n");

@@ -9,6 +9,7 @@
 #include "journal.h"
 #include "pmu.h"
 #include "run.h"
+#include "../lib/util.h"
 #include "../lib/version.h"
 
 struct cgs_cmd {
@@ -57,6 +58,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
 		if (!strcmp(argv[1], cgs_cmds[i].name))
 			return cgs_cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "cgscale: unknown command '%s'; see 'cgscale --help'\n", argv[1]);
+	cgs_err("unknown command '%s'; see 'cgscale --help'", argv[1]);
 	return 2;
 }

@@ -15,6 +15,7 @@
 #include "../results/report.h"
 #include "../tests/workload.h"
 #include "../lib/opt.h"
+#include "../lib/util.h"
 #include "run.h"
 
 struct rpt_cli {
@@ -99,7 +100,7 @@ int cgs_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (rc) {
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 		goto out;
 	}
 	if (first >= argc) {
@@ -108,19 +109,19 @@ int cgs_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (strcmp(cli.output, "-") && !(path = rpt_output_path("-o", cli.output, err, sizeof(err)))) {
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 		goto out;
 	}
 	for (int i = first; i < argc; i++)
 		if (rpt_load(argv[i], &in, &n, err, sizeof(err))) {
-			fprintf(stderr, "cgscale: %s\n", err);
+			cgs_err("%s", err);
 			goto out;
 		}
 	npoints = 0;
 	for (unsigned i = 0; i < n; i++)
 		npoints += in[i].res.npoints;
 	if (!npoints) {
-		fprintf(stderr, "cgscale: report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written\n",
+		cgs_err("report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written",
 			argv[first], argc - first > 1 ? " and the others" : "");
 		goto out;
 	}
@@ -136,12 +137,12 @@ int cgs_cmd_report(int argc, char **argv)
 	rc = rpt_doc_write(&doc, path, cli.no_charts ? NULL : cli.gnuplot, err,
 			   sizeof(err));
 	if (rc == -ENOENT)
-		fprintf(stderr, "cgscale: %s: no charts, tables only; install the Debian "
-			"package gnuplot-nox for the charts\n", err);
+		cgs_err("%s: no charts, tables only; install the Debian "
+			"package gnuplot-nox for the charts", err);
 	else if (rc == -EIO)
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 	else if (rc) {
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 		status = 2;
 		goto out;
 	}
