@@ -40,7 +40,7 @@ static const struct cgs_opt cmp_optdefs[] = {
 	  "significance level; the CI is at 1-alpha (95%)" },
 	{ "welch", 0, CGS_OPT_BOOL, CO(welch), NULL, 0, 0, NULL, NULL,
 	  "also run Welch's t-test, and use its p instead of Mann-Whitney's" },
-	{ "axis", 0, CGS_OPT_STRING, CO(axis), "kernel", 0, 0, NULL, "kernel|cgroup|FIELD",
+	{ "axis", 0, CGS_OPT_STRING, CO(axis), "kernel", 0, 0, NULL, "kernel|cgroup|workload|FIELD",
 	  "what is compared; another critical field that differs stops the compare (exit 3)" },
 	{ "allow-env-diff", 0, CGS_OPT_BOOL, CO(allow_env_diff), NULL, 0, 0, NULL, NULL,
 	  "compare even when critical environment fields differ (printed as notes)" },

@@ -99,9 +99,10 @@ static struct json_object *desc_json(const struct cmp_cell *c, size_t m)
 }
 
 static struct json_object *delta_json(const struct cmp_result *r,
-				      const struct cmp_delta *d, unsigned s, size_t m)
+				      const struct cmp_group *g, unsigned s, size_t m)
 {
 	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	struct json_object *o = json_object_new_object();
 
 	cgs_jadd(o, "side", cgs_jstr(r->sides[s].label));
@@ -128,6 +129,7 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	cgs_jadd(o, "hodges_lehmann_ci_high_pct", cgs_jnum(d->hl_hi));
 	cgs_jadd(o, "one_outlier", json_object_new_boolean(d->one_outlier));
 	cgs_jadd(o, "verdict_by_rank_ci", json_object_new_boolean(d->by_rank));
+	cgs_jadd(o, "invocations", cmp_inv_json(r, g, s, m));
 	cgs_jadd(o, "verdict", cgs_jstr(cmp_verdict_names[d->verdict]));
 	cgs_jadd(o, "why", cgs_jstr(d->why));
 	return o;
@@ -166,7 +168,7 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
 			if (d->valid)
-				json_object_array_add(cmp, delta_json(r, d, s, m));
+				json_object_array_add(cmp, delta_json(r, g, s, m));
 		}
 	cgs_jadd(o, "comparisons", cmp);
 	return o;
@@ -233,7 +235,11 @@ static void junit_case(const struct cmp_result *r, const struct cmp_group *g,
 	xml_escaped(f, name);
 	fputs("\" name=\"", f);
 	xml_escaped(f, cmp_metrics[m].name);
-	fprintf(f, " %s vs %s\" time=\"0\">\n", r->sides[s].label, r->sides[0].label);
+	fputc(' ', f);
+	xml_escaped(f, r->sides[s].name);
+	fprintf(f, " (%s) vs ", r->sides[s].label);
+	xml_escaped(f, r->sides[0].name);
+	fprintf(f, " (%s)\" time=\"0\">\n", r->sides[0].label);
 	if (d->verdict == CMP_REGRESSION || d->verdict == CMP_INCONCLUSIVE ||
 	    d->verdict == CMP_NOISY) {
 		fprintf(f, "      <%s message=\"", d->verdict == CMP_REGRESSION ?

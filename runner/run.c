@@ -27,11 +27,14 @@
 #include "autoruns.h"
 #include "causes.h"
 #include "cgrun.h"
+#include "invoke.h"
+#include "dryrun.h"
 #include "evidence.h"
 #include "journal.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "topo_desc.h"
 #include "trace.h"
 #include "../lib/util.h"
 #include "../results/disturb.h"
@@ -103,6 +106,7 @@ static struct json_object *environment_json(struct cgs_run *r)
 	}
 	json_object_object_add(e, "tmpdir", td);
 	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
+	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
 	return e;
 }
 
@@ -126,6 +130,14 @@ static void point_header(struct cgs_run *r, struct res_point *p,
 		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
 
 		p->wopts = cgs_opt_echo(&set);
+		/* a knob that is off by default (an int whose default is 0, as
+		 * --pf3-spin) is recorded only when on, so that points group
+		 * with those of runners from before it existed */
+		for (size_t i = 0; p->wopts && i < w->nopts; i++)
+			if (w->opts[i].type == CGS_OPT_INT && w->opts[i].def &&
+			    !strcmp(w->opts[i].def, "0") &&
+			    !*(const int64_t *)((const char *)wopts + w->opts[i].offset))
+				json_object_object_del(p->wopts, w->opts[i].name);
 	}
 	cgs_iso8601_now(when, sizeof(when));
 	p->seq = r->res.npoints - 1;
@@ -176,6 +188,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
+		.sprio = &r->sprio,
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
@@ -301,6 +314,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	for (unsigned i = 0; i < r->cg->nlayouts; i++)
 		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
 	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	cgs_invoke_record(r);
 }
 
 static int write_results(struct cgs_run *r)
@@ -385,10 +399,10 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	char err[1024];
 	int rc;
 
-	rc = cgs_topo_load(&r->topo, NULL);
+	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
 	if (rc) {
-		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
-		return EXIT_INTERNAL;
+		cgs_err("%s", err);
+		return r->o.topology ? EXIT_BADINPUT : EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
@@ -398,8 +412,15 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
 		return EXIT_INTERNAL;
 	}
-	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
-		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
+	if (r->o.dry_run)
+		return cgs_dryrun_print(r, stdout);
+	if (cgs_topo_check_real(&r->topo, r->o.topology, err, sizeof(err))) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
+	rc = cgs_invoke_all(r);
+	if (rc >= 0)
+		return rc;
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
@@ -423,13 +444,17 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	}
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
+	cgs_sampler_prio_probe(r->o.sampler_priority, &r->sprio);
+	if (!r->sprio.rt && r->o.sampler_priority == CGS_SPRIO_RT)
+		cgs_warn("the sampler runs at normal priority: %s; it may be late when tasks outnumber the CPUs",
+			 r->sprio.why);
 	return -1;
 }
 
 static void print_results(const struct cgs_run *r)
 {
 	if (r->o.csv)
-		cgs_print_csv(r, stdout);
+		cgs_print_csv_block(r, 0, stdout);
 	else
 		cgs_print_table(r, stdout);
 	fflush(stdout);
@@ -439,6 +464,7 @@ static void print_results(const struct cgs_run *r)
  * written: the journal keeps the points); the exit status of the run. */
 static int run_report(struct cgs_run *r, int rc, int signo)
 {
+	char err[1024];
 	int status = 0;
 
 	if (write_results(r)) {
@@ -455,6 +481,10 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 	print_results(r);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
+		cgs_err("%s", err);
+		status = 1;
+	}
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;

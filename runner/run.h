@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -33,11 +34,16 @@ struct cgs_run_opts {
 	char *runs_arg;                  /* --runs as given: N or auto */
 	bool runs_auto;                  /* autoruns.c */
 	int64_t max_runs, max_time_ns;
+	int64_t invocations;             /* invoke.c: --invocations K */
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
+	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
+	int sampler_priority;            /* sched_prio.h: rt or normal */
+	bool dry_run;                    /* dryrun.c: print the plan only */
+	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -78,7 +84,10 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
+	char inv_series[33];             /* the series id of --invocations */
 	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 
@@ -103,13 +112,23 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
+ * 1 when one cannot be made here. */
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
-void cgs_print_csv(const struct cgs_run *r, FILE *out);
+/* will-it-scale's runtest.py CSV of one block: one test in one cgroup
+ * layout, b = test * nlayouts + layout (output.c). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out);
+/* --csv and --csv-dir (csv_out.c): refuse --csv with more than one block,
+ * check the directory; then print the one block or write one file per
+ * block. 0 or -errno with @err set. */
+int cgs_csv_validate(const struct cgs_run *r, char *err, size_t errlen);
+int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen);
 void cgs_progress(const struct cgs_run *r, const struct res_point *p,
 		  int64_t point_elapsed_ns);
 void cgs_progress_done(const struct cgs_run *r);
