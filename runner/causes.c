@@ -30,7 +30,8 @@ static int64_t tmpdir_free(const char *dir)
 }
 
 int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
-		     unsigned n, unsigned most, char *err, size_t errlen)
+		     const void *const *opts, unsigned n, unsigned most,
+		     char *err, size_t errlen)
 {
 	int64_t avail = tmpdir_free(dir);
 
@@ -38,13 +39,13 @@ int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
 		return 0;     /* cannot tell: the run will say if it fills */
 	for (unsigned t = 0; t < n; t++) {
 		const struct cgs_workload *w = tests[t];
-		double need = (double)w->tmpdir_per_task * most;
+		double each = w->tmpdir_bytes ? (double)w->tmpdir_bytes(opts[t]) : 0;
 
-		if (need > (double)avail)
+		if (each * most > (double)avail)
 			return cgs_errf(err, errlen, -ENOSPC,
 					"--tmpdir %s has %.0f MiB free; %s at %u tasks needs %.0f MiB (%.1f MiB a task): free some space, choose another --tmpdir or run fewer tasks",
-					dir, avail / MIB, w->name, most, need / MIB,
-					w->tmpdir_per_task / MIB);
+					dir, avail / MIB, w->name, most, each * most / MIB,
+					each / MIB);
 	}
 	return 0;
 }

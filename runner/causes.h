@@ -12,10 +12,12 @@
 struct cgs_workload;
 struct res_point;
 
-/* Is there room in --tmpdir @dir for @most tasks of each of the @n @tests?
- * 0, or -ENOSPC with @err naming the need, the free space and --tmpdir. */
+/* Is there room in --tmpdir @dir for @most tasks of each of the @n @tests
+ * (each with its options @opts[i]), by the workloads' tmpdir_bytes? 0, or
+ * -ENOSPC with @err naming the need, the free space and --tmpdir. */
 int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
-		     unsigned n, unsigned most, char *err, size_t errlen);
+		     const void *const *opts, unsigned n, unsigned most,
+		     char *err, size_t errlen);
 
 /* Put the cause first in a failed point's reason, when it is known
  * (@tmpdir: the run's --tmpdir). */

@@ -381,14 +381,20 @@ static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 	return -1;
 }
 
-static unsigned max_tasks(const struct cgs_tasklist *l)
+/* Room in --tmpdir for the most tasks of every test, with its options. */
+static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
 {
+	const void *opts[64] = { 0 };
 	unsigned most = 0;
 
-	for (unsigned k = 0; k < l->n; k++)
-		if (l->v[k] > most)
-			most = l->v[k];
-	return most;
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	for (unsigned t = 0; t < r->ntests && t < 64; t++)
+		for (size_t i = 0; i < cgs_nworkloads; i++)
+			if (cgs_workloads[i] == r->tests[t])
+				opts[t] = r->wopts[i];
+	return cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
 }
 
 /* Everything checked and set up before the first point: the topology,
@@ -431,8 +437,7 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	if (!rc)
 		rc = cgs_statread_preflight(r, err, sizeof(err));
 	if (!rc)
-		rc = cgs_tmpdir_check(r->tmpdir, r->tests, r->ntests,
-				      max_tasks(&r->tasks), err, sizeof(err));
+		rc = tmpdir_check(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
 		return EXIT_BADINPUT;

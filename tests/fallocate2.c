@@ -60,7 +60,6 @@ static uint64_t fa2_tmpdir_bytes(const void *opts)
 
 const struct cgs_workload fallocate2_workload = {
 	.name = "fallocate2",
-	.tmpdir_per_task = FA2_FILESIZE,
 	.desc = "Separate file fallocate",
 	.unit = "fallocate call",
 	.setup = fa2_setup,

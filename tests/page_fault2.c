@@ -22,7 +22,6 @@ static const struct cgs_opt pf2_optdefs[] = { CGS_SPIN_OPT("pf2-spin") };
 
 const struct cgs_workload page_fault2_workload = {
 	.name = "page_fault2",
-	.tmpdir_per_task = 128UL << 20,
 	.desc = "Separate file private mapping page fault",
 	.unit = "page touched",
 	.setup = pf_file_setup,

@@ -30,7 +30,6 @@ static const struct cgs_opt pf3_optdefs[] = { CGS_SPIN_OPT("pf3-spin") };
 
 const struct cgs_workload page_fault3_workload = {
 	.name = "page_fault3",
-	.tmpdir_per_task = 128UL << 20,
 	.desc = "Separate file shared mapping page fault",
 	.unit = "page touched",
 	.setup = pf_file_setup,

@@ -300,7 +300,6 @@ static uint64_t rm_tmpdir_bytes(const void *opts)
 
 const struct cgs_workload remap_workload = {
 	.name = "remap",
-	.tmpdir_per_task = 512UL * 4096,
 	.desc = "stress-ng remap: mlock, remap_file_pages, munlock of 512 pages",
 	.unit = "page remapped",
 	.aux = rm_aux,

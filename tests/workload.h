@@ -117,7 +117,6 @@ struct cgs_workload {
 	const struct cgs_opt *opts;  /* the workload's knobs, may be NULL */
 	size_t nopts;
 	size_t opts_size;        /* sizeof its options struct */
-	size_t tmpdir_per_task;  /* bytes a task may fill in --tmpdir; 0: none */
 	int (*prepare)(struct cgs_ctx *ctx);      /* optional */
 	void (*cleanup)(struct cgs_ctx *ctx);     /* optional */
 	int (*setup)(struct cgs_task *t);         /* optional */
