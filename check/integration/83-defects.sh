@@ -50,6 +50,9 @@ grep -q -- '--cgroup-parent.*--cgroup-parent' err.txt && fail "garbled --cgroup-
 bad2 "control characters" run -q -t "$(printf '1\033[31m')" -d 0.2 -i 0.1 page_fault1
 grep -q "$(printf '\033')" err.txt && fail "a raw escape character in the message"
 grep -q 'x1b' err.txt || fail "the escape character not shown: $(cat err.txt)"
+bad2 "control characters in a file name" show "$(printf 'a\nb\033[31m.json')"
+grep -q 'a\\nb\\x1b' err.txt || fail "show: the name not escaped: $(cat err.txt)"
+bad2 "control characters in compare" compare --metrics "$(printf 'x\ty')" a.json a.json
 
 # report of a result without points (interrupted in its first point)
 jq '.points = [] | .complete = false' a.json >empty.json
