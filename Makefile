@@ -8,7 +8,7 @@ CC ?= gcc
 VERSION := 0.1.0
 GIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 
-PKGS := hwloc json-c libcgroup
+PKGS := hwloc json-c libcgroup libelf
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -95,6 +95,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/profile-overhead ./cgscale
 	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
@@ -112,7 +113,7 @@ build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/s
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c) -lm
+		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libelf) -lm
 
 build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_res_read.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)

@@ -33,6 +33,20 @@ static struct cmp_group *group_find(struct cmp_result *r, const struct res_point
 	return NULL;
 }
 
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p)
+{
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
+	struct cmp_group *g;
+
+	if (!wopts)
+		return NULL;
+	g = group_find((struct cmp_result *)r, p, cmp_point_layout(p), wopts);
+	free(wopts);
+	return g;
+}
+
 static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
 				   const char *layout, const char *wopts)
 {

@@ -153,6 +153,8 @@ struct cmp_envrow {
 	char **val;                   /* [nsides]; NULL: absent */
 };
 
+struct cmp_profile;
+
 struct cmp_result {
 	struct cmp_opts o;
 	struct cmp_side *sides;
@@ -165,6 +167,7 @@ struct cmp_result {
 	unsigned nnotes;
 	unsigned count[CMP_NVERDICT];
 	char problem[1024];           /* why the inputs cannot be compared */
+	const struct cmp_profile *prof;  /* compare_profile.h; NULL: none */
 };
 
 static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
@@ -182,6 +185,10 @@ char *cmp_canon_wopts(struct json_object *o);
 /* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
  * it is a string), "none" when absent. */
 const char *cmp_point_layout(const struct res_point *p);
+
+/* The group @p belongs to, or NULL (after cmp_analyse). */
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p);
 
 /* Add a formatted note to @r. 0 or -ENOMEM. */
 int cmp_note(struct cmp_result *r, const char *fmt, ...)

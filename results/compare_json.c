@@ -18,6 +18,7 @@
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "compare.h"
+#include "compare_profile.h"
 #include "../lib/version.h"
 
 static struct json_object *settings_json(const struct cmp_result *r)
@@ -191,6 +192,8 @@ int cmp_print_json(const struct cmp_result *r, FILE *out)
 	for (unsigned i = 0; i < r->ngroups; i++)
 		json_object_array_add(pts, group_json(r, &r->groups[i]));
 	cgs_jadd(o, "points", pts);
+	if (r->prof && r->prof->n)
+		cgs_jadd(o, "profile", cmp_profile_json(r, r->prof));
 	for (int k = 0; k < CMP_NVERDICT; k++)
 		cgs_jadd(v, cmp_verdict_names[k], json_object_new_int64(r->count[k]));
 	cgs_jadd(o, "verdicts", v);

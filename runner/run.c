@@ -191,6 +191,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.sprio = &r->sprio,
 	};
 	struct pmu_point *pp = NULL;
+	struct cgs_profile_point *prof = NULL;
 	struct cgs_statread *sr = NULL;
 	struct cgs_evidence *ev = NULL;
 	int rc;
@@ -210,6 +211,14 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		if (!pp)
 			return -ENOMEM;
 		pmu_point_observer(pp, &obs[spec.nobs++]);
+	}
+	if (r->prof.on) {
+		prof = cgs_profile_point_new(&r->prof, threads, r->o.duration_ns);
+		if (!prof) {
+			pmu_point_free(pp);
+			return -ENOMEM;
+		}
+		cgs_profile_point_observer(prof, &obs[spec.nobs++]);
 	}
 	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
 	if (!rc && !p->status) {
@@ -235,6 +244,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_cgpoint_end(r->cg, cgp, p);
 	cgs_explain_failure(r->tmpdir, p);
 	pmu_point_free(pp);
+	cgs_profile_point_free(prof);
 	r->npoints_done++;
 	if (rc != -EINTR)
 		cgs_rj_flush(&r->journal, &r->res);
@@ -346,6 +356,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
 	cgs_rj_close(&r->journal, true);
+	cgs_profile_set_free(&r->prof);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
 	cgs_trace_free(r->trace);
@@ -429,6 +440,7 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		return rc;
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
+	cgs_profile_prepare(&r->prof);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		return EXIT_INTERNAL;

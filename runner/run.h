@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "profile.h"
 #include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
@@ -47,6 +48,7 @@ struct cgs_run_opts {
 	char *governor;
 	char *events;
 	bool require_events;
+	char *profile;                   /* --profile[=HZ]: NULL off */
 	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
 	char *cgroup_parent;
 	struct cgs_strlist cgroup_set;
@@ -84,6 +86,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_profile_set prof;     /* --profile */
 	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */

@@ -80,6 +80,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
 	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
 	  "fail before running when an event of -e cannot count here" },
+	{ "profile", 0, CGS_OPT_OPTSTR, RO(profile), NULL, 0, 0, NULL, "HZ",
+	  "sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point" },
 	{ "cgroup-depth", 0, CGS_OPT_STRING, RO(cgroup_depth), NULL, 0, 0, NULL, "N|LIST",
 	  "nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0" },
 	{ "cgroup-parent", 0, CGS_OPT_STRING, RO(cgroup_parent), NULL, 0, 0, NULL, "PATH",
@@ -308,6 +310,13 @@ static int check_events(struct cgs_run *r, char *err, size_t errlen)
 	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
 }
 
+/* --profile[=HZ]: the rate the kernel allows, what may be sampled. */
+static int check_profile(struct cgs_run *r, char *err, size_t errlen)
+{
+	return cgs_profile_setup(&r->prof, r->o.profile, r->o.interval_ns, err,
+				 errlen);
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -356,6 +365,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_invoke_validate(r, err, errlen);
 	if (!rc)
 		rc = check_events(r, err, errlen);
+	if (!rc)
+		rc = check_profile(r, err, errlen);
 	if (!rc)
 		rc = cgs_cgrun_validate(r, r->o.dry_run, err, errlen);
 	if (!rc)
