@@ -26,8 +26,8 @@ int rd_fail(struct rd *r, const char *fmt, ...)
 }
 
 struct json_object *rd_field(struct json_object *o, const char *k,
-			     json_type type, bool required, struct rd *r,
-			     int *rc)
+				 json_type type, bool required, struct rd *r,
+				 int *rc)
 {
 	struct json_object *v = NULL;
 
@@ -47,7 +47,7 @@ struct json_object *rd_field(struct json_object *o, const char *k,
 }
 
 char *rd_str(struct json_object *o, const char *k, bool required,
-	     struct rd *r, int *rc)
+		     struct rd *r, int *rc)
 {
 	struct json_object *v = rd_field(o, k, json_type_string, required, r, rc);
 	char *s;
@@ -60,26 +60,56 @@ char *rd_str(struct json_object *o, const char *k, bool required,
 	return s;
 }
 
+/* json-c keeps numbers beyond INT64_MAX as uint64: no count of ours is. */
+static bool beyond_int64(struct json_object *v)
+{
+	return json_object_get_int64(v) == INT64_MAX &&
+	       json_object_get_uint64(v) > (uint64_t)INT64_MAX;
+}
+
 int64_t rd_int(struct json_object *o, const char *k, bool required,
-	       struct rd *r, int *rc)
+		       struct rd *r, int *rc)
 {
 	struct json_object *v = rd_field(o, k, json_type_int, required, r, rc);
 
+	if (v && beyond_int64(v)) {
+		*rc = rd_fail(r, "'%s' is beyond 2^63, not a value cgscale writes", k);
+		return 0;
+	}
 	return v ? json_object_get_int64(v) : 0;
 }
 
+/* A whole number in [min, max], or *rc set with the key and the range. */
+int64_t rd_range(struct json_object *o, const char *k, bool required,
+			 int64_t min, int64_t max, struct rd *r, int *rc)
+{
+	int64_t v = rd_int(o, k, required, r, rc);
+
+	if (!*rc && (v < min || v > max)) {
+		*rc = rd_fail(r, "'%s' is %lld, outside %lld..%lld", k, (long long)v,
+			      (long long)min, (long long)max);
+		return min;
+	}
+	return v;
+}
+
 uint64_t rd_u64(struct json_object *v, struct rd *r, int *rc,
-		const char *what)
+			const char *what)
 {
 	if (!json_object_is_type(v, json_type_int)) {
 		*rc = rd_fail(r, "%s should be a whole number", what);
+		return 0;
+	}
+	if (json_object_get_int64(v) < 0 || beyond_int64(v)) {
+		*rc = rd_fail(r, "%s is %s, not a count", what,
+			      json_object_get_int64(v) < 0 ? "negative" : "beyond 2^63");
 		return 0;
 	}
 	return json_object_get_uint64(v);
 }
 
 double rd_num(struct json_object *o, const char *k, struct rd *r,
-	      int *rc)
+		      int *rc)
 {
 	struct json_object *v = rd_field(o, k, json_type_double, false, r, rc);
 
@@ -87,7 +117,7 @@ double rd_num(struct json_object *o, const char *k, struct rd *r,
 }
 
 bool rd_bool(struct json_object *o, const char *k, struct rd *r,
-	     int *rc)
+		     int *rc)
 {
 	struct json_object *v = rd_field(o, k, json_type_boolean, false, r, rc);
 
@@ -95,7 +125,7 @@ bool rd_bool(struct json_object *o, const char *k, struct rd *r,
 }
 
 struct json_object *rd_keep(struct json_object *o, const char *k,
-			    json_type type, struct rd *r, int *rc)
+				json_type type, struct rd *r, int *rc)
 {
 	struct json_object *v = rd_field(o, k, type, false, r, rc);
 

@@ -34,6 +34,9 @@ char *rd_str(struct json_object *o, const char *k, bool required,
 	     struct rd *r, int *rc);           /* a copy to free */
 int64_t rd_int(struct json_object *o, const char *k, bool required,
 	       struct rd *r, int *rc);
+/* A whole number in [@min, @max], or *rc set naming the key and range. */
+int64_t rd_range(struct json_object *o, const char *k, bool required,
+		 int64_t min, int64_t max, struct rd *r, int *rc);
 /* @v itself as an unsigned whole number; @what names it in the message. */
 uint64_t rd_u64(struct json_object *v, struct rd *r, int *rc,
 		const char *what);

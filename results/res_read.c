@@ -4,15 +4,12 @@
  * file, the field and what is wrong (see res.h for the return codes).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -27,21 +24,21 @@ static int read_task(struct json_object *o, const struct res_point *p,
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "a task entry is not an object");
-	t->index = (int)rd_int(o, "index", true, r, &rc);
+	t->index = (int)rd_range(o, "index", true, 0, 1000000, r, &rc);
 	t->pid = (int)rd_int(o, "pid", false, r, &rc);
 	t->tid = (int)rd_int(o, "tid", false, r, &rc);
 	t->cpuset = rd_str(o, "cpuset", false, r, &rc);
 	t->cpu_start = (int)rd_int(o, "cpu_start", false, r, &rc);
 	t->cpu_end = (int)rd_int(o, "cpu_end", false, r, &rc);
 	t->migrated = rd_bool(o, "migrated", r, &rc);
-	t->ops = (uint64_t)rd_int(o, "ops", false, r, &rc);
+	t->ops = (uint64_t)rd_range(o, "ops", false, 0, INT64_MAX, r, &rc);
 	t->minflt = rd_int(o, "minflt", false, r, &rc);
 	t->majflt = rd_int(o, "majflt", false, r, &rc);
 	t->status = rd_status(o, r, &rc);
 	t->error = rd_str(o, "error", false, r, &rc);
 	aux = rd_field(o, "aux", json_type_object, false, r, &rc);
 	for (unsigned k = 0; aux && !rc && k < p->naux; k++)
-		t->aux[k] = (uint64_t)rd_int(aux, p->aux_name[k], false, r, &rc);
+		t->aux[k] = (uint64_t)rd_range(aux, p->aux_name[k], false, 0, INT64_MAX, r, &rc);
 	return rc;
 }
 
@@ -164,8 +161,10 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		uint64_t ns = rd_u64(json_object_array_get_idx(t, k), r, &rc,
 				      "samples.t_ns[]");
 
+		if (rc)
+			return rc;
 		/* differences of times are taken in int64_t: keep them sane */
-		if (!rc && ns > RES_MAX_T_NS)
+		if (ns > RES_MAX_T_NS)
 			return rd_fail(r, "samples.t_ns[%u] is not a time since the start", k);
 		p->t_ns[k] = (int64_t)ns;
 		for (int i = 0; res_phase_names[i]; i++)
@@ -175,8 +174,8 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		if (found < 0)
 			return rd_fail(r, "samples.phase[%u] is not start, warmup or measure", k);
 		p->phase[k] = (enum res_phase)found;
-		if (k && p->t_ns[k] < p->t_ns[k - 1])
-			return rd_fail(r, "samples.t_ns goes backwards at %u", k);
+		if (k && p->t_ns[k] <= p->t_ns[k - 1])
+			return rd_fail(r, "samples.t_ns does not increase at %u", k);
 	}
 	if (!rc)
 		rc = read_rows(ops, ntasks, n, p->ops, "samples.ops", r);
@@ -197,7 +196,7 @@ static void read_summary(struct json_object *o, const struct res_point *p,
 
 	if (!v)
 		return;
-	s->ops = (uint64_t)rd_int(v, "ops", false, r, rc);
+	s->ops = (uint64_t)rd_range(v, "ops", false, 0, INT64_MAX, r, rc);
 	s->elapsed_s = rd_num(v, "elapsed_s", r, rc);
 	s->total_ops_per_sec = rd_num(v, "total_ops_per_sec", r, rc);
 	s->per_task_ops_per_sec = rd_num(v, "per_task_ops_per_sec", r, rc);
@@ -232,21 +231,24 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "not an object");
-	p->seq = (unsigned)rd_int(o, "seq", false, r, &rc);
+	p->seq = (unsigned)rd_range(o, "seq", false, 0, INT_MAX, r, &rc);
 	p->test = rd_str(o, "test", true, r, &rc);
 	p->mode = rd_str(o, "mode", true, r, &rc);
-	p->tasks = (unsigned)rd_int(o, "tasks", true, r, &rc);
-	p->run = (unsigned)rd_int(o, "run", false, r, &rc);
+	p->tasks = (unsigned)rd_range(o, "tasks", true, 1, 1000000, r, &rc);
+	p->run = (unsigned)rd_range(o, "run", false, 0, INT_MAX, r, &rc);
 	p->status = rd_status(o, r, &rc);
 	p->reason = rd_str(o, "reason", false, r, &rc);
 	p->started_at = rd_str(o, "started_at", false, r, &rc);
 	td = rd_field(o, "tasks_detail", json_type_array, true, r, &rc);
 	if (rc)
 		return rc;
-	if (!p->tasks || p->tasks > 1000000)
-		return rd_fail(r, "'tasks' is %u, not a task count", p->tasks);
+	if (strcmp(p->mode, "process") && strcmp(p->mode, "thread"))
+		return rd_fail(r, "'mode' is '%.40s', not process or thread", p->mode);
 	if (json_object_array_length(td) > 1000000)
 		return rd_fail(r, "'tasks_detail' is too long");
+	if (p->status == RES_OK && json_object_array_length(td) != p->tasks)
+		return rd_fail(r, "'tasks' is %u but tasks_detail lists %zu tasks", p->tasks,
+			       json_object_array_length(td));
 	rc = read_samples(o, p, (unsigned)json_object_array_length(td), r);
 	if (!rc)
 		rc = read_aux(o, p, r);
@@ -256,7 +258,7 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 		return rc;
 	if ((pl = rd_field(o, "placement", json_type_object, false, r, &rc))) {
 		p->placement = rd_str(pl, "policy", false, r, &rc);
-		p->places = (unsigned)rd_int(pl, "places", false, r, &rc);
+		p->places = (unsigned)rd_range(pl, "places", false, 0, INT_MAX, r, &rc);
 		p->oversubscribed = rd_bool(pl, "oversubscribed", r, &rc);
 	}
 	if ((tm = rd_field(o, "timing", json_type_object, false, r, &rc))) {
@@ -333,92 +335,5 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 		snprintf(r.where, sizeof(r.where), "points[%zu]", i);
 		rc = read_point(json_object_array_get_idx(pts, i), p, &r);
 	}
-	return rc;
-}
-
-int res_read_buf(const char *name, const char *buf, size_t len,
-		 struct res_file *f, char *err, size_t errlen)
-{
-	struct json_tokener *tok = NULL;
-	struct json_object *root = NULL;
-	char inner[400];
-	int rc = 0;
-
-	memset(f, 0, sizeof(*f));
-	if (len >= INT_MAX) {
-		snprintf(err, errlen, "%s: too large for a result file", name);
-		return -EFBIG;
-	}
-	tok = json_tokener_new_ex(RES_MAX_DEPTH);
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len - (len && buf[len - 1] == '\n')) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: not valid JSON (%s at byte %zu); the file is truncated or corrupt",
-			 name, e == json_tokener_continue ? "unexpected end"
-							  : json_tokener_error_desc(e),
-			 json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	rc = res_from_json(root, f, inner, sizeof(inner));
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", name, inner);
-		res_file_free(f);
-	}
-out:
-	json_object_put(root);
-	json_tokener_free(tok);
-	return rc;
-}
-
-int res_read_file(const char *path, struct res_file *f, char *err,
-		  size_t errlen)
-{
-	char *buf = NULL;
-	struct stat st;
-	int fd, rc = 0;
-	size_t len = 0;
-
-	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size >= INT_MAX) {
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file of sensible size", path);
-		goto out;
-	}
-	buf = malloc(st.st_size + 1);
-	if (!buf) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	rc = res_read_buf(path, buf, len, f, err, errlen);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "../results/res.h"
 #include "../tests/workload.h"
 #include "env.h"
+#include "journal.h"
 #include "../lib/opt.h"
 #include "pmu.h"
 #include "profile.h"
@@ -73,7 +74,9 @@ struct cgs_run {
 	struct cgs_places places;
 	char tmpdir[PATH_MAX];
 	char outpath[PATH_MAX];
-	bool out_is_default;
+	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
+	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
+	struct cgs_rjournal journal;     /* journal.c: <outpath>.partial */
 	struct cgs_governor gov;
 	struct res_file res;
 	int sigfd;
