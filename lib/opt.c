@@ -313,7 +313,7 @@ int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 	return 0;
 }
 
-static const char *type_metavar(const struct cgs_opt *o)
+const char *cgs_opt_metavar(const struct cgs_opt *o)
 {
 	if (o->metavar)
 		return o->metavar;
@@ -344,7 +344,7 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 				 o->short_name ? '-' : ' ',
 				 o->short_name ? o->short_name : ' ',
 				 o->short_name ? ", " : "  ", o->name,
-				 type_metavar(o));
+				 cgs_opt_metavar(o));
 		if (o->type == CGS_OPT_ENUM) {
 			size_t n = 0;
 

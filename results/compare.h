@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../lib/opt.h"
 #include "res.h"
 #include "stats.h"
 
@@ -207,5 +208,12 @@ void cmp_group_name(const struct cmp_group *g, char *buf, size_t len);
 int cmp_cmd_compare(int argc, char **argv);
 int cmp_cmd_show(int argc, char **argv);
 int cmp_cmd_export(int argc, char **argv);
+
+/* The options of `cgscale compare` and `cgscale export`, also the source
+ * of their man pages and shell completion. */
+extern const struct cgs_opt cmp_optdefs[];
+extern const size_t cmp_noptdefs;
+extern const struct cgs_opt cmp_export_optdefs[];
+extern const size_t cmp_export_noptdefs;
 
 #endif

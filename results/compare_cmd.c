@@ -26,7 +26,7 @@ struct cmp_cli {
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
-static const struct cgs_opt cmp_optdefs[] = {
+const struct cgs_opt cmp_optdefs[] = {
 	{ "threshold", 'T', CGS_OPT_STRING, CO(threshold), "2", 0, 0, NULL, "PCT",
 	  "practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T" },
 	{ "threshold-secondary", 0, CGS_OPT_STRING, CO(threshold2), "5", 0, 0, NULL, "PCT",
@@ -60,7 +60,8 @@ static const struct cgs_opt cmp_optdefs[] = {
 	{ "html", 0, CGS_OPT_STRING, CO(html), NULL, 0, 0, NULL, "FILE",
 	  "also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff" },
 };
-#define NOPTS (sizeof(cmp_optdefs) / sizeof(cmp_optdefs[0]))
+const size_t cmp_noptdefs = sizeof(cmp_optdefs) / sizeof(cmp_optdefs[0]);
+#define NOPTS cmp_noptdefs
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {

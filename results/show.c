@@ -174,14 +174,17 @@ static void export_point(FILE *out, const char *file, struct res_point *p)
 	}
 }
 
+/* The one option of export; the base is a bool. */
+const struct cgs_opt cmp_export_optdefs[] = {
+	{ "tsv", 0, CGS_OPT_BOOL, 0, NULL, 0, 0, NULL, NULL,
+	  "tab-separated long format, one value per row (the only format so far)" },
+};
+const size_t cmp_export_noptdefs = sizeof(cmp_export_optdefs) / sizeof(cmp_export_optdefs[0]);
+
 int cmp_cmd_export(int argc, char **argv)
 {
-	static const struct cgs_opt defs[] = {
-		{ "tsv", 0, CGS_OPT_BOOL, 0, NULL, 0, 0, NULL, NULL,
-		  "tab-separated long format, one value per row (the only format so far)" },
-	};
 	bool tsv = false;
-	struct cgs_optset set = { "export options", defs, 1, &tsv };
+	struct cgs_optset set = { "export options", cmp_export_optdefs, cmp_export_noptdefs, &tsv };
 	int first = 0, rc, status = CMP_EXIT_BADINPUT;
 	char err[1024] = "";
 

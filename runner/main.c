@@ -6,15 +6,10 @@
 #include <string.h>
 
 #include "../results/compare.h"
+#include "gendoc.h"
 #include "pmu.h"
 #include "run.h"
 #include "../lib/version.h"
-
-struct cgs_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-};
 
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
@@ -26,13 +21,14 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
 };
+#define NCMDS (sizeof(cgs_cmds) / sizeof(cgs_cmds[0]))
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
 		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
 		     "and memory-cgroup paths.\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+	for (size_t i = 0; i < NCMDS; i++)
 		fprintf(out, "  %-10s %s\n", cgs_cmds[i].name, cgs_cmds[i].help);
 	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
 }
@@ -52,7 +48,12 @@ int main(int argc, char **argv)
 		printf("cgscale %s (git %s)\n", CGS_VERSION, CGS_GIT);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(cgs_cmds) / sizeof(cgs_cmds[0]); i++)
+	/* hidden: what `make` generates the man pages and completion with */
+	if (!strcmp(argv[1], "--gen-man") && argc == 3)
+		return cgs_gen_man(argv[2], cgs_cmds, NCMDS, stdin, stdout);
+	if (!strcmp(argv[1], "--gen-completion") && argc == 3)
+		return cgs_gen_completion(argv[2], cgs_cmds, NCMDS, stdout);
+	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(argv[1], cgs_cmds[i].name))
 			return cgs_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "cgscale: unknown command '%s'; see 'cgscale --help'\n", argv[1]);

@@ -23,7 +23,7 @@ struct rpt_cli {
 };
 
 #define RC(f) offsetof(struct rpt_cli, f)
-static const struct cgs_opt rpt_optdefs[] = {
+const struct cgs_opt cgs_report_optdefs[] = {
 	{ "output", 'o', CGS_OPT_STRING, RC(output), "report.html", 0, 0, NULL, "FILE",
 	  "the page to write, a directory to put report.html in, or - for stdout" },
 	{ "title", 0, CGS_OPT_STRING, RC(title), NULL, 0, 0, NULL, "TEXT",
@@ -33,7 +33,7 @@ static const struct cgs_opt rpt_optdefs[] = {
 	{ "no-charts", 0, CGS_OPT_BOOL, RC(no_charts), NULL, 0, 0, NULL, NULL,
 	  "tables only: do not run gnuplot" },
 };
-#define NOPTS (sizeof(rpt_optdefs) / sizeof(rpt_optdefs[0]))
+const size_t cgs_report_noptdefs = sizeof(cgs_report_optdefs) / sizeof(cgs_report_optdefs[0]);
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {
@@ -81,7 +81,7 @@ static const char *describe(const char *test, char *buf, size_t len)
 int cgs_cmd_report(int argc, char **argv)
 {
 	struct rpt_cli cli = { 0 };
-	struct cgs_optset set = { "report options", rpt_optdefs, NOPTS, &cli };
+	struct cgs_optset set = { "report options", cgs_report_optdefs, cgs_report_noptdefs, &cli };
 	struct rpt_input *in = NULL;
 	struct rpt_doc doc = { 0 };
 	char err[1024], title[512], *path = NULL;

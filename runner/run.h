@@ -95,6 +95,9 @@ int cgs_cmd_cgroup(int argc, char **argv);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
+/* The options of `cgscale report` (also its man page and completion). */
+extern const struct cgs_opt cgs_report_optdefs[];
+extern const size_t cgs_report_noptdefs;
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
