@@ -18,7 +18,7 @@ VERSION := 0.1.0
 GIT := $(or $(CGS_GIT),$(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown; \
 	[ $$h = unknown ] || git diff --quiet HEAD -- 2>/dev/null || h=$$h-dirty; echo $$h))
 
-PKGS := hwloc json-c libcgroup
+PKGS := hwloc json-c libcgroup libRmath
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -117,9 +117,9 @@ FUZZ_CC ?= clang
 FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c lib/*.c)
 build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/stats.h | build/gen/cgs_git.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c) -g -O1 \
+	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c) -lm
+		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libRmath) -lm
 
 build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_res_read.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)

@@ -12,8 +12,8 @@
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev"
-TEST_PKGS="libcmocka-dev jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev r-mathlib"
+TEST_PKGS="libcmocka-dev jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils groff man-db dpkg-dev debhelper lintian"
 BROWSER_PKGS="chromium python3"
 
 install=1
