@@ -35,7 +35,7 @@ MAN := $(MAN_IN:doc/man/%.in=build/man/%)
 DOCS := README.md results/SCHEMA.md results/COMPARE.md CHANGELOG.md
 
 .SECONDARY:
-.PHONY: all docs deps-build-check check check-run unit integration install clean bench fuzz FORCE
+.PHONY: all docs deps-build-check check check-run unit integration layers install clean bench fuzz FORCE
 
 all: deps-build-check cgscale docs
 
@@ -95,8 +95,13 @@ check:
 	@$(MAKE) --no-print-directory check-run
 
 check-run: cgscale docs build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
+	@python3 check/layers.py --objs build/rel
 	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
 	@check/run-integration.sh ./cgscale build/san/cgscale
+
+# the layers point one way (README, "Layout"); needs the objects for calls
+layers: cgscale
+	@python3 check/layers.py --objs build/rel
 
 unit: $(UNIT_REL) $(UNIT_SAN)
 	@check/run-unit.sh $^
@@ -109,6 +114,7 @@ bench: cgscale
 	@bench/perf-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
+	@bench/vs-will-it-scale ./cgscale
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the

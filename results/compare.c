@@ -16,6 +16,8 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "disturb.h"
+#include "robust.h"
 
 /* Workload options as "k=v,k=v", keys sorted, so that key order in the
  * file never splits a group. */
@@ -149,6 +151,33 @@ static bool measured(struct res_point *p, bool *disagree)
 	return p->sum.elapsed_s > 0 && p->ntasks > 0;
 }
 
+/* Mark the disturbed runs of a file the runner did not mark (an older
+ * runner, or another tool): the same rules. */
+static int mark_unmarked(struct res_file *f)
+{
+	char why[8];
+
+	for (unsigned i = 0; i < f->npoints; i++)
+		if (res_disturbed(&f->points[i], why, sizeof(why)) >= 0)
+			return 0;
+	return res_disturb_mark(f);
+}
+
+/* 1 when @p is disturbed (counted and listed), 0 when clean, -ENOMEM. */
+static int left_out(struct cmp_result *r, const struct cmp_file *f,
+		    const struct res_point *p, struct cmp_cell *c)
+{
+	char why[1024];
+	int rc;
+
+	if (res_disturbed(p, why, sizeof(why)) <= 0)
+		return 0;
+	c->disturbed++;
+	rc = cmp_note(r, "%s: %s %s tasks=%u run %u is disturbed, left out (--keep-disturbed uses it): %s",
+		      f->path, p->test, p->mode, p->tasks, p->run + 1, why);
+	return rc ? rc : 1;
+}
+
 static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		    char *err, size_t errlen)
 {
@@ -159,6 +188,8 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 	if (!f->res.complete)
 		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
 			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
+	if (!rc)
+		rc = mark_unmarked(&f->res);
 	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
 		struct res_point *p = &f->res.points[i];
 		const char *layout = cmp_point_layout(p);
@@ -185,6 +216,10 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 			continue;
 		}
 		nmeasured++;
+		if (!r->o.keep_disturbed && (rc = left_out(r, f, p, c)) != 0) {
+			rc = rc > 0 ? 0 : rc;
+			continue;
+		}
 		c->ok++;
 		c->layout = layout;
 		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
@@ -215,6 +250,33 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 	for (; s && *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
 	return h;
+}
+
+/* A side is noisy only through one outlier run: the rank-based interval,
+ * which one run cannot pull, decides when it is clear. */
+static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
+				      double cov, const struct cmp_opts *o)
+{
+	enum cmp_verdict v = CMP_NOISY;
+	const char *what = NULL;
+
+	if ((d->hl_hi < -t || d->hl_lo > t) && sig) {
+		v = d->hl_hi < -t ? CMP_REGRESSION : CMP_IMPROVEMENT;
+		what = d->hl_hi < -t ? "entirely below -" : "entirely above +";
+	} else if (d->hl_lo >= -t && d->hl_hi <= t) {
+		v = CMP_NO_CHANGE;
+		what = "within +-";
+	}
+	if (what) {
+		d->by_rank = true;
+		snprintf(d->why, sizeof(d->why),
+			 "rank CI %s%g%%; CoV %.1f%% from one outlier run", what, t, cov);
+	} else {
+		snprintf(d->why, sizeof(d->why),
+			 "CoV %.1f%% > --max-cov %g%% (one outlier run; the rank CI is unclear too)",
+			 cov, o->max_cov);
+	}
+	return v;
 }
 
 enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
@@ -250,6 +312,9 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			 noisy ? " (a side is noisy)" : "");
 		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
 	}
+	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
+		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
+						     isnan(cov_new) ? 0 : cov_new), o);
 	if (noisy) {
 		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
 			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
@@ -265,6 +330,37 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 	return CMP_INCONCLUSIVE;
 }
 
+/* A noisy side (above --max-cov) that is quiet without its one most
+ * extreme run; false when no side is noisy. */
+static bool outlier_only(const struct cmp_cell *c, size_t m, double max_cov)
+{
+	return c->n[m] >= 4 && st_cov_without_extreme(c->v[m], c->n[m]) <= max_cov;
+}
+
+/* The Hodges-Lehmann shift and its rank interval, + meaning better. */
+static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
+			const struct cmp_cell *b, size_t m, int dir,
+			const struct cmp_opts *o)
+{
+	bool na = a->d[m].cov_pct > o->max_cov, nb = b->d[m].cov_pct > o->max_cov;
+	int rc = st_hl_shift_pct(a->v[m], a->n[m], b->v[m], b->n[m], 1 - o->alpha,
+				 &d->hl_pct, &d->hl_lo, &d->hl_hi);
+
+	if (rc && rc != -EINVAL)
+		return rc;
+	if (dir < 0) {
+		/* 100 (1 / (1 + x/100) - 1): the change of 1/value */
+		double lo = d->hl_lo, hi = d->hl_hi;
+
+		d->hl_pct = 100 * (100 / (100 + d->hl_pct) - 1);
+		d->hl_lo = 100 * (100 / (100 + hi) - 1);
+		d->hl_hi = 100 * (100 / (100 + lo) - 1);
+	}
+	d->one_outlier = (na || nb) && (!na || outlier_only(a, m, o->max_cov)) &&
+			 (!nb || outlier_only(b, m, o->max_cov));
+	return 0;
+}
+
 static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
 {
 	const struct cmp_metric *mt = &cmp_metrics[m];
@@ -276,6 +372,7 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	int rc;
 
 	d->p = d->q = d->lo = d->hi = d->pct = NAN;
+	d->hl_pct = d->hl_lo = d->hl_hi = NAN;
 	d->threshold = r->o.threshold[mt->cls];
 	if (!a->n[m] || !b->n[m] || r->o.metric_off[m])
 		return 0;
@@ -305,6 +402,9 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 		d->lo = -d->hi;
 		d->hi = -lo;
 	}
+	rc = robust_delta(d, a, b, m, mt->dir, &r->o);
+	if (rc)
+		return rc;
 	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +
 		    pow(isnan(b->d[m].cov_pct) ? 0 : b->d[m].cov_pct, 2)) / 2);
 	d->runs_needed = st_runs_needed(cov, d->threshold, r->o.alpha, 0.8);
@@ -338,6 +438,28 @@ static int describe_group(struct cmp_result *r, struct cmp_group *g)
 	return rc;
 }
 
+/* With disturbed runs left out, a side may have too few clean ones left
+ * to judge on: say so instead. */
+static void too_few_clean(const struct cmp_result *r, const struct cmp_group *g,
+			  unsigned s, struct cmp_delta *d)
+{
+	const unsigned sides[2] = { 0, s };
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned k = sides[i];
+		const struct cmp_cell *c = &g->cell[k];
+
+		if (!c->disturbed || c->ok >= CMP_MIN_CLEAN)
+			continue;
+		d->verdict = CMP_INCONCLUSIVE;
+		d->by_rank = false;
+		snprintf(d->why, sizeof(d->why),
+			 "only %u clean runs on %s (%u disturbed, left out); rerun on a quieter machine, or --keep-disturbed",
+			 c->ok, r->sides[k].label, c->disturbed);
+		return;
+	}
+}
+
 static int judge_group(struct cmp_result *r, struct cmp_group *g)
 {
 	int rc = 0;
@@ -350,12 +472,21 @@ static int judge_group(struct cmp_result *r, struct cmp_group *g)
 		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
 			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
+			if (!d->valid && cmp_metrics[m].cls == CMP_PRIMARY &&
+			    (g->cell[0].disturbed || g->cell[s].disturbed)) {
+				/* every run of a side disturbed: say so */
+				d->valid = true;
+				too_few_clean(r, g, s, d);
+				r->count[d->verdict]++;
+				continue;
+			}
 			if (!d->valid)
 				continue;
 			d->verdict = cmp_judge(d, cmp_metrics[m].cls,
 					       g->cell[0].d[m].cov_pct,
 					       g->cell[s].d[m].cov_pct,
 					       g->cell[0].n[m], g->cell[s].n[m], &r->o);
+			too_few_clean(r, g, s, d);
 			r->count[d->verdict]++;
 		}
 	}
@@ -374,10 +505,11 @@ static int coverage_notes(struct cmp_result *r)
 
 		cmp_group_name(g, name, sizeof(name));
 		for (unsigned s = 0; s < r->nsides; s++) {
-			if (g->cell[s].ok)
+			if (g->cell[s].ok || g->cell[s].disturbed)
 				snprintf(who + strlen(who), sizeof(who) - strlen(who),
 					 "%s", r->sides[s].label);
-			if (s && g->cell[0].ok && g->cell[s].ok)
+			if (s && (g->cell[0].ok || g->cell[0].disturbed) &&
+			    (g->cell[s].ok || g->cell[s].disturbed))
 				g->common = true;
 			if (isfinite(g->cell[s].drift_pct) &&
 			    fabs(g->cell[s].drift_pct) > r->o.threshold[CMP_PRIMARY])
@@ -418,7 +550,9 @@ int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 		bool any = false;
 
 		for (unsigned i = 0; i < r->ngroups; i++)
-			any |= r->groups[i].cell[0].ok && r->groups[i].cell[s].ok;
+			any |= r->groups[i].common &&
+			       (r->groups[i].cell[0].ok || r->groups[i].cell[0].disturbed) &&
+			       (r->groups[i].cell[s].ok || r->groups[i].cell[s].disturbed);
 		if (!any) {
 			snprintf(r->problem, sizeof(r->problem),
 				 "no point in common between %s (%s) and %s (%s): they ran different tests, modes, task counts, cgroup layouts or workload options",

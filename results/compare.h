@@ -31,6 +31,7 @@
 
 #define CMP_MAX_METRICS 32
 #define CMP_MAX_SIDES 26
+#define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
 
 enum cmp_class { CMP_PRIMARY, CMP_SECONDARY, CMP_TAIL, CMP_NCLASS };
 extern const char *const cmp_class_names[];
@@ -74,6 +75,7 @@ struct cmp_opts {
 	bool bisect;                   /* git bisect run codes */
 	bool keep_unmeasured;          /* show: a file without a measured
 					* point is not an error */
+	bool keep_disturbed;           /* use disturbed runs (disturb.h) */
 	bool metric_off[CMP_MAX_METRICS];
 };
 
@@ -102,6 +104,7 @@ void cmp_side_free(struct cmp_side *s);
 /* One side's runs of one point. */
 struct cmp_cell {
 	unsigned runs, ok;            /* points seen / ok and measured */
+	unsigned disturbed;           /* ok runs left out as disturbed */
 	const char *fail_reason;      /* of one failed or skipped point */
 	const char *layout;           /* the cgroup layout of these runs */
 	double *v[CMP_MAX_METRICS];   /* one value per ok run */
@@ -120,6 +123,10 @@ struct cmp_delta {
 	double p, q;                  /* p used (MWU or Welch); BH q or NAN */
 	double min_p;                 /* best p this n can give (MWU) */
 	unsigned runs_needed;         /* per side, for T at the noise seen */
+	double hl_pct, hl_lo, hl_hi;  /* Hodges-Lehmann shift, rank CI, + better */
+	bool one_outlier;             /* a noisy side is quiet without its
+				       * single most extreme run */
+	bool by_rank;                 /* the verdict comes from the rank CI */
 	enum cmp_verdict verdict;
 	char why[120];                /* why this verdict, short */
 };
@@ -215,5 +222,7 @@ extern const struct cgs_opt cmp_optdefs[];
 extern const size_t cmp_noptdefs;
 extern const struct cgs_opt cmp_export_optdefs[];
 extern const size_t cmp_export_noptdefs;
+extern const struct cgs_opt cmp_show_optdefs[];
+extern const size_t cmp_show_noptdefs;
 
 #endif

@@ -18,7 +18,7 @@
 
 struct cmp_cli {
 	char *threshold, *threshold2, *threshold3, *max_cov, *alpha;
-	bool welch, allow_env_diff, fail_on_inconclusive, bisect;
+	bool welch, allow_env_diff, fail_on_inconclusive, bisect, keep_disturbed;
 	char *axis, *junit, *metrics;
 	int format;
 	int64_t seed, resamples;
@@ -43,6 +43,8 @@ const struct cgs_opt cmp_optdefs[] = {
 	  "what is compared; another critical field that differs stops the compare (exit 3)" },
 	{ "allow-env-diff", 0, CGS_OPT_BOOL, CO(allow_env_diff), NULL, 0, 0, NULL, NULL,
 	  "compare even when critical environment fields differ (printed as notes)" },
+	{ "keep-disturbed", 0, CGS_OPT_BOOL, CO(keep_disturbed), NULL, 0, 0, NULL, NULL,
+	  "use the runs marked disturbed too (left out and listed by default)" },
 	{ "fail-on-inconclusive", 0, CGS_OPT_BOOL, CO(fail_on_inconclusive), NULL, 0, 0,
 	  NULL, NULL, "exit 4 when nothing regressed but a verdict is INCONCLUSIVE or NOISY" },
 	{ "bisect", 0, CGS_OPT_BOOL, CO(bisect), NULL, 0, 0, NULL, NULL,
@@ -157,6 +159,7 @@ static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 	o->welch = c->welch;
 	o->axis = c->axis;
 	o->allow_env_diff = c->allow_env_diff;
+	o->keep_disturbed = c->keep_disturbed;
 	o->fail_on_inconclusive = c->fail_on_inconclusive;
 	o->bisect = c->bisect;
 	o->seed = (uint64_t)c->seed;

@@ -48,6 +48,7 @@ static const struct {
 static const char *const hidden_fields[] = {
 	"options.output", "options.quiet", "options.csv", "options.fail-fast",
 	"options.tasks", "options.tasks_resolved", "options.mode", "options.runs",
+	"options.max-runs", "options.max-time", "options.threshold",
 };
 
 /* What --axis kernel and --axis cgroup stand for. */
@@ -271,6 +272,8 @@ static int row_add(struct cmp_result *r, const char *field)
 	v[r->nenv].axis = is_axis(r->o.axis, field);
 	for (size_t i = 0; i < sizeof(hidden_fields) / sizeof(hidden_fields[0]); i++)
 		v[r->nenv].hidden |= !strcmp(field, hidden_fields[i]);
+	/* what -r auto did (autoruns.c) */
+	v[r->nenv].hidden |= !strncmp(field, "options.runs_auto.", 18);
 	r->nenv++;
 	return 0;
 }

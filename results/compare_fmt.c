@@ -147,15 +147,43 @@ static void totals(const struct cmp_result *r, FILE *out, const char *lead)
 			v + 1 < CMP_NVERDICT ? "," : "\n");
 }
 
+/* A verdict of metric @m on some side (perhaps with no value on A). */
+static bool any_valid(const struct cmp_result *r, const struct cmp_group *g, size_t m)
+{
+	for (unsigned s = 1; s < r->nsides; s++)
+		if (cmp_delta_of(r, g, s, m)->valid)
+			return true;
+	return false;
+}
+
+/* The Hodges-Lehmann shift and its rank interval. */
+static void hl_line(const struct cmp_delta *d, FILE *out)
+{
+	char a[32], b[32], c[32];
+
+	if (isnan(d->hl_pct))
+		return;
+	fprintf(out, "    %-4s Hodges-Lehmann shift %s, rank CI %s%s%s%s%s\n", "",
+		pct(a, 32, d->hl_pct), isnan(d->hl_lo) ? "none (too few runs)" : "[",
+		isnan(d->hl_lo) ? "" : pct(b, 32, d->hl_lo), isnan(d->hl_lo) ? "" : ", ",
+		isnan(d->hl_lo) ? "" : pct(c, 32, d->hl_hi), isnan(d->hl_lo) ? "" : "]");
+}
+
 /* Failed runs, LKP's fail:runs, and the power warning of the primary. */
 static void point_notes(const struct cmp_result *r, const struct cmp_group *g,
 			FILE *out, const char *lead)
 {
 	for (unsigned s = 0; s < r->nsides; s++)
-		if (g->cell[s].runs > g->cell[s].ok)
+		if (g->cell[s].runs > g->cell[s].ok + g->cell[s].disturbed)
 			fprintf(out, "%sfail:runs %s %u:%u (%s)\n", lead,
-				r->sides[s].label, g->cell[s].runs - g->cell[s].ok,
+				r->sides[s].label,
+				g->cell[s].runs - g->cell[s].ok - g->cell[s].disturbed,
 				g->cell[s].runs, g->cell[s].fail_reason);
+	for (unsigned s = 0; s < r->nsides; s++)
+		if (g->cell[s].disturbed)
+			fprintf(out, "%sdisturbed %s %u of %u ok runs, left out (see the notes; --keep-disturbed uses them)\n",
+				lead, r->sides[s].label, g->cell[s].disturbed,
+				g->cell[s].ok + g->cell[s].disturbed);
 	for (unsigned s = 1; s < r->nsides; s++)
 		for (size_t m = 0; m < cmp_nmetrics; m++) {
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
@@ -172,8 +200,8 @@ static void point_notes(const struct cmp_result *r, const struct cmp_group *g,
 					lead, r->sides[0].label, na, r->sides[s].label, nb);
 			else
 				continue;
-			fprintf(out, " about %u runs a side would find a %g%% change of %s (80%% power)\n",
-				d->runs_needed, d->threshold, cmp_metrics[m].name);
+			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
+				d->runs_needed, d->threshold, d->threshold, cmp_metrics[m].name);
 		}
 }
 
@@ -194,7 +222,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 		for (size_t m = 0; m < cmp_nmetrics; m++) {
 			const struct cmp_metric *mt = &cmp_metrics[m];
 
-			if (!g->cell[0].n[m] || r->o.metric_off[m])
+			if ((!g->cell[0].n[m] && !any_valid(r, g, m)) || r->o.metric_off[m])
 				continue;
 			fprintf(out, "  %s (%s, %s is better, T=%g%%)\n", mt->name, mt->unit,
 				mt->dir > 0 ? "higher" : "lower", r->o.threshold[mt->cls]);
@@ -220,6 +248,8 @@ static void print_text(const struct cmp_result *r, FILE *out)
 				fprintf(out, " %9s  %-21s %-8s %s%s%s%s\n", pct(a, 32, dl->pct), ci,
 					pval(b, 32, dl->p), cmp_verdict_names[dl->verdict],
 					*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
+				if (cmp_metrics[m].cls == CMP_PRIMARY || dl->by_rank)
+					hl_line(dl, out);
 				if (r->o.welch)
 					fprintf(out, "    %-4s Welch t = %.3f, df = %.1f; Mann-Whitney p = %s%s\n",
 						"", dl->welch.stat, dl->welch.df,

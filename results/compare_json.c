@@ -123,6 +123,11 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	cgs_jadd(o, "bh_q", cgs_jnum(d->q));
 	cgs_jadd(o, "min_p", cgs_jnum(d->min_p));
 	cgs_jadd(o, "runs_needed", json_object_new_int64(d->runs_needed));
+	cgs_jadd(o, "hodges_lehmann_pct", cgs_jnum(d->hl_pct));
+	cgs_jadd(o, "hodges_lehmann_ci_low_pct", cgs_jnum(d->hl_lo));
+	cgs_jadd(o, "hodges_lehmann_ci_high_pct", cgs_jnum(d->hl_hi));
+	cgs_jadd(o, "one_outlier", json_object_new_boolean(d->one_outlier));
+	cgs_jadd(o, "verdict_by_rank_ci", json_object_new_boolean(d->by_rank));
 	cgs_jadd(o, "verdict", cgs_jstr(cmp_verdict_names[d->verdict]));
 	cgs_jadd(o, "why", cgs_jstr(d->why));
 	return o;
@@ -145,6 +150,7 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 
 		cgs_jadd(so, "runs", json_object_new_int64(c->runs));
 		cgs_jadd(so, "ok", json_object_new_int64(c->ok));
+		cgs_jadd(so, "disturbed", json_object_new_int64(c->disturbed));
 		cgs_jadd(so, "fail_reason", cgs_jstr(c->fail_reason));
 		cgs_jadd(so, "cgroup", cgs_jstr(c->layout));
 		cgs_jadd(so, "drift_pct", cgs_jnum(c->drift_pct));

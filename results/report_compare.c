@@ -367,7 +367,7 @@ static void side_table(FILE *o, const struct cmp_result *r,
 			} else {
 				fprintf(o, "<td></td><td></td><td></td><td></td><td></td>");
 			}
-			rpt_td(o, c->runs > c->ok ? (c->fail_reason ? c->fail_reason :
+			rpt_td(o, c->runs > c->ok + c->disturbed ? (c->fail_reason ? c->fail_reason :
 						      "failed") : "");
 			fprintf(o, "</tr>\n");
 		}

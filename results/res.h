@@ -15,10 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/limits.h"
+
 struct json_object;
 
 #define RES_SCHEMA_VERSION 1
-#define RES_MAX_AUX 4   /* auxiliary counters per point (see workload.h) */
 #define RES_MAX_DEPTH 64   /* JSON nesting the reader accepts */
 #define RES_MAX_T_NS 1000000000000000000LL  /* 31 years of samples */
 
@@ -35,7 +36,7 @@ struct res_task {
 	int64_t minflt, majflt;  /* getrusage(RUSAGE_THREAD) over the loop */
 	char *status;            /* "ok", "failed", "skipped" */
 	char *error;             /* why, when not ok */
-	uint64_t aux[RES_MAX_AUX];   /* aux totals over the whole loop */
+	uint64_t aux[CGS_MAX_AUX];   /* aux totals over the whole loop */
 };
 
 struct res_summary {
@@ -48,8 +49,8 @@ struct res_summary {
 	double interval_cov_pct;       /* spread across measured intervals */
 	double idle_pct, iowait_pct, steal_pct;  /* /proc/stat, same window */
 	double scalability;            /* ops(N) / (N x ops(1)); NAN if none */
-	double aux_rate[RES_MAX_AUX];  /* all tasks, in the aux's rate unit */
-	double aux_task_rate[RES_MAX_AUX];  /* per task, same unit */
+	double aux_rate[CGS_MAX_AUX];  /* all tasks, in the aux's rate unit */
+	double aux_task_rate[CGS_MAX_AUX];  /* per task, same unit */
 };
 
 struct res_point {
@@ -73,9 +74,9 @@ struct res_point {
 	uint64_t *ops;           /* ntasks x nsamples interval deltas */
 	double *idle_pct, *iowait_pct, *steal_pct;  /* per interval; [0] NAN */
 	unsigned naux;           /* auxiliary counters, e.g. bytes received */
-	char *aux_name[RES_MAX_AUX], *aux_unit[RES_MAX_AUX];
-	double aux_scale[RES_MAX_AUX];  /* aux_unit per (count/s) */
-	uint64_t *aux[RES_MAX_AUX];     /* each ntasks x nsamples, like ops */
+	char *aux_name[CGS_MAX_AUX], *aux_unit[CGS_MAX_AUX];
+	double aux_scale[CGS_MAX_AUX];  /* aux_unit per (count/s) */
+	uint64_t *aux[CGS_MAX_AUX];     /* each ntasks x nsamples, like ops */
 	struct res_summary sum;
 	struct json_object *wopts;   /* the workload's options */
 	struct json_object *extra;   /* sections owned by other modules */

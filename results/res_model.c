@@ -45,7 +45,7 @@ int res_point_set_aux(struct res_point *p, unsigned naux,
 		      const char *const *names, const char *const *units,
 		      const double *scales)
 {
-	if (naux > RES_MAX_AUX)
+	if (naux > CGS_MAX_AUX)
 		return -EINVAL;
 	p->naux = naux;
 	for (unsigned k = 0; k < naux; k++) {
@@ -62,7 +62,7 @@ int res_point_set_aux(struct res_point *p, unsigned naux,
 
 void res_point_free(struct res_point *p)
 {
-	for (unsigned k = 0; k < p->naux && k < RES_MAX_AUX; k++) {
+	for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++) {
 		free(p->aux_name[k]);
 		free(p->aux_unit[k]);
 		free(p->aux[k]);

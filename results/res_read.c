@@ -167,8 +167,8 @@ static int read_rows(struct json_object *rows, unsigned ntasks, unsigned n,
 /* The aux counters a point declares, then their sample rows. */
 static int read_aux(struct json_object *o, struct res_point *p, struct rd *r)
 {
-	const char *names[RES_MAX_AUX], *units[RES_MAX_AUX];
-	double scales[RES_MAX_AUX];
+	const char *names[CGS_MAX_AUX], *units[CGS_MAX_AUX];
+	double scales[CGS_MAX_AUX];
 	struct json_object *decl, *samples, *rows;
 	unsigned n;
 	int rc = 0;
@@ -177,8 +177,8 @@ static int read_aux(struct json_object *o, struct res_point *p, struct rd *r)
 	if (!decl)
 		return rc;
 	n = (unsigned)json_object_array_length(decl);
-	if (n > RES_MAX_AUX)
-		return rd_fail(r, "more than %d aux_counters", RES_MAX_AUX);
+	if (n > CGS_MAX_AUX)
+		return rd_fail(r, "more than %d aux_counters", CGS_MAX_AUX);
 	for (unsigned k = 0; k < n; k++) {
 		struct json_object *a = json_object_array_get_idx(decl, k), *v;
 

@@ -69,34 +69,57 @@ static void show_one(const struct cmp_result *r, FILE *out)
 			fprintf(out, " %+8.1f", c->drift_pct);
 		else
 			fprintf(out, " %8s", "-");
-		if (c->runs > c->ok)
-			fprintf(out, "  %u not ok: %s", c->runs - c->ok, c->fail_reason);
+		if (c->runs > c->ok + c->disturbed)
+			fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
+				c->fail_reason);
+		if (c->disturbed)
+			fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
 		fprintf(out, "\n");
 	}
 	for (unsigned i = 0; i < r->nnotes; i++)
 		fprintf(out, "  note: %s\n", r->notes[i]);
 }
 
+/* The options of show; the base is a bool. */
+const struct cgs_opt cmp_show_optdefs[] = {
+	{ "keep-disturbed", 0, CGS_OPT_BOOL, 0, NULL, 0, 0, NULL, NULL,
+	  "use disturbed runs in the figures instead of leaving them out" },
+};
+const size_t cmp_show_noptdefs = sizeof(cmp_show_optdefs) / sizeof(cmp_show_optdefs[0]);
+
+static void show_usage(const struct cgs_optset *set, FILE *out)
+{
+	fprintf(out, "usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
+		"Print the summary of result files: the environment that matters for comparing,\n"
+		"and per point the runs and each metric's mean and CoV across runs (one value per\n"
+		"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
+		"counted, listed and left out of the figures, unless --keep-disturbed.\n");
+	cgs_opt_help(set, out);
+	fprintf(out, "\nExit status: 0, or 2 when an input cannot be read.\n");
+}
+
 int cmp_cmd_show(int argc, char **argv)
 {
-	int status = 0;
+	int status = 0, shown = 0, first = 0, rc;
+	bool keep = false;
+	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &keep };
 	char err[1024];
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fprintf(argc < 2 ? stderr : stdout,
-			"usage: cgscale show FILE|DIR...\n"
-			"Print the summary of result files: the environment that matters for comparing,\n"
-			"and per point the runs and each metric's mean and CoV across runs (one value per\n"
-			"run). A directory is read recursively as one set of runs.\n"
-			"Exit status: 0, or 2 when an input cannot be read.\n");
-		return argc < 2 ? CMP_EXIT_BADINPUT : 0;
+	rc = argc < 2 ? 1 : cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1 || (!rc && first >= argc)) {
+		show_usage(&set, argc < 2 || !rc ? stderr : stdout);
+		return argc < 2 || !rc ? CMP_EXIT_BADINPUT : 0;
 	}
-	for (int a = 1; a < argc; a++) {
+	if (rc) {
+		fprintf(stderr, "cgscale show: %s\n", err);
+		return CMP_EXIT_BADINPUT;
+	}
+	for (int a = first; a < argc; a++) {
 		struct cmp_result r = { 0 };
-		int rc;
 
 		cmp_opts_default(&r.o);
 		r.o.keep_unmeasured = true;
+		r.o.keep_disturbed = keep;
 		r.sides = calloc(1, sizeof(*r.sides));
 		if (r.sides) {
 			r.nsides = 1;
@@ -115,7 +138,7 @@ int cmp_cmd_show(int argc, char **argv)
 			fprintf(stderr, "cgscale show: %s\n", *err ? err : strerror(-rc));
 			status = CMP_EXIT_BADINPUT;
 		} else {
-			if (a > 1)
+			if (shown++)
 				printf("\n");
 			show_one(&r, stdout);
 		}

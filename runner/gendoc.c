@@ -38,6 +38,9 @@ static size_t cmd_sets(const char *cmd, struct cgs_optset *sets)
 	} else if (!strcmp(cmd, "export")) {
 		sets[n++] = (struct cgs_optset){ "export options", cmp_export_optdefs,
 						 cmp_export_noptdefs, NULL };
+	} else if (!strcmp(cmd, "show")) {
+		sets[n++] = (struct cgs_optset){ "show options", cmp_show_optdefs,
+						 cmp_show_noptdefs, NULL };
 	} else if (!strcmp(cmd, "report")) {
 		sets[n++] = (struct cgs_optset){ "report options", cgs_report_optdefs,
 						 cgs_report_noptdefs, NULL };

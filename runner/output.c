@@ -15,6 +15,7 @@
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "../results/disturb.h"
 
 /* The runs of one (test, mode, tasks), summed up for the table. */
 struct agg {
@@ -26,10 +27,12 @@ struct agg {
 	double lag_ms, interval_ms;
 	bool oversub;
 	const struct res_point *first_ok;   /* for aux names and units */
-	double aux[RES_MAX_AUX], aux_task[RES_MAX_AUX];
+	double aux[CGS_MAX_AUX], aux_task[CGS_MAX_AUX];
 	const char *bad_status, *bad_reason;
 	const char *layout;      /* extra.cgroup.layout; NULL: none */
 	unsigned cg_flagged;     /* points with OOM/limit/throttle events */
+	unsigned disturbed;      /* ok runs marked disturbed (disturb.h) */
+	char why[256];           /* the first one's reasons */
 };
 
 static bool same_layout(const char *a, const char *b)
@@ -53,6 +56,9 @@ static void agg_point(struct agg *a, const struct res_point *p)
 		a->migrated += p->task[i].migrated;
 	a->oversub |= p->oversubscribed;
 	a->cg_flagged += cg_flagged(p);
+	if (res_disturbed(p, a->disturbed ? NULL : a->why,
+			  a->disturbed ? 0 : sizeof(a->why)) > 0)
+		a->disturbed++;
 	if (p->sampler_lag_ms > a->lag_ms)
 		a->lag_ms = p->sampler_lag_ms;
 	a->interval_ms = p->interval_s * 1e3;
@@ -172,6 +178,10 @@ static void print_row(const struct agg *a, bool layouts, FILE *out)
 	if (a->migrated)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "%u task(s) migrated; ", a->migrated);
+	if (a->disturbed)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "%u of %u runs disturbed (compare leaves them out), e.g. %s; ",
+			 a->disturbed, a->runs, a->why);
 	if (a->bad_status)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "%u of %u runs %s: %s; ", a->runs - a->ok, a->runs,

@@ -143,7 +143,8 @@ static void *partner_thread(void *arg)
 static int partner_set(struct cgs_task *t, enum cgs_partner_place where,
 		       hwloc_bitmap_t *out)
 {
-	const struct cgs_point_tasks *pt = t->pt;
+	struct cgs_rtask *rt = cgs_rtask_of(t);
+	const struct cgs_point_tasks *pt = rt->pt;
 	hwloc_const_bitmap_t place = cgs_place_of(pt->places, t->nr);
 	pid_t worker = pt->ctx.threads ? getpid() : getppid();
 
@@ -166,11 +167,12 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		      const char *name, cgs_partner_fn fn, const void *arg,
 		      size_t argsize)
 {
+	struct cgs_rtask *rt = cgs_rtask_of(t);
 	size_t len = sizeof(struct cgs_partner) + argsize;
 	struct cgs_partner *p;
 	int rc;
 
-	if (t->partner)
+	if (rt->partner)
 		return cgs_task_fail(t, -EBUSY, "a task has one partner at most");
 	len = (len + 4095) & ~(size_t)4095;
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -179,8 +181,8 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		return cgs_task_fail(t, -errno, "mapping the partner's state");
 	p->maplen = len;
 	p->fn = fn;
-	p->topo = t->pt->topo;
-	p->slot = t->slot;
+	p->topo = rt->pt->topo;
+	p->slot = rt->c.slot;
 	p->forked = !t->ctx->threads;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	memcpy(p->arg, arg, argsize);
@@ -213,7 +215,7 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 			goto fail;
 		}
 	}
-	t->partner = p;
+	rt->partner = p;
 	/* it binds itself first: wait for that, so setup sees a failure */
 	if (!wait_word(&p->state, P_STARTING, cgs_now_ns() + 10000000000LL) ||
 	    atomic_load(&p->state) == P_FAILED) {
@@ -237,7 +239,8 @@ static bool child_gone(struct cgs_partner *p)
 
 bool cgs_partner_running(struct cgs_task *t)
 {
-	struct cgs_partner *p = t->partner;
+	struct cgs_rtask *rt = cgs_rtask_of(t);
+	struct cgs_partner *p = rt->partner;
 
 	if (!p)
 		return false;
@@ -265,6 +268,7 @@ static bool partner_wait(struct cgs_partner *p, int64_t deadline)
 /* The result of an ended partner; its message goes to the task's. */
 static int partner_result(struct cgs_task *t, const struct cgs_partner *p)
 {
+	struct cgs_rtask *rt = cgs_rtask_of(t);
 	int st = p->wstatus, rc = p->rc;
 	char why[240] = "";
 
@@ -278,8 +282,8 @@ static int partner_result(struct cgs_task *t, const struct cgs_partner *p)
 	} else if (rc) {
 		snprintf(why, sizeof(why), "%s", p->msg[0] ? p->msg : strerror(-rc));
 	}
-	if (rc && !t->msg[0])
-		snprintf(t->msg, t->msglen, "partner %s (%s %d) %s%s", p->name,
+	if (rc && !rt->msg[0])
+		snprintf(rt->msg, rt->msglen, "partner %s (%s %d) %s%s", p->name,
 			 p->forked ? "pid" : "thread of pid",
 			 p->forked ? p->pid : getpid(),
 			 p->rc && !WIFSIGNALED(st) ? "failed: " : "", why);
@@ -288,7 +292,8 @@ static int partner_result(struct cgs_task *t, const struct cgs_partner *p)
 
 int cgs_partner_join(struct cgs_task *t, int64_t timeout_ns)
 {
-	struct cgs_partner *p = t->partner;
+	struct cgs_rtask *rt = cgs_rtask_of(t);
+	struct cgs_partner *p = rt->partner;
 	bool ended, killed = false;
 	int rc;
 
@@ -305,15 +310,15 @@ int cgs_partner_join(struct cgs_task *t, int64_t timeout_ns)
 	}
 	for (unsigned k = 0; k < CGS_MAX_AUX; k++)
 		if (p->aux_used & (1u << k))
-			t->aux[k] = p->aux[k];
-	t->partner = NULL;
+			rt->c.aux[k] = p->aux[k];
+	rt->partner = NULL;
 	if (!ended) {
 		rc = -ETIMEDOUT;
-		if (!t->msg[0])
-			snprintf(t->msg, t->msglen, "partner %s did not end within %.1f s%s",
+		if (!rt->msg[0])
+			snprintf(rt->msg, rt->msglen, "partner %s did not end within %.1f s%s",
 				 p->name, (timeout_ns + QUIT_GRACE_NS) / 1e9,
 				 killed ? " and was killed" : "");
-		t->partner_err = rc;
+		rt->partner_err = rc;
 		if (!killed) {
 			/* a thread cannot be stopped from outside (nor a
 			 * process in D state): leave its state mapped for
@@ -327,7 +332,7 @@ int cgs_partner_join(struct cgs_task *t, int64_t timeout_ns)
 			pthread_join(p->th, NULL);
 		rc = partner_result(t, p);
 		if (rc)
-			t->partner_err = rc;
+			rt->partner_err = rc;
 	}
 	hwloc_bitmap_free(p->set);
 	munmap(p, p->maplen);

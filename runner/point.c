@@ -9,22 +9,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "point.h"
+#include "point_int.h"
 #include "task.h"
 #include "../lib/util.h"
 
@@ -39,65 +33,9 @@ static int cpustat_read(int fd, struct cgs_cpustat *out)
 	return cgs_cpustat_parse(buf, out);
 }
 
-/* Sleep until @when (monotonic ns) unless a signal arrives first. */
-static int wait_until(int64_t when, int sigfd, int *signo)
-{
-	for (;;) {
-		int64_t left = when - cgs_now_ns();
-		struct pollfd pfd = { .fd = sigfd, .events = POLLIN };
-		struct timespec ts;
-		int r;
-
-		if (left <= 0)
-			return 0;
-		ts.tv_sec = left / 1000000000;
-		ts.tv_nsec = left % 1000000000;
-		r = ppoll(&pfd, sigfd >= 0 ? 1 : 0, &ts, NULL);
-		if (r > 0) {
-			struct signalfd_siginfo si;
-
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
-				*signo = (int)si.ssi_signo;
-				return -EINTR;
-			}
-		}
-	}
-}
-
-/* The workers of a point, one per group, and what became of them. */
-struct workers {
-	unsigned n;
-	pid_t *pid;
-	int *wst;
-	bool *reaped;
-};
-
-/* Has any worker exited? (Before stop, that is always a failure.) */
-static bool any_worker_gone(struct workers *wk)
-{
-	bool gone = false;
-
-	for (unsigned g = 0; g < wk->n; g++) {
-		if (!wk->reaped[g] && wk->pid[g] > 0 &&
-		    waitpid(wk->pid[g], &wk->wst[g], WNOHANG) == wk->pid[g])
-			wk->reaped[g] = true;
-		gone |= wk->reaped[g];
-	}
-	return gone;
-}
-
-static bool all_workers_gone(struct workers *wk)
-{
-	any_worker_gone(wk);
-	for (unsigned g = 0; g < wk->n; g++)
-		if (!wk->reaped[g] && wk->pid[g] > 0)
-			return false;
-	return true;
-}
-
 /* Wait for every task at the gate, a failure, or the timeout. */
 static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		      struct workers *wk, int *signo)
+		      struct cgs_workers *wk, int *signo)
 {
 	int64_t deadline = cgs_now_ns() + spec->ready_timeout_ns;
 
@@ -106,54 +44,15 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 
 		if (atomic_load(&sh->failed))
 			return -ECANCELED;
-		if (any_worker_gone(wk))
+		if (cgs_workers_any_gone(wk))
 			return -ECHILD;
 		if (cgs_now_ns() > deadline)
 			return -ETIMEDOUT;
-		rc = wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo);
+		rc = cgs_wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo);
 		if (rc)
 			return rc;
 	}
 	return 0;
-}
-
-/* Stop the tasks and reap the workers and anything left in their process
- * groups. Returns true when they had to be killed. */
-static bool collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		    struct workers *wk)
-{
-	int64_t deadline = cgs_now_ns() + spec->stop_timeout_ns;
-	bool killed = false;
-	int dummy;
-
-	atomic_store(&sh->stop, 1);
-	cgs_gate_open(sh);    /* tasks still at the gate leave at once */
-	while (!all_workers_gone(wk)) {
-		if (cgs_now_ns() > deadline) {
-			for (unsigned g = 0; g < wk->n; g++) {
-				if (wk->reaped[g] || wk->pid[g] <= 0)
-					continue;
-				kill(-wk->pid[g], SIGKILL);
-				if (waitpid(wk->pid[g], &wk->wst[g], 0) == wk->pid[g])
-					wk->reaped[g] = true;
-			}
-			killed = true;
-			break;
-		}
-		wait_until(cgs_now_ns() + 2000000, -1, &dummy);
-	}
-	/* the groups: tasks or partners orphaned by a dead worker come to
-	 * us (we are a child subreaper); kill and reap them */
-	for (unsigned g = 0; g < wk->n; g++) {
-		if (wk->pid[g] <= 0)
-			continue;
-		kill(-wk->pid[g], SIGKILL);
-		deadline = cgs_now_ns() + 5000000000LL;
-		while (waitpid(-wk->pid[g], NULL, WNOHANG) >= 0 &&
-		       cgs_now_ns() < deadline)
-			wait_until(cgs_now_ns() + 1000000, -1, &dummy);
-	}
-	return killed;
 }
 
 static void take_counts(const struct cgs_shared *sh, struct res_point *p,
@@ -176,116 +75,6 @@ static void take_counts(const struct cgs_shared *sh, struct res_point *p,
 	}
 }
 
-static char *xstrdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-/* Copy the tasks' info records into the point and decide its status. */
-static void record_tasks(const struct cgs_point_spec *spec,
-			 const struct cgs_shared *sh, struct res_point *p)
-{
-	char *first = NULL;
-	unsigned failed = 0, skipped = 0;
-
-	for (unsigned i = 0; i < sh->ntasks; i++) {
-		const struct cgs_task_info *in = &sh->info[i];
-		struct res_task *t = &p->task[i];
-		hwloc_const_bitmap_t place = cgs_place_of(spec->places, i);
-		int state = atomic_load(&in->state);
-
-		t->pid = in->pid;
-		t->tid = in->tid;
-		t->cpu_start = in->cpu_start;
-		t->cpu_end = in->cpu_end;
-		t->migrated = in->cpu_start >= 0 && in->cpu_end >= 0 &&
-			      in->cpu_start != in->cpu_end;
-		t->ops = in->ops_final;
-		memcpy(t->aux, in->aux_final, sizeof(t->aux));
-		t->minflt = in->minflt;
-		t->majflt = in->majflt;
-		if (place) {
-			char list[256];
-
-			hwloc_bitmap_list_snprintf(list, sizeof(list), place);
-			t->cpuset = strdup(list);
-		}
-		if (state == CGS_T_DONE) {
-			t->status = strdup("ok");
-			continue;
-		}
-		if (state == CGS_T_SKIPPED) {
-			skipped++;
-			t->status = strdup("skipped");
-		} else if (state == CGS_T_FAILED) {
-			failed++;
-			t->status = strdup("failed");
-		} else {
-			/* never got to record an outcome: stopped early */
-			t->status = strdup("stopped");
-		}
-		t->error = xstrdup(in->msg[0] ? in->msg : NULL);
-		if (!first && (state == CGS_T_FAILED || state == CGS_T_SKIPPED))
-			first = cgs_fmt("task %u (pid %d): %s", i, in->pid,
-				    in->msg[0] ? in->msg : "failed");
-	}
-	if (failed) {
-		p->status = strdup("failed");
-		p->reason = failed > 1 ? cgs_fmt("%s (and %u more)", first, failed - 1)
-				       : xstrdup(first);
-	} else if (skipped) {
-		p->status = strdup("skipped");
-		p->reason = xstrdup(first);
-	}
-	free(first);
-}
-
-/* The outcome when no task failed on its own: worker or timing trouble. */
-static void record_workers(struct res_point *p, int rc, struct workers *wk,
-			   bool killed, const struct cgs_point_spec *spec)
-{
-	if (p->status)
-		return;
-	if (killed) {
-		p->status = strdup("failed");
-		p->reason = cgs_fmt("tasks did not stop within %.0f s and were killed",
-				    spec->stop_timeout_ns / 1e9);
-		return;
-	}
-	for (unsigned g = 0; g < wk->n; g++) {
-		int st = wk->wst[g];
-
-		if (!wk->reaped[g])
-			continue;
-		if (WIFSIGNALED(st)) {
-			p->status = strdup("failed");
-			p->reason = cgs_fmt("the %s-mode worker was killed by signal %d (%s)",
-					    spec->threads ? "thread" : "process",
-					    WTERMSIG(st), strsignal(WTERMSIG(st)));
-			return;
-		}
-		if (WEXITSTATUS(st)) {
-			p->status = strdup("failed");
-			p->reason = cgs_fmt("a worker exited with status %d",
-					    WEXITSTATUS(st));
-			return;
-		}
-	}
-	if (rc == -ETIMEDOUT) {
-		p->status = strdup("failed");
-		p->reason = cgs_fmt("tasks were not ready within %.0f s",
-				    spec->ready_timeout_ns / 1e9);
-	} else if (rc == -ECHILD) {
-		p->status = strdup("failed");
-		p->reason = cgs_fmt("a worker exited before its tasks were ready");
-	} else if (rc && rc != -ECANCELED) {
-		p->status = strdup("failed");
-		p->reason = cgs_fmt("%s", strerror(-rc));
-	} else {
-		p->status = strdup("ok");
-	}
-}
-
 static void obs_sample(const struct cgs_point_spec *spec, const struct res_point *p,
 		       unsigned k, bool window_start)
 {
@@ -305,7 +94,7 @@ static void obs_sample(const struct cgs_point_spec *spec, const struct res_point
 static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		       struct res_point *p, const int64_t *plan,
 		       const enum res_phase *phase, unsigned nplan,
-		       struct workers *wk, int *signo)
+		       struct cgs_workers *wk, int *signo)
 {
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
@@ -333,7 +122,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&
 			     phase[s + 1] == RES_PHASE_MEASURE;
 
-		rc = wait_until(due, spec->sigfd, signo);
+		rc = cgs_wait_until(due, spec->sigfd, signo);
 		if (rc)
 			break;
 		now = cgs_now_ns();
@@ -356,7 +145,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		if (spec->tick)
 			spec->tick(spec->tick_arg, p->t_ns[k]);
 		k++;
-		if (atomic_load(&sh->failed) || any_worker_gone(wk))
+		if (atomic_load(&sh->failed) || cgs_workers_any_gone(wk))
 			break;
 	}
 	p->sampler_lag_ms = lag / 1e6;
@@ -396,33 +185,6 @@ static int obs_ready(const struct cgs_point_spec *spec, const struct cgs_shared 
 	return rc;
 }
 
-static int start_workers(const struct cgs_point_spec *spec,
-			 struct cgs_point_tasks *pt, struct workers *wk)
-{
-	struct cgs_group all = { 0, spec->ntasks };
-
-	pt->groups = spec->ngroups ? spec->groups : &all;
-	wk->n = spec->ngroups ? spec->ngroups : 1;
-	wk->pid = calloc(wk->n, sizeof(*wk->pid));
-	wk->wst = calloc(wk->n, sizeof(*wk->wst));
-	wk->reaped = calloc(wk->n, sizeof(*wk->reaped));
-	if (!wk->pid || !wk->wst || !wk->reaped)
-		return -ENOMEM;
-	if (spec->threads && wk->n > 1)
-		return -EINVAL;    /* threads of one mm cannot be split */
-	for (unsigned g = 0; g < wk->n; g++) {
-		pid_t pid;
-
-		pt->group = g;
-		pid = cgs_worker_start(pt);
-		if (pid < 0)
-			return pid;
-		setpgid(pid, pid);   /* also done by the worker: no race */
-		wk->pid[g] = pid;
-	}
-	return 0;
-}
-
 /* What prepare said about its choices goes into the point as "workload". */
 static void workload_extra(struct res_point *p, struct json_object *extra)
 {
@@ -430,6 +192,86 @@ static void workload_extra(struct res_point *p, struct json_object *extra)
 	    (p->extra || (p->extra = json_object_new_object())))
 		json_object_object_add(p->extra, "workload", json_object_get(extra));
 	json_object_put(extra);
+}
+
+/* The point's sample plan (instants and phases) and its storage. */
+static int point_alloc(const struct cgs_point_spec *spec, struct res_point *p,
+		       int64_t **at, enum res_phase **phase, unsigned *n)
+{
+	const struct cgs_workload *w = spec->w;
+	const char *anames[CGS_MAX_AUX], *aunits[CGS_MAX_AUX];
+	double ascales[CGS_MAX_AUX];
+
+	*n = cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
+			  NULL, NULL);
+	*at = calloc(*n, sizeof(**at));
+	*phase = calloc(*n, sizeof(**phase));
+	for (size_t k = 0; k < w->naux; k++) {
+		anames[k] = w->aux[k].name;
+		aunits[k] = w->aux[k].rate_unit;
+		ascales[k] = w->aux[k].rate_scale;
+	}
+	if (!*at || !*phase || res_point_alloc(p, spec->ntasks, *n) ||
+	    res_point_set_aux(p, (unsigned)w->naux, anames, aunits, ascales))
+		return -ENOMEM;
+	cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
+		     *at, *phase);
+	return 0;
+}
+
+/* The workload's prepare hook: 0, or 1 when it said the point cannot run
+ * (skipped or failed, with its reason, in @p). */
+static int point_prepare(struct cgs_point_tasks *pt, struct res_point *p)
+{
+	int rc;
+
+	pt->ctx.extra = json_object_new_object();
+	rc = pt->w->prepare(&pt->ctx);
+	if (!rc)
+		return 0;
+	p->status = strdup(rc == -EOPNOTSUPP || rc == -ENOSYS ? "skipped" : "failed");
+	p->reason = strdup(pt->ctx.why[0] ? pt->ctx.why : strerror(-rc));
+	res_point_truncate(p, 0);
+	return 1;
+}
+
+/* Start the tasks, sample them, stop and record them. */
+static int point_measure(const struct cgs_point_spec *spec,
+			 struct cgs_point_tasks *pt, struct cgs_workers *wk,
+			 struct res_point *p, const int64_t *at,
+			 const enum res_phase *phase, unsigned n, int *signo)
+{
+	bool killed;
+	int rc;
+
+	pt->sh = cgs_shared_map(spec->ntasks);
+	if (!pt->sh)
+		return -errno;
+	rc = cgs_workers_start(spec, pt, wk);
+	if (!rc)
+		rc = wait_ready(spec, pt->sh, wk, signo);
+	if (!rc)
+		rc = obs_ready(spec, pt->sh, p);
+	if (!rc)
+		rc = sample_loop(spec, pt->sh, p, at, phase, n, wk, signo);
+	else
+		res_point_truncate(p, 0);
+	killed = cgs_workers_collect(spec, pt->sh, wk);
+	cgs_point_record_tasks(spec, pt->sh, p);
+	if (rc == -EINTR) {
+		free(p->status);
+		p->status = strdup("interrupted");
+	} else {
+		cgs_workers_outcome(p, rc, wk, killed, spec);
+		if (rc != -ENOMEM)
+			rc = 0;
+	}
+	if (p->status && !strcmp(p->status, "ok"))
+		res_point_summarise(p);
+	for (unsigned k = 0; k < spec->nobs; k++)
+		if (spec->obs[k].finish)
+			spec->obs[k].finish(spec->obs[k].priv, p);
+	return rc;
 }
 
 int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
@@ -454,71 +296,22 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		.enter = spec->enter,
 		.enter_arg = spec->enter_arg,
 	};
-	struct workers wk = { 0 };
-	unsigned n = cgs_schedule(spec->warmup_ns, spec->duration_ns,
-				  spec->interval_ns, NULL, NULL);
-	int64_t *at = calloc(n, sizeof(*at));
-	enum res_phase *plan_phase = calloc(n, sizeof(*plan_phase));
-	const char *anames[CGS_MAX_AUX], *aunits[CGS_MAX_AUX];
-	double ascales[CGS_MAX_AUX];
-	bool killed = false, prepared = false;
+	struct cgs_workers wk = { 0 };
+	int64_t *at = NULL;
+	enum res_phase *plan_phase = NULL;
+	bool prepared = false;
+	unsigned n = 0;
 	int rc;
 
-	for (size_t k = 0; k < w->naux; k++) {
-		anames[k] = w->aux[k].name;
-		aunits[k] = w->aux[k].rate_unit;
-		ascales[k] = w->aux[k].rate_scale;
-	}
-	if (!at || !plan_phase || res_point_alloc(p, spec->ntasks, n) ||
-	    res_point_set_aux(p, (unsigned)w->naux, anames, aunits, ascales)) {
-		rc = -ENOMEM;
+	rc = point_alloc(spec, p, &at, &plan_phase, &n);
+	if (rc)
 		goto out;
-	}
-	cgs_schedule(spec->warmup_ns, spec->duration_ns, spec->interval_ns,
-		     at, plan_phase);
 	if (w->prepare) {
-		pt.ctx.extra = json_object_new_object();
-		rc = w->prepare(&pt.ctx);
-		if (rc) {
-			bool skip = rc == -EOPNOTSUPP || rc == -ENOSYS;
-
-			p->status = strdup(skip ? "skipped" : "failed");
-			p->reason = strdup(why[0] ? why : strerror(-rc));
-			res_point_truncate(p, 0);
-			rc = 0;
+		if (point_prepare(&pt, p))
 			goto out;
-		}
 		prepared = true;
 	}
-	pt.sh = cgs_shared_map(spec->ntasks);
-	if (!pt.sh) {
-		rc = -errno;
-		goto out;
-	}
-	rc = start_workers(spec, &pt, &wk);
-	if (!rc)
-		rc = wait_ready(spec, pt.sh, &wk, signo);
-	if (!rc)
-		rc = obs_ready(spec, pt.sh, p);
-	if (!rc)
-		rc = sample_loop(spec, pt.sh, p, at, plan_phase, n, &wk, signo);
-	else
-		res_point_truncate(p, 0);
-	killed = collect(spec, pt.sh, &wk);
-	record_tasks(spec, pt.sh, p);
-	if (rc == -EINTR) {
-		free(p->status);
-		p->status = strdup("interrupted");
-	} else {
-		record_workers(p, rc, &wk, killed, spec);
-		if (rc != -ENOMEM)
-			rc = 0;
-	}
-	if (p->status && !strcmp(p->status, "ok"))
-		res_point_summarise(p);
-	for (unsigned k = 0; k < spec->nobs; k++)
-		if (spec->obs[k].finish)
-			spec->obs[k].finish(spec->obs[k].priv, p);
+	rc = point_measure(spec, &pt, &wk, p, at, plan_phase, n, signo);
 out:
 	if (!p->status && rc) {
 		p->status = strdup("failed");
@@ -528,9 +321,7 @@ out:
 		w->cleanup(&pt.ctx);
 	workload_extra(p, pt.ctx.extra);
 	cgs_shared_unmap(pt.sh);
-	free(wk.pid);
-	free(wk.wst);
-	free(wk.reaped);
+	cgs_workers_free(&wk);
 	free(at);
 	free(plan_phase);
 	return rc;

@@ -92,6 +92,10 @@ int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
 		       unsigned s, int64_t t0, int64_t window_start);
 
 /* One reading of the first line of /proc/stat, in jiffies. */
+/* Sleep until @when (monotonic ns) unless a signal arrives first on
+ * signalfd @sigfd (-1: none): then -EINTR with its number in *@signo. */
+int cgs_wait_until(int64_t when, int sigfd, int *signo);
+
 struct cgs_cpustat {
 	uint64_t total, idle, iowait, steal;
 };

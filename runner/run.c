@@ -24,11 +24,13 @@
 
 #include <json-c/json.h>
 
+#include "autoruns.h"
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
 #include "../lib/util.h"
+#include "../results/disturb.h"
 #include "../lib/version.h"
 
 #define EXIT_BADINPUT 2
@@ -109,6 +111,51 @@ static void tick(void *arg, int64_t elapsed)
 
 /* One point of cgroup layout @li; returns 0, or -EINTR with *signo when
  * interrupted. */
+/* What a point is: its test, mode, tasks, run, options and timing. */
+static void point_header(struct cgs_run *r, struct res_point *p,
+			 const struct cgs_workload *w, const void *wopts,
+			 unsigned ntasks, bool threads, unsigned run)
+{
+	char when[32];
+
+	if (w->nopts) {
+		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
+
+		p->wopts = cgs_opt_echo(&set);
+	}
+	cgs_iso8601_now(when, sizeof(when));
+	p->seq = r->res.npoints - 1;
+	p->test = strdup(w->name);
+	p->mode = strdup(threads ? "thread" : "process");
+	p->tasks = ntasks;
+	p->run = run;
+	p->started_at = strdup(when);
+	p->placement = strdup(cgs_placement_names[r->o.placement]);
+	p->places = r->places.n;
+	p->oversubscribed = r->places.n && ntasks > r->places.n;
+	p->warmup_s = r->o.warmup_ns / 1e9;
+	p->duration_s = r->o.duration_ns / 1e9;
+	p->interval_s = r->o.interval_ns / 1e9;
+}
+
+/* An interrupted point is dropped and the run marked; a failed or
+ * skipped one is said on stderr. */
+static void point_outcome(struct cgs_run *r, struct res_point *p, int rc,
+			  int signo)
+{
+	if (rc == -EINTR) {
+		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
+					     p->test, p->mode, p->tasks, p->run + 1,
+					     signo);
+		res_point_free(p);
+		r->res.npoints--;
+	} else if (strcmp(p->status, "ok")) {
+		cgs_progress_done(r);
+		cgs_err("%s %s %u tasks run %u: %s: %s", p->test, p->mode, p->tasks,
+			p->run + 1, p->status, p->reason ? p->reason : "(no reason)");
+	}
+}
+
 static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload *w,
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
@@ -128,7 +175,6 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
-	char when[32];
 	int rc;
 
 	if (!p)
@@ -136,25 +182,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	for (size_t i = 0; i < cgs_nworkloads; i++)
 		if (cgs_workloads[i] == w)
 			spec.wopts = r->wopts[i];
-	if (w->nopts) {
-		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)spec.wopts };
-
-		p->wopts = cgs_opt_echo(&set);
-	}
+	point_header(r, p, w, spec.wopts, ntasks, threads, run);
 	spec.tick = (isatty(2) && !r->o.quiet) ? tick : NULL;
-	cgs_iso8601_now(when, sizeof(when));
-	p->seq = r->res.npoints - 1;
-	p->test = strdup(w->name);
-	p->mode = strdup(threads ? "thread" : "process");
-	p->tasks = ntasks;
-	p->run = run;
-	p->started_at = strdup(when);
-	p->placement = strdup(cgs_placement_names[r->o.placement]);
-	p->places = r->places.n;
-	p->oversubscribed = r->places.n && ntasks > r->places.n;
-	p->warmup_s = r->o.warmup_ns / 1e9;
-	p->duration_s = r->o.duration_ns / 1e9;
-	p->interval_s = r->o.interval_ns / 1e9;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
 	if (r->pmu.n) {
@@ -184,16 +213,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
 	r->npoints_done++;
-	if (rc == -EINTR) {
-		r->res.interrupted = cgs_fmt("%s %s %u tasks run %u (signal %d)",
-					     w->name, p->mode, ntasks, run + 1, *signo);
-		res_point_free(p);
-		r->res.npoints--;
-	} else if (strcmp(p->status, "ok")) {
-		cgs_progress_done(r);
-		cgs_err("%s %s %u tasks run %u: %s: %s", w->name, p->mode, ntasks,
-			run + 1, p->status, p->reason ? p->reason : "(no reason)");
-	}
+	point_outcome(r, p, rc, *signo);
 	return rc;
 }
 
@@ -208,7 +228,12 @@ static int run_all(struct cgs_run *r, int *signo)
 	r->npoints_planned = (unsigned)r->o.runs * r->ntests * r->tasks.n *
 			     (modes[0] + modes[1]) * nl;
 	r->started_ns = cgs_now_ns();
-	for (unsigned run = 0; run < r->o.runs; run++)
+	for (unsigned run = 0; run <= r->o.runs; run++) {
+		/* -r auto: stop when the answer is clear (or at a limit) */
+		if (run && r->o.runs_auto && cgs_auto_done(r, run))
+			break;
+		if (run == r->o.runs)
+			break;
 		for (unsigned t = 0; t < r->ntests; t++)
 			for (unsigned k = 0; k < r->tasks.n; k++)
 				for (int m = 0; m < 2; m++)
@@ -224,6 +249,7 @@ static int run_all(struct cgs_run *r, int *signo)
 						    strcmp(r->res.points[r->res.npoints - 1].status, "skipped"))
 							return 0;
 					}
+	}
 	return 0;
 }
 
@@ -274,6 +300,8 @@ static int write_results(struct cgs_run *r)
 	r->res.end_time = strdup(when);
 	r->res.complete = !r->res.interrupted;
 	res_file_scalability(&r->res);
+	if (res_disturb_mark(&r->res))
+		return -ENOMEM;
 	if (r->out_is_default) {
 		/* results/runs/<stamp>/ is ours to create */
 		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
@@ -309,55 +337,54 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 		close(r->sigfd);
 }
 
-int cgs_cmd_run(int argc, char **argv)
+/* Parse the command line. -1 to go on, else the exit status. */
+static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		     int argc, char **argv, int *first)
 {
-	struct cgs_run *r = calloc(1, sizeof(*r));
-	struct cgs_optset sets[66];
-	size_t nsets = 0;
 	char err[1024];
-	int rc, first = 0, status = EXIT_BADINPUT, signo = 0;
+	int rc;
 
-	if (!r)
-		return EXIT_INTERNAL;
-	r->sigfd = -1;
-	r->argc = argc;
-	r->argv = argv;
 	if (cgs_run_check_registry(err, sizeof(err))) {
 		cgs_err("internal error: %s", err);
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
-	rc = cgs_run_optsets(r, sets, &nsets, err, sizeof(err));
-	if (rc == -EINVAL) {
+	rc = cgs_run_optsets(r, sets, nsets, err, sizeof(err));
+	if (rc == -EINVAL)
 		cgs_err("internal error: %s", err);
-		status = EXIT_INTERNAL;
-	}
 	if (rc)
-		goto out;
-	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
+		return rc == -EINVAL ? EXIT_INTERNAL : EXIT_BADINPUT;
+	rc = cgs_opt_parse(sets, *nsets, argc, argv, first, err, sizeof(err));
 	if (rc == 1) {
-		cgs_run_usage(sets, nsets, stdout);
-		status = 0;
-		goto out;
+		cgs_run_usage(sets, *nsets, stdout);
+		return 0;
 	}
 	if (rc) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
+	return -1;
+}
+
+/* Everything checked and set up before the first point: the topology,
+ * the options against it, placement, ASLR, signals, cgroups, readers,
+ * the governor. -1 to go on, else the exit status. */
+static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
+{
+	char err[1024];
+	int rc;
+
 	rc = cgs_topo_load(&r->topo, NULL);
 	if (rc) {
 		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
 	if (cgs_places_build(&r->topo, r->o.placement, &r->places)) {
 		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
 		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
@@ -365,39 +392,38 @@ int cgs_cmd_run(int argc, char **argv)
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
-		status = EXIT_INTERNAL;
-		goto out;
+		return EXIT_INTERNAL;
 	}
 	rc = cgs_cgrun_preflight(r, err, sizeof(err));
 	if (!rc)
 		rc = cgs_statread_preflight(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
-		goto out;
+		return EXIT_BADINPUT;
 	}
 	rc = cgs_governor_apply(&r->gov, r->o.governor);
 	if (rc) {
 		cgs_err("--governor: %s", r->gov.status);
-		status = 1;
-		goto out;
+		return 1;
 	}
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
-	fill_header(r, argc, argv);
-	rc = run_all(r, &signo);
-	cgs_progress_done(r);
-	cgs_governor_restore(&r->gov);
-	if (write_results(r)) {
-		status = 1;
-		goto out;
-	}
+	return -1;
+}
+
+/* Write and print the results; the exit status of the whole run. */
+static int run_report(struct cgs_run *r, int rc, int signo)
+{
+	int status = 0;
+
+	if (write_results(r))
+		return 1;
 	if (r->o.csv)
 		cgs_print_csv(r, stdout);
 	else
 		cgs_print_table(r, stdout);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
-	status = 0;
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;
@@ -407,6 +433,31 @@ int cgs_cmd_run(int argc, char **argv)
 		status = 128 + signo;
 	else if (rc)
 		status = EXIT_INTERNAL;
+	return status;
+}
+
+int cgs_cmd_run(int argc, char **argv)
+{
+	struct cgs_run *r = calloc(1, sizeof(*r));
+	struct cgs_optset sets[66];
+	size_t nsets = 0;
+	int rc, first = 0, status, signo = 0;
+
+	if (!r)
+		return EXIT_INTERNAL;
+	r->sigfd = -1;
+	r->argc = argc;
+	r->argv = argv;
+	status = run_parse(r, sets, &nsets, argc, argv, &first);
+	if (status < 0)
+		status = run_prepare(r, argc, argv, first);
+	if (status >= 0)
+		goto out;
+	fill_header(r, argc, argv);
+	rc = run_all(r, &signo);
+	cgs_progress_done(r);
+	cgs_governor_restore(&r->gov);
+	status = run_report(r, rc, signo);
 out:
 	run_free(r, sets, nsets);
 	free(r);

@@ -28,7 +28,12 @@ struct cgs_run_opts {
 	int mode;
 	int placement;
 	int64_t warmup_ns, duration_ns, interval_ns;
-	int64_t runs;
+	int64_t runs;                    /* the count, or --max-runs with auto */
+	char *runs_arg;                  /* --runs as given: N or auto */
+	bool runs_auto;                  /* autoruns.c */
+	int64_t max_runs, max_time_ns;
+	char *threshold;                 /* --threshold T, % */
+	double threshold_pct;
 	char *output;
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;

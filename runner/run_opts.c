@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "autoruns.h"
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
@@ -39,8 +40,14 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  NULL, NULL, "measured time per point" },
 	{ "interval", 'i', CGS_OPT_DURATION, RO(interval_ns), "1s", 1000000, HOUR,
 	  NULL, NULL, "time between samples of the counters" },
-	{ "runs", 'r', CGS_OPT_INT, RO(runs), "1", 1, 1000, NULL, NULL,
-	  "repeat every point, interleaved: all points once, then all again" },
+	{ "runs", 'r', CGS_OPT_STRING, RO(runs_arg), "1", 0, 0, NULL, "N|auto",
+	  "repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide" },
+	{ "max-runs", 0, CGS_OPT_INT, RO(max_runs), "30", 1, 1000, NULL, NULL,
+	  "-r auto: at most this many runs a point" },
+	{ "max-time", 0, CGS_OPT_DURATION, RO(max_time_ns), "0", 0, 100 * HOUR, NULL, NULL,
+	  "-r auto: no round that would end after this long (0: no limit)" },
+	{ "threshold", 'T', CGS_OPT_STRING, RO(threshold), "2", 0, 0, NULL, "PCT",
+	  "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2" },
 	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
 	  "result file, or a directory for it (default: a new directory under results/runs/)" },
 	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
@@ -284,7 +291,9 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
 		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
 				r->o.governor);
-	rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
+	rc = cgs_auto_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
 	if (!rc)
 		rc = check_tmpdir(r, err, errlen);
 	if (!rc)

@@ -6,8 +6,11 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
+#include <sys/signalfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "point.h"
 
@@ -72,4 +75,29 @@ int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
 	for (w = s; w > 0 && phase[w - 1] == RES_PHASE_MEASURE; w--)
 		;
 	return window_start + plan[s] - plan[w - 1];   /* phase[0] is start */
+}
+
+/* Sleep until @when (monotonic ns) unless a signal arrives first. */
+int cgs_wait_until(int64_t when, int sigfd, int *signo)
+{
+	for (;;) {
+		int64_t left = when - cgs_now_ns();
+		struct pollfd pfd = { .fd = sigfd, .events = POLLIN };
+		struct timespec ts;
+		int r;
+
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = left / 1000000000;
+		ts.tv_nsec = left % 1000000000;
+		r = ppoll(&pfd, sigfd >= 0 ? 1 : 0, &ts, NULL);
+		if (r > 0) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				*signo = (int)si.ssi_signo;
+				return -EINTR;
+			}
+		}
+	}
 }

@@ -63,57 +63,6 @@ static void gate_wait(struct cgs_shared *sh)
 		cgs_futex_wait(&sh->gate, 0, NULL);
 }
 
-int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(t->msg, t->msglen, fmt, ap);
-	va_end(ap);
-	if (err && n < t->msglen)
-		snprintf(t->msg + n, t->msglen - n, ": %s", strerror(-err));
-	return err;
-}
-
-int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n;
-
-	if (!ctx->why)
-		return err;
-	va_start(ap, fmt);
-	n = vsnprintf(ctx->why, ctx->whylen, fmt, ap);
-	va_end(ap);
-	if (err && err != -EOPNOTSUPP && n < ctx->whylen)
-		snprintf(ctx->why + n, ctx->whylen - n, ": %s", strerror(-err));
-	return err;
-}
-
-int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	if (snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
-	    (int)sizeof(path))
-		return cgs_task_fail(t, -ENAMETOOLONG, "tmpdir path");
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return cgs_task_fail(t, -errno, "creating a file in %s",
-				     t->ctx->tmpdir);
-	unlink(path);
-	if (size && ftruncate(fd, size)) {
-		int err = -errno;
-
-		close(fd);
-		return cgs_task_fail(t, err, "sizing a file in %s to %lld bytes",
-				     t->ctx->tmpdir, (long long)size);
-	}
-	return fd;
-}
-
 /* How long the runner waits for a partner left behind by a workload. */
 #define PARTNER_REAP_NS (5 * 1000000000LL)
 
@@ -144,15 +93,17 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	struct cgs_task_info *in = &sh->info[nr];
 	hwloc_const_bitmap_t place = cgs_place_of(pt->places, nr);
 	int64_t minflt0 = 0, majflt0 = 0;
-	struct cgs_task t = {
-		.nr = nr,
-		.ctx = &pt->ctx,
-		.slot = &sh->slots[nr],
-		.stop = &sh->stop,
+	struct cgs_rtask rt = {
+		.c = {
+			.task = { .nr = nr, .ctx = &pt->ctx },
+			.slot = &sh->slots[nr],
+			.stop = &sh->stop,
+		},
 		.msg = in->msg,
 		.msglen = sizeof(in->msg),
 		.pt = pt,
 	};
+	struct cgs_task *t = &rt.c.task;
 	char name[16];
 	int rc;
 
@@ -165,16 +116,16 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 
 		rc = -errno;
 		hwloc_bitmap_list_snprintf(list, sizeof(list), place);
-		cgs_task_fail(&t, rc, "binding to CPUs %s", list);
+		cgs_task_fail(t, rc, "binding to CPUs %s", list);
 		mark_failed(sh, in, rc);
 		return rc;
 	}
 	in->cpu_start = sched_getcpu();
-	rc = pt->w->setup ? pt->w->setup(&t) : 0;
+	rc = pt->w->setup ? pt->w->setup(t) : 0;
 	if (rc) {
-		cgs_partner_join(&t, PARTNER_REAP_NS);
+		cgs_partner_join(t, PARTNER_REAP_NS);
 		if (!in->msg[0])
-			cgs_task_fail(&t, rc, "setup");
+			cgs_task_fail(t, rc, "setup");
 		mark_failed(sh, in, rc);
 		return rc;
 	}
@@ -184,26 +135,26 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	if (!atomic_load(&sh->stop)) {
 		atomic_store(&in->state, CGS_T_RUNNING);
 		usage_of_thread(&minflt0, &majflt0);
-		rc = pt->w->loop(&t);
+		rc = pt->w->loop(t);
 		usage_of_thread(&in->minflt, &in->majflt);
 		in->minflt -= minflt0;
 		in->majflt -= majflt0;
 		in->cpu_end = sched_getcpu();
-		in->ops_final = t.ops;
+		in->ops_final = rt.c.ops;
 		if (!rc && !atomic_load(&sh->stop))
-			rc = cgs_task_fail(&t, -ECANCELED,
+			rc = cgs_task_fail(t, -ECANCELED,
 					   "the loop returned before it was told to stop");
 		else if (rc && !in->msg[0])
-			cgs_task_fail(&t, rc, "loop");
+			cgs_task_fail(t, rc, "loop");
 	}
 	if (pt->w->teardown)
-		pt->w->teardown(&t);
+		pt->w->teardown(t);
 	/* a partner the workload left is reaped here; its failure (also one
 	 * the workload's own join saw) is the task's */
-	cgs_partner_join(&t, PARTNER_REAP_NS);
-	if (!rc && t.partner_err)
-		rc = t.partner_err;
-	memcpy(in->aux_final, t.aux, sizeof(in->aux_final));
+	cgs_partner_join(t, PARTNER_REAP_NS);
+	if (!rc && rt.partner_err)
+		rc = rt.partner_err;
+	memcpy(in->aux_final, rt.c.aux, sizeof(in->aux_final));
 	if (rc)
 		mark_failed(sh, in, rc);
 	else

@@ -84,6 +84,25 @@ struct cgs_point_tasks {
 	void *enter_arg;
 };
 
+/*
+ * A task as the runner holds it: the workload's view and its counters
+ * (tests/workload.h) first, then what only the runner and the partner
+ * code touch. cgs_rtask_of() gets it back from the workload's pointer.
+ */
+struct cgs_rtask {
+	struct cgs_count c;
+	char *msg;                          /* shared error message buffer */
+	size_t msglen;
+	const struct cgs_point_tasks *pt;   /* the point, for partner.c */
+	struct cgs_partner *partner;        /* see partner.h; NULL: none */
+	int partner_err;                    /* a failed partner's result */
+};
+
+static inline struct cgs_rtask *cgs_rtask_of(struct cgs_task *t)
+{
+	return cgs_container_of(cgs_count_of(t), struct cgs_rtask, c);
+}
+
 /* Map the shared area for @ntasks tasks. Returns NULL with errno set. */
 struct cgs_shared *cgs_shared_map(unsigned ntasks);
 void cgs_shared_unmap(struct cgs_shared *sh);

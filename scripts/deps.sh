@@ -13,7 +13,7 @@
 set -eu
 
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev r-mathlib"
-TEST_PKGS="libcmocka-dev jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils groff man-db dpkg-dev debhelper lintian"
+TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils groff man-db dpkg-dev debhelper lintian"
 BROWSER_PKGS="chromium python3"
 
 install=1

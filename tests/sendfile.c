@@ -357,12 +357,12 @@ static int sf_broken(struct cgs_task *t, int err, const char *what, bool stalled
 {
 	if (stalled)
 		cgs_task_fail(t, err, "%s after %llu bytes sent", what,
-			      (unsigned long long)t->aux[SF_TX]);
+			      (unsigned long long)cgs_aux_get(t, SF_TX));
 	cgs_partner_join(t, SF_JOIN_NS);
-	if (t->msg[0])
+	if (cgs_task_failed(t))
 		return err;
 	return cgs_task_fail(t, err, "%s after %llu bytes sent", what,
-			     (unsigned long long)t->aux[SF_TX]);
+			     (unsigned long long)cgs_aux_get(t, SF_TX));
 }
 
 /* Send one message of msg bytes from @off, however many calls it takes. */
@@ -423,10 +423,10 @@ static int sf_finish(struct cgs_task *t, struct sf_task *s)
 	rc = cgs_partner_join(t, SF_JOIN_NS);
 	if (rc)
 		return rc;
-	if (t->aux[SF_RX] != t->aux[SF_TX])
+	if (cgs_aux_get(t, SF_RX) != cgs_aux_get(t, SF_TX))
 		return cgs_task_fail(t, -EIO, "the receiver got %llu bytes of the %llu sent",
-				     (unsigned long long)t->aux[SF_RX],
-				     (unsigned long long)t->aux[SF_TX]);
+				     (unsigned long long)cgs_aux_get(t, SF_RX),
+				     (unsigned long long)cgs_aux_get(t, SF_TX));
 	return 0;
 }
 

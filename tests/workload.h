@@ -33,12 +33,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/limits.h"
+#include "../lib/macros.h"
 #include "../lib/opt.h"
 #include "../lib/statfile.h"
 
-struct cgs_point_tasks;
-
-#define CGS_MAX_AUX 4
 
 /*
  * The per-task counters, alone on their own cache lines (see task.h): the
@@ -49,6 +48,8 @@ struct cgs_slot {
 	_Alignas(256) _Atomic uint64_t ops;
 	_Atomic uint64_t aux[CGS_MAX_AUX];
 };
+_Static_assert(sizeof(struct cgs_slot) == 256,
+	       "a task's counters fill exactly one 256-byte slot");
 
 /*
  * An auxiliary counter: sampled with the ops, reported as a rate in its
@@ -78,22 +79,34 @@ struct cgs_ctx {
 	struct json_object *extra;
 };
 
-/* One task, private to it. Workloads touch only the documented fields. */
+/*
+ * One task, as its workload sees it: its index, the point's context and
+ * its own state. Everything else about a task is the runner's
+ * (runner/task.h), reached from this struct with container_of.
+ */
 struct cgs_task {
 	unsigned nr;              /* task index, 0..nr_tasks-1 */
 	const struct cgs_ctx *ctx;
 	void *priv;               /* the workload's per-task state */
-	/* below: runner-owned */
+};
+
+/*
+ * The counting side of a task, kept around it by the runner. It is
+ * declared here only so that counting stays one inline relaxed store;
+ * workloads use the functions below and never these fields.
+ */
+struct cgs_count {
+	struct cgs_task task;     /* what the workload is given */
 	uint64_t ops;             /* local copy of the counter */
 	uint64_t aux[CGS_MAX_AUX];
 	struct cgs_slot *slot;    /* shared counter the sampler reads */
 	const _Atomic int *stop;  /* set by the runner to end the loop */
-	char *msg;                /* shared error message buffer */
-	size_t msglen;
-	const struct cgs_point_tasks *pt;   /* the point, for partner.c */
-	struct cgs_partner *partner;        /* see partner.h; NULL: none */
-	int partner_err;                    /* a failed partner's result */
 };
+
+static inline struct cgs_count *cgs_count_of(struct cgs_task *t)
+{
+	return cgs_container_of(t, struct cgs_count, task);
+}
 
 struct cgs_workload {
 	const char *name;        /* e.g. "page_fault1" */
@@ -112,24 +125,39 @@ struct cgs_workload {
 };
 
 /* True once the runner has asked the tasks to stop. */
-static inline bool cgs_stop(const struct cgs_task *t)
+static inline bool cgs_stop(struct cgs_task *t)
 {
-	return atomic_load_explicit(t->stop, memory_order_relaxed);
+	return atomic_load_explicit(cgs_count_of(t)->stop, memory_order_relaxed);
 }
 
 /* Count @n ops: one relaxed store, no locked instruction. */
 static inline void cgs_add(struct cgs_task *t, uint64_t n)
 {
-	t->ops += n;
-	atomic_store_explicit(&t->slot->ops, t->ops, memory_order_relaxed);
+	struct cgs_count *c = cgs_count_of(t);
+
+	c->ops += n;
+	atomic_store_explicit(&c->slot->ops, c->ops, memory_order_relaxed);
 }
 
 /* Count @n in auxiliary counter @k (an index into the workload's aux). */
 static inline void cgs_aux_add(struct cgs_task *t, unsigned k, uint64_t n)
 {
-	t->aux[k] += n;
-	atomic_store_explicit(&t->slot->aux[k], t->aux[k], memory_order_relaxed);
+	struct cgs_count *c = cgs_count_of(t);
+
+	c->aux[k] += n;
+	atomic_store_explicit(&c->slot->aux[k], c->aux[k], memory_order_relaxed);
 }
+
+/* The task's count in auxiliary counter @k so far (a partner's included
+ * once it was joined). */
+static inline uint64_t cgs_aux_get(struct cgs_task *t, unsigned k)
+{
+	return cgs_count_of(t)->aux[k];
+}
+
+/* True once a failure message was recorded for the task: by
+ * cgs_task_fail(), or by its partner's end (partner.h). */
+bool cgs_task_failed(struct cgs_task *t);
 
 /* Record why a task failed; returns @err (a -errno) for `return`. */
 int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)

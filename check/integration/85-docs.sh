@@ -38,7 +38,7 @@ missing() {
 		grep -q -- "$o\\b" "$2" || echo "$o"
 	done
 }
-for cmd in run compare report export; do
+for cmd in run compare report export show; do
 	[ "$("$CGSCALE" $cmd --help | grep -c -- "^  .*--")" -gt 0 ] || fail "$cmd --help lists no option"
 	m=$(missing "$cmd" "pages/cgscale-$cmd.txt")
 	[ -z "$m" ] || fail "cgscale-$cmd(1) lacks options of '$cmd --help':" $m

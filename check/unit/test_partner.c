@@ -29,7 +29,7 @@ struct fixture {
 	struct cgs_places places;
 	struct cgs_point_tasks pt;
 	struct cgs_shared *sh;
-	struct cgs_task t;
+	struct cgs_rtask rt;
 	char msg[240];
 };
 
@@ -46,8 +46,9 @@ static struct fixture *fixture(bool threads, bool bound)
 	f->pt.places = &f->places;
 	f->pt.ctx.threads = threads;
 	f->pt.ctx.nr_tasks = 1;
-	f->t = (struct cgs_task){
-		.ctx = &f->pt.ctx, .slot = &f->sh->slots[0], .stop = &f->sh->stop,
+	f->rt = (struct cgs_rtask){
+		.c = { .task = { .ctx = &f->pt.ctx }, .slot = &f->sh->slots[0],
+		       .stop = &f->sh->stop },
 		.msg = f->msg, .msglen = sizeof(f->msg), .pt = &f->pt,
 	};
 	return f;
@@ -55,7 +56,7 @@ static struct fixture *fixture(bool threads, bool bound)
 
 static void fixture_free(struct fixture *f)
 {
-	assert_null(f->t.partner);
+	assert_null(f->rt.partner);
 	cgs_shared_unmap(f->sh);
 	cgs_places_free(&f->places);
 	cgs_topo_free(&f->topo);
@@ -108,7 +109,7 @@ static int start(struct fixture *f, int what, uint64_t n, int *out,
 		 enum cgs_partner_place where)
 {
 	struct arg a = { what, n, out };
-	int rc = cgs_partner_start(&f->t, where, "cgs:test-p", partner_fn, &a,
+	int rc = cgs_partner_start(&f->rt.c.task, where, "cgs:test-p", partner_fn, &a,
 				   sizeof(a));
 
 	/* the partner has its own copy: ours may go at once */
@@ -121,18 +122,18 @@ static void count_and_fail(bool threads)
 	struct fixture *f = fixture(threads, false);
 
 	assert_int_equal(start(f, COUNT, 1000, NULL, CGS_PARTNER_SAME), 0);
-	assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), 0);
-	assert_int_equal(f->t.aux[1], 1000);
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
+	assert_int_equal(f->rt.c.aux[1], 1000);
 	assert_int_equal(atomic_load(&f->sh->slots[0].aux[1]), 1000);
-	assert_int_equal(f->t.aux[0], 0);
-	assert_int_equal(f->t.partner_err, 0);
+	assert_int_equal(f->rt.c.aux[0], 0);
+	assert_int_equal(f->rt.partner_err, 0);
 	/* no partner: nothing to wait for */
-	assert_int_equal(cgs_partner_join(&f->t, 0), 0);
-	assert_false(cgs_partner_running(&f->t));
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 0), 0);
+	assert_false(cgs_partner_running(&f->rt.c.task));
 
 	assert_int_equal(start(f, FAIL, 0, NULL, CGS_PARTNER_SAME), 0);
-	assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), -EPIPE);
-	assert_int_equal(f->t.partner_err, -EPIPE);
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), -EPIPE);
+	assert_int_equal(f->rt.partner_err, -EPIPE);
 	assert_non_null(strstr(f->msg, "partner cgs:test-p"));
 	assert_non_null(strstr(f->msg, "lost the socket"));
 	fixture_free(f);
@@ -156,7 +157,7 @@ static void test_death_is_a_failure(void **state)
 
 	(void)state;
 	assert_int_equal(start(f, DIE, 0, NULL, CGS_PARTNER_SAME), 0);
-	assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), -ECHILD);
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), -ECHILD);
 	assert_non_null(strstr(f->msg, "killed by signal 9"));
 	fixture_free(f);
 }
@@ -171,9 +172,9 @@ static void test_quit_then_kill(void **state)
 
 		/* asked to quit after the timeout, it does: not a failure */
 		assert_int_equal(start(f, WAIT_QUIT, 0, NULL, CGS_PARTNER_SAME), 0);
-		assert_true(cgs_partner_running(&f->t));
+		assert_true(cgs_partner_running(&f->rt.c.task));
 		t0 = cgs_now_ns();
-		assert_int_equal(cgs_partner_join(&f->t, 50000000), 0);
+		assert_int_equal(cgs_partner_join(&f->rt.c.task, 50000000), 0);
 		assert_in_range(cgs_now_ns() - t0, 50000000, 1050000000);
 		fixture_free(f);
 	}
@@ -182,10 +183,10 @@ static void test_quit_then_kill(void **state)
 
 	assert_int_equal(start(f, HANG, 0, NULL, CGS_PARTNER_SAME), 0);
 	t0 = cgs_now_ns();
-	assert_int_equal(cgs_partner_join(&f->t, 50000000), -ETIMEDOUT);
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 50000000), -ETIMEDOUT);
 	assert_true(cgs_now_ns() - t0 < 3000000000LL);
 	assert_non_null(strstr(f->msg, "did not end"));
-	assert_int_equal(f->t.partner_err, -ETIMEDOUT);
+	assert_int_equal(f->rt.partner_err, -ETIMEDOUT);
 	fixture_free(f);
 }
 
@@ -205,19 +206,19 @@ static void test_placement(void **state)
 
 		/* same and next: exactly that place's CPU */
 		assert_int_equal(start(f, WHERE, 0, out, CGS_PARTNER_SAME), 0);
-		assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), 0);
+		assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
 		assert_int_equal(out[64], !threads);
 		for (int c = 0; c < 64; c++)
 			assert_int_equal(out[c], c == cpu0);
 		assert_int_equal(start(f, WHERE, 0, out, CGS_PARTNER_NEXT), 0);
-		assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), 0);
+		assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
 		for (int c = 0; c < 64; c++)
 			assert_int_equal(out[c], c == cpu1);
 		/* free: the worker's affinity; here the worker is this
 		 * thread (thread mode) or our parent (process mode) */
 		if (threads) {
 			assert_int_equal(start(f, WHERE, 0, out, CGS_PARTNER_FREE), 0);
-			assert_int_equal(cgs_partner_join(&f->t, 5000000000LL), 0);
+			assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
 			for (int c = 0; c < 64; c++)
 				assert_int_equal(out[c], !!CPU_ISSET(c, &mine));
 		}
@@ -233,7 +234,7 @@ static void test_one_partner_only(void **state)
 	(void)state;
 	assert_int_equal(start(f, WAIT_QUIT, 0, NULL, CGS_PARTNER_SAME), 0);
 	assert_int_equal(start(f, COUNT, 1, NULL, CGS_PARTNER_SAME), -EBUSY);
-	assert_int_equal(cgs_partner_join(&f->t, 0), 0);
+	assert_int_equal(cgs_partner_join(&f->rt.c.task, 0), 0);
 	fixture_free(f);
 }
 

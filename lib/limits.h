@@ -1,0 +1,11 @@
+/*
+ * limits.h - limits that more than one layer must agree on.
+ */
+#ifndef CGS_LIMITS_H
+#define CGS_LIMITS_H
+
+/* Auxiliary counters per workload (tests/workload.h) and per point in a
+ * result (results/res.h). */
+#define CGS_MAX_AUX 4
+
+#endif
