@@ -44,6 +44,12 @@ done
 ver=$(dpkg-deb -f "$deb" Version)
 "$CGSCALE" --version | grep -q "^cgscale $ver " || fail "package version $ver is not cgscale's: $("$CGSCALE" --version)"
 
+# `apt install ./cgscale_*.deb` resolves its dependencies here
+if command -v apt-get >/dev/null; then
+	apt-get -s install "./$deb" >apt.txt 2>&1 || fail "apt-get -s install ./$deb fails: $(tail -n 5 apt.txt)"
+	grep -q -e '^Inst cgscale ' -e 'cgscale is already the newest' apt.txt || fail "apt would not install cgscale: $(tail -n 5 apt.txt)"
+fi
+
 # installed files
 dpkg -x "$deb" root
 bin=$T/root/usr/bin/cgscale
