@@ -111,7 +111,8 @@ void cgs_opt_bash_values(const struct cgs_optset *set, FILE *out)
 				fprintf(out, "%s%s", k ? " " : "", o->choices[k]);
 			fputs("\" -- \"$cur\"));", out);
 		} else if (kind) {
-			fprintf(out, " COMPREPLY=($(compgen %s -- \"$cur\"));", kind);
+			fprintf(out, " compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen %s -- \"$cur\"));",
+				kind);
 		}
 		fputs(" return ;;\n", out);
 	}

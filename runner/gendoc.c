@@ -135,7 +135,8 @@ static void bash_cmd(const char *cmd, const char *pos, FILE *out)
 		cgs_opt_words(&sets[i], out);
 	fputs("\" -- \"$cur\")) ;;\n", out);
 	if (pos)
-		fprintf(out, "\t\t*) COMPREPLY=($(compgen %s -- \"$cur\")) ;;\n", pos);
+		fprintf(out, "\t\t*) %sCOMPREPLY=($(compgen %s -- \"$cur\")) ;;\n",
+			strcmp(pos, "-f") ? "" : "compopt -o filenames 2>/dev/null; ", pos);
 	fputs("\t\tesac ;;\n", out);
 }
 

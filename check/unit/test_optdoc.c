@@ -74,7 +74,8 @@ static void test_words_and_bash(void **state)
 	assert_string_equal(w, " --num -n --colour --dry-run --out -o");
 	assert_non_null(strstr(b, "-n|--num) return ;;\n"));
 	assert_non_null(strstr(b, "--colour) COMPREPLY=($(compgen -W \"red dark-green\" -- \"$cur\")); return ;;\n"));
-	assert_non_null(strstr(b, "-o|--out) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"));
+	assert_non_null(strstr(b, "-o|--out) compopt -o filenames 2>/dev/null; "
+				  "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"));
 	assert_null(strstr(b, "dry-run"));  /* takes no value */
 	free(w);
 	free(b);
