@@ -112,6 +112,7 @@ integration: cgscale docs build/san/cgscale
 bench: cgscale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/vs-will-it-scale ./cgscale

@@ -29,7 +29,7 @@
 #define CMP_EXIT_BISECT_SKIP 125
 #define CMP_EXIT_BISECT_ABORT 128
 
-#define CMP_MAX_METRICS 32
+#define CMP_MAX_METRICS 48
 #define CMP_MAX_SIDES 26
 #define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
 

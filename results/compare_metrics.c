@@ -101,6 +101,47 @@ const struct cmp_metric cmp_metrics[] = {
 	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns" },
 	{ "stat_max", "ns", "slowest stat-file read",
 	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns" },
+	/* CPU time of the tasks over the window (on by default; seed 004) */
+	{ "sys_us_per_op", "us/op", "system CPU time of the tasks per op",
+	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op" },
+	{ "user_us_per_op", "us/op", "user CPU time of the tasks per op",
+	  -1, CMP_SECONDARY, NULL, "cputime.user_us_per_op" },
+	/* /proc/vmstat over the window, system-wide, named as LKP does: per
+	 * second they follow the throughput, per op they are work per op */
+	{ "proc-vmstat.pgfault", "/s", "page faults per second, system-wide",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfault" },
+	{ "proc-vmstat.pgfault.per_op", "/op", "page faults per op, system-wide",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfault" },
+	{ "proc-vmstat.pgalloc_normal", "/s", "pages allocated from ZONE_NORMAL per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgalloc_normal" },
+	{ "proc-vmstat.pgalloc_normal.per_op", "/op", "pages allocated from ZONE_NORMAL per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgalloc_normal" },
+	{ "proc-vmstat.pgfree", "/s", "pages freed per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfree" },
+	{ "proc-vmstat.pgfree.per_op", "/op", "pages freed per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfree" },
+	{ "proc-vmstat.numa_hit", "/s", "allocations on the intended node per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.numa_hit" },
+	{ "proc-vmstat.numa_hit.per_op", "/op", "allocations on the intended node per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.numa_hit" },
+	/* memcg stats flushing (run --trace memcg-flush): flushes of the
+	 * point's own cgroups, and the rstat lock per flush, system-wide */
+	{ "flush_per_sec", "/s", "memcg stats flushes of the point's cgroups per second (--trace)",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_sec" },
+	{ "flush_per_op", "/op", "memcg stats flushes of the point's cgroups per op",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_op" },
+	{ "flush_per_read", "/read", "memcg stats flushes of the point's cgroups per --stat-reader read",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_read" },
+	{ "rstat_hold_p50", "ns", "median time the rstat lock was held per flush (--trace)",
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_per_flush.p50_ns" },
+	{ "rstat_hold_p99", "ns", "99th percentile rstat lock hold per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.p99_ns" },
+	{ "rstat_hold_max", "ns", "longest rstat lock hold per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.max_ns" },
+	{ "rstat_wait_p99", "ns", "99th percentile wait for the rstat lock per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.p99_ns" },
+	{ "rstat_wait_max", "ns", "longest wait for the rstat lock per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns" },
 };
 const size_t cmp_nmetrics = sizeof(cmp_metrics) / sizeof(cmp_metrics[0]);
 

@@ -356,6 +356,12 @@ void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
  * shape falls back to rpt_json_tables(). */
 void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption);
 
+/* A point's "vmstat" section: the notable counters that changed, with
+ * their rates (report_vmstat.c); another shape: rpt_json_tables(). */
+void rpt_vmstat_section(FILE *out, struct json_object *vm, const char *caption);
+/* Is /proc/vmstat key @k one the report shows? */
+bool rpt_vmstat_notable(const char *k);
+
 /* A point's "cgroup" section: layout, warnings, tree, knobs, events,
  * memory.stat (report_cgroup.c); another shape: rpt_json_tables(). */
 void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption);

@@ -339,6 +339,8 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				rpt_perf_section(d->out, v, cap);
 			else if (!strcmp(k, "cgroup"))
 				rpt_cgroup_section(d->out, v, cap);
+			else if (!strcmp(k, "vmstat"))
+				rpt_vmstat_section(d->out, v, cap);
 			else
 				rpt_json_tables(d->out, v, cap);
 			fprintf(d->out, "</details>\n");

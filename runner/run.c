@@ -26,9 +26,11 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "evidence.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "trace.h"
 #include "../lib/util.h"
 #include "../results/disturb.h"
 #include "../lib/version.h"
@@ -160,7 +162,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
-	struct cgs_observer obs[8];      /* perf, cgroup, stat_read, stat reader: 4 today */
+	struct cgs_observer obs[12];     /* perf, cgroup, stat_read, stat reader, vmstat, cputime, trace: 7 today */
 	struct cgs_cgpoint *cgp = NULL;
 	struct cgs_cgview view;
 	char ctrls[256];
@@ -175,6 +177,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
+	struct cgs_evidence *ev = NULL;
 	int rc;
 
 	if (!p)
@@ -206,9 +209,13 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		}
 	}
 	if (!rc && !p->status)
+		rc = cgs_evidence_begin(!r->o.no_vmstat, !r->o.no_cputime,
+					r->trace, spec.cg, obs, &spec.nobs, &ev);
+	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
 	else if (!rc)
 		rc = res_point_alloc(p, ntasks, 0);
+	cgs_evidence_end(ev);
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
@@ -333,6 +340,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	pmu_set_free(&r->pmu);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
+	cgs_trace_free(r->trace);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 }

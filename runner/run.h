@@ -47,6 +47,8 @@ struct cgs_run_opts {
 	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
 	char *stat_reader_cpu;
 	int stat_reader_file, stat_reader_target;
+	bool no_vmstat, no_cputime;      /* evidence.h: on by default */
+	char *trace;                     /* --trace SETS, NULL: off */
 };
 
 extern const struct cgs_opt cgs_run_optdefs[];
@@ -74,6 +76,7 @@ struct cgs_run {
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 
 /* run_opts.c: allocate each workload's options struct, put the option

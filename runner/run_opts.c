@@ -20,6 +20,7 @@
 #include "run.h"
 #include "statfile.h"
 #include "statread.h"
+#include "trace.h"
 #include "../lib/util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
@@ -83,6 +84,11 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	{ "stat-reader-target", 0, CGS_OPT_ENUM, RO(stat_reader_target), "top", 0, 0,
 	  cgs_stat_target_names, NULL,
 	  "whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent" },
+	{ "no-vmstat", 0, CGS_OPT_BOOL, RO(no_vmstat), NULL, 0, 0, NULL, NULL,
+	  "do not record /proc/vmstat deltas over the measured window" },
+	{ "no-cputime", 0, CGS_OPT_BOOL, RO(no_cputime), NULL, 0, 0, NULL, NULL,
+	  "do not record the tasks' user and system CPU time per op" },
+	{ "trace", 0, CGS_OPT_STRING, RO(trace), NULL, 0, 0, NULL, "SETS", CGS_TRACE_HELP },
 };
 const size_t cgs_run_noptdefs = sizeof(cgs_run_optdefs) / sizeof(cgs_run_optdefs[0]);
 
@@ -304,6 +310,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_cgrun_validate(r, false, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
+	if (!rc && r->o.trace)
+		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
 }
 

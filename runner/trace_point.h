@@ -1,0 +1,18 @@
+/*
+ * trace_point.h - the --trace observer of one point (trace_point.c).
+ */
+#ifndef CGS_TRACE_POINT_H
+#define CGS_TRACE_POINT_H
+
+#include "point.h"
+#include "trace.h"
+
+struct cgs_tracept;
+struct cgs_cgview;
+/* @cg: the point's cgroups (NULL: none), for the own cgroup ids. */
+struct cgs_tracept *cgs_tracept_new(const struct cgs_trace *t,
+				    const struct cgs_cgview *cg);
+void cgs_tracept_observer(struct cgs_tracept *tp, struct cgs_observer *o);
+void cgs_tracept_free(struct cgs_tracept *tp);
+
+#endif
