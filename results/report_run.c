@@ -15,15 +15,6 @@
 
 #include "report.h"
 
-void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
-		   char *buf, size_t len)
-{
-	if (s->nin > 1)
-		snprintf(buf, len, "file %u run %u", r->file + 1, r->p->run + 1);
-	else
-		snprintf(buf, len, "run %u", r->p->run + 1);
-}
-
 static unsigned intern(const char ***v, unsigned *n, const char *s, int *rc)
 {
 	const char **nv;
