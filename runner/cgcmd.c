@@ -163,25 +163,33 @@ static void report(void *arg, const char *path, const char *what)
 		t->kept++;
 }
 
+const struct cgs_opt cgs_cleanup_optdefs[] = {
+	{ "dry-run", 'n', CGS_OPT_BOOL, offsetof(struct cg_clean_opts, dry_run), NULL, 0, 0,
+	  NULL, NULL, "only list what would be removed; needs no root" },
+};
+const size_t cgs_cleanup_noptdefs = sizeof(cgs_cleanup_optdefs) / sizeof(cgs_cleanup_optdefs[0]);
+
 static int cmd_cleanup(int argc, char **argv)
 {
 	struct cg_clean_opts o = { .wait_ns = 2 * 1000000000LL, .report = report };
+	struct cgs_optset set = { "cleanup options", cgs_cleanup_optdefs,
+				  cgs_cleanup_noptdefs, &o };
 	struct tally t = { 0, 0 };
 	struct cg_layout l;
 	char err[1024];
-	int rc;
+	int rc, first = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
-			o.dry_run = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		} else {
-			cgs_err("cgroup cleanup: unknown argument '%s'; see 'cgscale cgroup --help'",
-				argv[i]);
-			return EXIT_BADINPUT;
-		}
+	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (!rc && first < argc)
+		rc = cgs_errf(err, sizeof(err), -EINVAL,
+			      "unknown argument '%s'; see 'cgscale cgroup --help'", argv[first]);
+	if (rc) {
+		cgs_err("cgroup cleanup: %s", err);
+		return EXIT_BADINPUT;
 	}
 	o.arg = &t;
 	if (geteuid() && !o.dry_run) {

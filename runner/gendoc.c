@@ -23,7 +23,10 @@ static size_t cmd_sets(const char *cmd, struct cgs_optset *sets)
 {
 	size_t n = 0;
 
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "cgroup")) {
+	if (!strcmp(cmd, "cgroup cleanup")) {
+		sets[n++] = (struct cgs_optset){ "cleanup options", cgs_cleanup_optdefs,
+						 cgs_cleanup_noptdefs, NULL };
+	} else if (!strcmp(cmd, "run") || !strcmp(cmd, "cgroup")) {
 		sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
 						 cgs_run_noptdefs, NULL };
 		for (size_t i = 0; !strcmp(cmd, "run") && i < cgs_nworkloads &&
@@ -100,8 +103,10 @@ int cgs_gen_man(const char *page, const struct cgs_cmd *cmds, size_t ncmds,
 		cgs_err("--gen-man: no page '%s'; give cgscale or cgscale-COMMAND", page);
 		return 2;
 	}
+	if (cmd && !strcmp(cmd, "cgroup"))  /* cleanup's options, then show's */
+		nsets = cmd_sets("cgroup cleanup", sets);
 	if (cmd)
-		nsets = cmd_sets(cmd, sets);
+		nsets += cmd_sets(cmd, sets + nsets);
 	while (getline(&line, &cap, in) > 0) {
 		if (!strcmp(line, "@OPTIONS@\n"))
 			for (size_t i = 0; i < nsets; i++)
@@ -154,6 +159,7 @@ int cgs_gen_completion(const char *shell, const struct cgs_cmd *cmds,
 {
 	char wl[4096] = "-W \"";
 	size_t o = strlen(wl);
+	struct cgs_optset cleanup;
 
 	if (strcmp(shell, "bash")) {
 		cgs_err("--gen-completion: no completion for '%s'; give bash", shell);
@@ -178,7 +184,10 @@ int cgs_gen_completion(const char *shell, const struct cgs_cmd *cmds,
 	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
 	      "\t\t\tCOMPREPLY=($(compgen -W \"show cleanup --help\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n"
 	      "\t\tif [ \"${COMP_WORDS[2]}\" = cleanup ]; then\n"
-	      "\t\t\tCOMPREPLY=($(compgen -W \"--dry-run --help\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n"
+	      "\t\t\tCOMPREPLY=($(compgen -W \"--help", out);
+	cleanup = (struct cgs_optset){ NULL, cgs_cleanup_optdefs, cgs_cleanup_noptdefs, NULL };
+	cgs_opt_words(&cleanup, out);
+	fputs("\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n"
 	      "\tfi\n\tcase \"$cmd\" in\n", out);
 	bash_cmd("run", wl, out);
 	bash_cmd("cgroup", wl, out);

@@ -100,6 +100,9 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The options of `cgscale cgroup cleanup` (also its page and completion). */
+extern const struct cgs_opt cgs_cleanup_optdefs[];
+extern const size_t cgs_cleanup_noptdefs;
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);

@@ -44,9 +44,10 @@ for cmd in run compare report export show; do
 	[ -z "$m" ] || fail "cgscale-$cmd(1) lacks options of '$cmd --help':" $m
 	echo "ok: cgscale-$cmd(1) has every option of '$cmd --help'"
 done
-# cgroup show takes the run options
+# cgroup show takes the run options; cleanup has its own
 m=$(missing run pages/cgscale-cgroup.txt "run options")
 [ -z "$m" ] || fail "cgscale-cgroup(1) lacks run options:" $m
+grep -q -- '--dry-run' pages/cgscale-cgroup.txt || fail "cgscale-cgroup(1) lacks cleanup's --dry-run"
 # The check can fail: a page without its generated part lacks them.
 grep -v '^@OPTIONS@$' "$REPO/doc/man/cgscale-run.1.in" | "$CGSCALE" --gen-man cgscale-run >cut.1
 MANWIDTH=3000 man -l cut.1 2>/dev/null >cut.txt
@@ -73,6 +74,7 @@ complete_words run "" >got
 sort workloads | diff - got >/dev/null || fail "run TEST completes to $(tr '\n' ' ' <got), cgscale list has $(tr '\n' ' ' <workloads)"
 complete_words cgroup show page_ | grep -qx page_fault1 || fail "cgroup show does not complete workloads"
 complete_words "" | grep -qx compare || fail "commands are not completed"
+complete_words cgroup cleanup --d | grep -qx -- --dry-run || fail "cgroup cleanup --dry-run is not completed"
 modes=$("$CGSCALE" run --help | sed -n 's/.*--mode .*\[\([^]]*\)\].*/\1/p' | tr '|' '\n' | sort)
 [ -n "$modes" ] || fail "run --help shows no --mode choices"
 [ "$(complete_words run --mode "")" = "$modes" ] || fail "--mode completes to $(complete_words run --mode "" | tr '\n' ' ')"
