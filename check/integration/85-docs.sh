@@ -87,4 +87,13 @@ if [ -n "$ev" ]; then
 	complete_words run -e "cycles,$ev" | grep -qx -- "cycles,$ev" || fail "-e does not complete event $ev after a comma"
 	echo "ok: -e completes $ev"
 fi
-echo "ok: $n pages render cleanly; completion lists $(wc -l <workloads) workloads"
+# make install puts them in their FHS places under PREFIX and DESTDIR
+make -s -C "$REPO" install DESTDIR="$T/inst" PREFIX=/opt/cgs >install.txt 2>&1 ||
+	fail "make install failed: $(tail -n 5 install.txt)"
+for f in bin/cgscale share/man/man1/cgscale.1 share/man/man1/cgscale-run.1 \
+	 share/bash-completion/completions/cgscale share/doc/cgscale/README.md \
+	 share/doc/cgscale/SCHEMA.md share/doc/cgscale/COMPARE.md share/doc/cgscale/CHANGELOG.md; do
+	[ -f "inst/opt/cgs/$f" ] || fail "make install did not install /opt/cgs/$f"
+done
+[ "$(find inst -type f | wc -l)" -eq "$(( n + 6 ))" ] || fail "make install wrote other files: $(find inst -type f)"
+echo "ok: $n pages render cleanly; completion lists $(wc -l <workloads) workloads; make install"
