@@ -109,13 +109,22 @@ unit: $(UNIT_REL) $(UNIT_SAN)
 integration: cgscale docs build/san/cgscale
 	@check/run-integration.sh ./cgscale build/san/cgscale
 
-bench: cgscale
+build/rel/bench/placement-scale: build/rel/bench/placement_scale.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+build/rel/bench/results-gen: build/rel/bench/results_gen.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
+	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
 	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
+	@bench/sampler-scale ./cgscale
 	@bench/vs-will-it-scale ./cgscale
+	@bench/results-scale ./cgscale build/rel/bench/results-gen
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the

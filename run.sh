@@ -6,13 +6,13 @@
 #   ./run.sh --quick         the same in under a minute
 #   ./run.sh [--quick] OPTS  extra options go to `cgscale run` (e.g. -r 3)
 #
-# It installs the Debian packages it needs (as root; otherwise it names
-# them), builds cgscale, runs, writes an HTML report beside the results
-# (charts need gnuplot-nox; without it the report has the tables), prints
+# It installs the Debian packages it needs, gnuplot-nox for the report's
+# charts included (as root; otherwise it names them and stops), builds
+# cgscale, runs, writes an HTML report beside the results, prints
 # where the results and the report went, then the summary table.
 set -eu
 cd "$(dirname "$0")"
-scripts/deps.sh build
+scripts/deps.sh run
 make -s cgscale >/dev/null
 
 timing=""

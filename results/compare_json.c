@@ -233,7 +233,11 @@ static void junit_case(const struct cmp_result *r, const struct cmp_group *g,
 	xml_escaped(f, name);
 	fputs("\" name=\"", f);
 	xml_escaped(f, cmp_metrics[m].name);
-	fprintf(f, " %s vs %s\" time=\"0\">\n", r->sides[s].label, r->sides[0].label);
+	fputc(' ', f);
+	xml_escaped(f, r->sides[s].name);
+	fprintf(f, " (%s) vs ", r->sides[s].label);
+	xml_escaped(f, r->sides[0].name);
+	fprintf(f, " (%s)\" time=\"0\">\n", r->sides[0].label);
 	if (d->verdict == CMP_REGRESSION || d->verdict == CMP_INCONCLUSIVE ||
 	    d->verdict == CMP_NOISY) {
 		fprintf(f, "      <%s message=\"", d->verdict == CMP_REGRESSION ?

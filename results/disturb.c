@@ -37,13 +37,6 @@ static const char *layout(const struct res_point *p)
 	return "none";
 }
 
-static bool siblings(const struct res_point *a, const struct res_point *b)
-{
-	return ok_point(b) && a->tasks == b->tasks && !strcmp(a->test, b->test) &&
-	       !strcmp(a->mode, b->mode) &&
-	       !strcmp(layout(a), layout(b));
-}
-
 static bool cg_flagged(const struct res_point *p)
 {
 	struct json_object *cg, *f;
@@ -60,31 +53,56 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The siblings' median idle (self included), the count of siblings and
- * of flagged ones. */
-static int sibling_stats(const struct res_file *f, const struct res_point *p,
-			 double *idle_med, unsigned *n, unsigned *flagged)
+/* An ok point and what makes its siblings: same test, mode, task count
+ * and cgroup layout. The points are sorted by it, so each group of
+ * siblings is one stretch: O(n log n) for all of them, not O(n^2). */
+struct sib {
+	const struct res_point *p;
+	const char *layout;
+	unsigned idx;
+};
+
+static int cmp_sib(const void *x, const void *y)
 {
-	double *v = malloc(f->npoints * sizeof(*v));
+	const struct sib *a = x, *b = y;
+	int c = strcmp(a->p->test, b->p->test);
+
+	if (!c)
+		c = strcmp(a->p->mode, b->p->mode);
+	if (!c)
+		c = (a->p->tasks > b->p->tasks) - (a->p->tasks < b->p->tasks);
+	if (!c)
+		c = strcmp(a->layout, b->layout);
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static bool same_group(const struct sib *a, const struct sib *b)
+{
+	return a->p->tasks == b->p->tasks && !strcmp(a->p->test, b->p->test) &&
+	       !strcmp(a->p->mode, b->p->mode) && !strcmp(a->layout, b->layout);
+}
+
+/* What a point is judged against: its siblings (itself included). */
+struct sib_stats {
+	double idle_med;
+	unsigned n, flagged;
+};
+
+/* The stats of the siblings v[0..n); @tmp holds n doubles. */
+static void sibling_stats(const struct sib *v, unsigned n, double *tmp,
+			  struct sib_stats *st)
+{
 	unsigned k = 0;
 
-	*n = *flagged = 0;
-	if (!v)
-		return -ENOMEM;
-	for (unsigned i = 0; i < f->npoints; i++) {
-		const struct res_point *q = &f->points[i];
-
-		if (!siblings(p, q))
-			continue;
-		(*n)++;
-		*flagged += cg_flagged(q);
-		if (isfinite(q->sum.idle_pct))
-			v[k++] = q->sum.idle_pct;
+	st->n = n;
+	st->flagged = 0;
+	for (unsigned i = 0; i < n; i++) {
+		st->flagged += cg_flagged(v[i].p);
+		if (isfinite(v[i].p->sum.idle_pct))
+			tmp[k++] = v[i].p->sum.idle_pct;
 	}
-	qsort(v, k, sizeof(*v), cmp_dbl);
-	*idle_med = !k ? NAN : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-	free(v);
-	return 0;
+	qsort(tmp, k, sizeof(*tmp), cmp_dbl);
+	st->idle_med = !k ? NAN : k % 2 ? tmp[k / 2] : (tmp[k / 2 - 1] + tmp[k / 2]) / 2;
 }
 
 static int online_cpus(const struct res_file *f)
@@ -119,16 +137,14 @@ static double late_ms(const struct res_point *p)
 }
 
 /* The reasons of one ok point into @a. */
-static int check_point(const struct res_file *f, const struct res_point *p,
-		       struct json_object *a)
+static void check_point(const struct res_file *f, const struct res_point *p,
+			const struct sib_stats *st, struct json_object *a)
 {
 	const struct res_disturb_limits *L = &res_disturb_limits;
-	double med, idle = p->sum.idle_pct;
-	unsigned n, flagged;
-	int cpus = online_cpus(f), rc = sibling_stats(f, p, &med, &n, &flagged);
+	double med = st->idle_med, idle = p->sum.idle_pct;
+	unsigned n = st->n, flagged = st->flagged;
+	int cpus = online_cpus(f);
 
-	if (rc)
-		return rc;
 	if (p->sum.steal_pct > L->steal_pct)
 		reason(a, "steal %.1f%% (above %g%%)", p->sum.steal_pct, L->steal_pct);
 	if (n > 1 && isfinite(idle) && med - idle > L->idle_pts)
@@ -148,32 +164,56 @@ static int check_point(const struct res_file *f, const struct res_point *p,
 	if (cg_flagged(p) && n > 1 && flagged <= L->flagged_frac * n)
 		reason(a, "cgroup memory events in %.0f of %.0f sibling runs (see extra.cgroup.flags)",
 		       flagged, n);
+}
+
+/* Mark the ok points v[0..n), siblings all. */
+static int mark_group(const struct res_file *f, struct sib *v, unsigned n,
+		      double *tmp)
+{
+	struct sib_stats st;
+
+	sibling_stats(v, n, tmp, &st);
+	for (unsigned i = 0; i < n; i++) {
+		struct res_point *p = (struct res_point *)v[i].p;
+		struct json_object *a = json_object_new_array();
+
+		if (!a || (!p->extra && !(p->extra = json_object_new_object()))) {
+			json_object_put(a);
+			return -ENOMEM;
+		}
+		check_point(f, p, &st, a);
+		if (json_object_object_add(p->extra, "disturbed", a)) {
+			json_object_put(a);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
 int res_disturb_mark(struct res_file *f)
 {
-	int rc = 0;
+	struct sib *v = calloc(f->npoints ? f->npoints : 1, sizeof(*v));
+	double *tmp = calloc(f->npoints ? f->npoints : 1, sizeof(*tmp));
+	unsigned n = 0;
+	int rc = v && tmp ? 0 : -ENOMEM;
 
 	for (unsigned i = 0; !rc && i < f->npoints; i++) {
 		struct res_point *p = &f->points[i];
-		struct json_object *a;
 
 		if (p->extra)
 			json_object_object_del(p->extra, "disturbed");
-		if (!ok_point(p))
-			continue;
-		if (!p->extra && !(p->extra = json_object_new_object()))
-			return -ENOMEM;
-		a = json_object_new_array();
-		if (!a)
-			return -ENOMEM;
-		rc = check_point(f, p, a);
-		if (json_object_object_add(p->extra, "disturbed", a)) {
-			json_object_put(a);
-			rc = rc ? rc : -ENOMEM;
-		}
+		if (ok_point(p))
+			v[n++] = (struct sib){ p, layout(p), i };
 	}
+	if (!rc)
+		qsort(v, n, sizeof(*v), cmp_sib);
+	for (unsigned a = 0, b; !rc && a < n; a = b) {
+		for (b = a + 1; b < n && same_group(&v[a], &v[b]); b++)
+			;
+		rc = mark_group(f, v + a, b - a, tmp);
+	}
+	free(v);
+	free(tmp);
 	return rc;
 }
 

@@ -47,12 +47,18 @@ enum rpt_axis_flags {
 	RPT_AX_ZERO = 1 << 0,   /* the range includes 0 (rates, counts) */
 	RPT_AX_INT = 1 << 1,    /* ticks on whole numbers (tasks, indices) */
 	RPT_AX_PAD = 1 << 2,    /* half a unit of room at both ends (bars) */
+	RPT_AX_TIGHT = 1 << 3,  /* the range ends at the data, not at a tick
+				 * multiple (time axes end at the last sample;
+				 * task axes start at the smallest count) */
+	RPT_AX_LOG2 = 1 << 4,   /* log2 scale, ticks at the powers of two
+				 * (task sweeps); needs lo > 0 */
 };
 
 struct rpt_axis {
 	char label[128];          /* with its unit, e.g. "total ops/s" */
 	double min, max;          /* the range drawn */
-	double step;              /* between ticks */
+	double step;              /* between ticks; 2 on a log2 axis */
+	bool log2;                /* drawn on a log2 scale */
 	unsigned nticks;
 	double tick[RPT_MAX_TICKS];
 	char tick_label[RPT_MAX_TICKS][48];
@@ -186,6 +192,19 @@ struct rpt_chart {
 	char *svg;             /* drawn and made safe to embed, or NULL */
 	char *error;           /* why it was not drawn, or NULL */
 };
+
+/* Room above the top value, as a fraction of the data's y span. */
+#define RPT_HEADROOM 0.08
+/* End labels closer than this fraction of the y range are stacked. */
+#define RPT_LABEL_GAP 0.08
+
+/* Where series @i writes its name at its last point (label_end); false
+ * when it does not. */
+bool rpt_end_label(const struct rpt_chart *c, unsigned i, double *x, double *y);
+/* The label's vertical offset in character heights: +0.7 (above the
+ * point), or one line lower for each earlier end label that would
+ * overlap it. */
+double rpt_end_label_offset(const struct rpt_chart *c, unsigned i);
 
 /* A new series (NULL when the chart has RPT_MAX_SERIES already). */
 struct rpt_series *rpt_chart_series(struct rpt_chart *c, const char *name,
@@ -335,6 +354,13 @@ struct rpt_set {
 	rpt_describe_fn describe;    /* may be NULL */
 };
 
+/* The scalability charts of test @t (report_scal.c): total ops/s and each
+ * aux counter against tasks, with the table behind them. */
+void rpt_scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t);
+/* The task axis for these task counts: log2 for a sweep (3 or more counts
+ * spanning 8x), else whole numbers from the smallest count. */
+unsigned rpt_task_axis_flags(const unsigned *tasks, size_t n);
+
 static inline bool rpt_ok(const struct res_point *p)
 {
 	return p->status && !strcmp(p->status, "ok") && p->sum.elapsed_s > 0;
@@ -367,7 +393,16 @@ bool rpt_vmstat_notable(const char *k);
 void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption);
 
 /* Measured ops/s of task @i of @p (from its samples); NAN if none. */
-double rpt_task_rate(const struct res_point *p, unsigned i);
+double rpt_task_rate(const struct res_point *p, unsigned i);   /* report_dist.c */
+
+/* (report_dist.c) Above this many tasks a point's per-task figure is the
+ * distribution of their rates, not a bar each; at most RPT_DIST_POINTS
+ * points per run are drawn. */
+#define RPT_TASK_BARS 64
+#define RPT_DIST_POINTS 256
+void rpt_task_dist(struct rpt_doc *d, const struct rpt_group *g,
+		   const struct rpt_run *const *v, const char (*label)[64],
+		   unsigned n);
 
 
 /* Write the report of @n loaded result files into @d; @describe may be

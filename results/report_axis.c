@@ -106,17 +106,40 @@ void rpt_fmt_tick(double v, double step, char *buf, size_t len)
 	strncat(buf, sfx, len - strlen(buf) - 1);
 }
 
+/* A log2 axis over [lo, hi] (0 < lo < hi): the range is the data, the
+ * ticks are the powers of two inside it, and the range's ends. */
+static void fit_log2(struct rpt_axis *a, double lo, double hi)
+{
+	a->log2 = true;
+	a->step = 2;
+	a->min = lo;
+	a->max = hi;
+	a->nticks = 0;
+	for (double t = pow(2, ceil(log2(lo) - 1e-9)); t <= hi * (1 + 1e-9) &&
+	     a->nticks < RPT_MAX_TICKS; t *= 2) {
+		a->tick[a->nticks] = t;
+		rpt_fmt_tick(t, t < 1 ? t : 1, a->tick_label[a->nticks],
+			     sizeof(a->tick_label[0]));
+		a->nticks++;
+	}
+}
+
 int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		 unsigned flags)
 {
 	bool integer = flags & RPT_AX_INT;
-	double step, first, last;
+	double step, first, last, dlo, dhi;
 
 	if (target < 2)
 		return -EINVAL;
 	if (!isfinite(lo) || !isfinite(hi) || lo > hi) {
 		lo = 0;
 		hi = 1;
+	}
+	a->log2 = false;
+	if ((flags & RPT_AX_LOG2) && lo > 0 && hi > lo) {
+		fit_log2(a, lo, hi);
+		return 0;
 	}
 	if (flags & RPT_AX_ZERO) {
 		lo = fmin(lo, 0);
@@ -132,6 +155,8 @@ int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 			lo -= d;
 		hi += d;
 	}
+	dlo = lo;
+	dhi = hi;
 	step = nearest_nice(hi - lo, target - 1, integer);
 	for (;;) {
 		first = floor(lo / step + 1e-9) * step;
@@ -148,6 +173,12 @@ int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		last = floor(hi / step + 1e-9) * step;
 		a->min = lo - pad;
 		a->max = hi + pad;
+	} else if (flags & RPT_AX_TIGHT) {
+		/* the data's own ends; only the ticks inside them */
+		a->min = dlo;
+		a->max = dhi;
+		first = ceil(dlo / step - 1e-9) * step;
+		last = floor(dhi / step + 1e-9) * step;
 	} else {
 		a->min = first;
 		a->max = last;

@@ -33,10 +33,7 @@ static bool starts(const char *p, const char *end, const char *lit)
 
 static const char *find(const char *p, const char *end, const char *lit)
 {
-	for (; p < end; p++)
-		if (starts(p, end, lit))
-			return p;
-	return NULL;
+	return p < end ? memmem(p, (size_t)(end - p), lit, strlen(lit)) : NULL;
 }
 
 char *rpt_svg_embed(const char *svg, size_t len, const char *prefix)
@@ -198,7 +195,7 @@ static void chart_error(struct rpt_chart *c, const char *fmt, const char *what)
 static unsigned split_output(struct rpt_chart **c, unsigned n, const char *out,
 			     size_t len, const char *why)
 {
-	const char *end = out + len;
+	const char *end = out + len, *from = out;
 	unsigned failed = 0;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -208,8 +205,13 @@ static unsigned split_output(struct rpt_chart **c, unsigned n, const char *out,
 		if (c[i]->error)
 			continue;
 		snprintf(mark, sizeof(mark), "<!--cgs-chart %u-->", i);
-		p = find(out, end, mark);
+		/* the charts come in order: look on from the last one, so that
+		 * splitting is linear in the output, not charts x output */
+		p = find(from, end, mark);
+		if (!p)
+			p = find(out, from, mark);
 		if (p) {
+			from = p;
 			p += strlen(mark);
 			q = find(p, end, "<!--cgs-chart ");
 			snprintf(prefix, sizeof(prefix), "c%u-", c[i]->id);

@@ -120,10 +120,43 @@ void rpt_chart_fit(struct rpt_chart *c, unsigned xflags, unsigned yflags)
 		widen(c->band[b].on_y ? &ylo : &xlo, c->band[b].on_y ? &yhi : &xhi,
 		      c->band[b].hi);
 	}
+	/* headroom: no marker or end label on the top of the frame */
 	if (yhi > ylo)
-		yhi += (yhi - ylo) * 0.03;   /* no marker on the frame */
+		yhi += (yhi - ylo) * RPT_HEADROOM;
+	else if (yhi > 0)
+		yhi *= 1 + RPT_HEADROOM;
 	rpt_axis_fit(&c->x, xlo, xhi, 8, xflags);
 	rpt_axis_fit(&c->y, ylo, yhi, 6, yflags);
+}
+
+bool rpt_end_label(const struct rpt_chart *c, unsigned i, double *x, double *y)
+{
+	const struct rpt_series *sr = &c->series[i];
+	size_t k = sr->n;
+
+	while (k > 0 && !(isfinite(sr->x[k - 1]) && isfinite(sr->y[k - 1])))
+		k--;
+	if (!sr->label_end || !k)
+		return false;
+	*x = sr->x[k - 1] + sr->xoff;
+	*y = sr->y[k - 1];
+	return true;
+}
+
+/* Above its point, or, when an earlier end label sits at the same x and
+ * within RPT_LABEL_GAP of the y range, one line lower per such label. */
+double rpt_end_label_offset(const struct rpt_chart *c, unsigned i)
+{
+	double x, y, xj, yj, span = c->y.max - c->y.min;
+	unsigned below = 0;
+
+	if (!rpt_end_label(c, i, &x, &y))
+		return 0;
+	for (unsigned j = 0; j < i; j++)
+		if (rpt_end_label(c, j, &xj, &yj) && fabs(xj - x) <= 1e-9 * fabs(x) &&
+		    (!(span > 0) || fabs(yj - y) < RPT_LABEL_GAP * span))
+			below++;
+	return 0.7 - 1.3 * below;
 }
 
 bool rpt_chart_has_data(const struct rpt_chart *c)
@@ -247,6 +280,8 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 			     "spacing 1.1 noenhanced\n");
 	fprintf(out, "set xrange [%.10g:%.10g]\nset yrange [%.10g:%.10g]\n",
 		c->x.min, c->x.max, c->y.min, c->y.max);
+	if (c->x.log2)
+		fprintf(out, "set logscale x 2\n");
 	gp_tics(out, "xtics", &c->x);
 	gp_tics(out, "ytics", &c->y);
 	fprintf(out, "set xlabel ");
@@ -276,16 +311,14 @@ void rpt_gp_script(FILE *out, const struct rpt_chart *c)
 	}
 	for (unsigned i = 0; i < c->nseries; i++) {
 		const struct rpt_series *sr = &c->series[i];
-		size_t k = sr->n;
+		double x, y;
 
-		while (k > 0 && !(isfinite(sr->x[k - 1]) && isfinite(sr->y[k - 1])))
-			k--;
-		if (!sr->label_end || !k)
+		if (!rpt_end_label(c, i, &x, &y))
 			continue;
 		fprintf(out, "set label %u ", RPT_MAX_BANDS + 1 + i);
 		gp_str(out, sr->name);
-		fprintf(out, " at first %.10g, first %.10g right offset -0.6,0.7 front "
-			     "tc rgb '%s'\n", sr->x[k - 1] + sr->xoff, sr->y[k - 1],
+		fprintf(out, " at first %.10g, first %.10g right offset -0.6,%.1f front "
+			     "tc rgb '%s'\n", x, y, rpt_end_label_offset(c, i),
 			rpt_looks[sr->look % RPT_NLOOKS].colour);
 	}
 	for (unsigned i = 0; i < c->nseries; i++) {

@@ -1,7 +1,8 @@
 /*
  * report_point.c - the section of one (test, mode, tasks) in the report:
  * what the runs were (placement, timing, failures), a bar per task of its
- * measured ops/s (an unfair split shows at a glance), total ops/s over
+ * measured ops/s (an unfair split shows at a glance; above RPT_TASK_BARS
+ * tasks their distribution, report_dist.c), total ops/s over
  * time per interval with the warm-up shaded (drift and disturbances
  * show), the tables behind both, the aux counters, and any section other
  * modules added to the points (perf counters, cgroups), drawn generically.
@@ -15,6 +16,7 @@
 
 #include "report.h"
 
+/* Its only user is here: report_run.c calls this file, never back. */
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len)
 {
@@ -22,19 +24,6 @@ void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		snprintf(buf, len, "file %u run %u", r->file + 1, r->p->run + 1);
 	else
 		snprintf(buf, len, "run %u", r->p->run + 1);
-}
-
-double rpt_task_rate(const struct res_point *p, unsigned i)
-{
-	double el = 0, ops = 0;
-
-	for (unsigned s = 1; s < p->nsamples; s++) {
-		if (p->phase[s] != RES_PHASE_MEASURE)
-			continue;
-		el += (p->t_ns[s] - p->t_ns[s - 1]) / 1e9;
-		ops += (double)res_ops(p, i, s);
-	}
-	return el > 0 ? ops / el : NAN;
 }
 
 /* The first @max ok runs of @g. */
@@ -148,6 +137,14 @@ static void task_chart(struct rpt_doc *d, const struct rpt_set *s,
 	char title[512];
 	unsigned cnt = 0;
 
+	if (g->tasks > RPT_TASK_BARS) {
+		char label[RPT_MAX_SERIES][64];
+
+		for (unsigned r = 0; r < n; r++)
+			rpt_run_label(s, v[r], label[r], sizeof(label[r]));
+		rpt_task_dist(d, g, v, (const char (*)[64])label, n);
+		return;
+	}
 	snprintf(title, sizeof(title), "%s, %s, %u task%s: ops/s of each task",
 		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s");
 	c = rpt_figure(d, title, 600, 340);
@@ -274,7 +271,7 @@ static void time_chart(struct rpt_doc *d, const struct rpt_set *s,
 	}
 	if (warm > 0)
 		rpt_chart_band(c, false, 0, warm, "warm-up");
-	rpt_chart_fit(c, RPT_AX_ZERO, RPT_AX_ZERO);
+	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_TIGHT, RPT_AX_ZERO);   /* ends at the last sample */
 	if (n < g->nok)
 		fprintf(d->out, "<p class=\"note\">The first %u of %u runs are drawn.</p>\n",
 			n, g->nok);

@@ -109,19 +109,51 @@ static double mean_of(const struct rpt_group *g, size_t off)
 }
 #define GMEAN(g, field) mean_of(g, offsetof(struct res_summary, field))
 
+/* The run table's min task / max task: the extreme over the ok runs;
+ * and its rcov%: the CoV of total ops/s across them. */
+static double runs_extreme(const struct rpt_group *g, bool max)
+{
+	double v = NAN;
+
+	for (unsigned r = 0; r < g->nrun; r++) {
+		const struct res_point *p = g->run[r].p;
+		double x = max ? p->sum.max_task_ops_per_sec : p->sum.min_task_ops_per_sec;
+
+		if (rpt_ok(p) && isfinite(x) && (isnan(v) || (max ? x > v : x < v)))
+			v = x;
+	}
+	return v;
+}
+
+static double runs_cov(const struct rpt_group *g)
+{
+	double tot[512];
+	size_t n = 0;
+
+	for (unsigned r = 0; r < g->nrun && n < 512; r++)
+		if (rpt_ok(g->run[r].p))
+			tot[n++] = g->run[r].p->sum.total_ops_per_sec;
+	return n > 1 ? res_cov_pct(tot, n) : NAN;
+}
+
 static void summary(struct rpt_doc *d, const struct rpt_set *s)
 {
+	/* the columns of `cgscale run`'s table, then the report's own */
 	static const char *const head[] = {
 		"test", "mode", "tasks", "ok/runs", "total ops/s", "per-task ops/s",
-		"slowest task", "fastest task", "task CoV %", "interval CoV %",
-		"idle %", "steal %", "scalability", "notes",
+		"min task", "max task", "icov %", "rcov %", "idle %", "steal %",
+		"task CoV %", "scalability", "notes",
 	};
 	FILE *o = d->out;
 
-	fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<p>Means over the ok runs. "
-		   "Per-task ops/s is LKP's per_process_ops (process mode) or "
-		   "per_thread_ops (thread mode); scalability is total(N) / (N &#215; "
-		   "total(1)), 1.0 being perfect.</p>\n<table>\n<tr>");
+	fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<p>The table of "
+		   "<code>cgscale run</code>: means over the ok runs, but min task and "
+		   "max task are the slowest and the fastest task of any run, icov %% "
+		   "the spread of total ops/s across a run's intervals and rcov %% "
+		   "across the runs. Per-task ops/s is LKP's per_process_ops (process "
+		   "mode) or per_thread_ops (thread mode); task CoV %% is the spread "
+		   "across tasks; scalability is total(N) / (N &#215; total(1)), 1.0 "
+		   "being perfect.</p>\n<table>\n<tr>");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		rpt_th(o, head[i]);
 	fprintf(o, "</tr>\n");
@@ -144,12 +176,13 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 			g->nok, g->nrun);
 		rpt_td_num(o, GMEAN(g, total_ops_per_sec), 0);
 		rpt_td_num(o, GMEAN(g, per_task_ops_per_sec), 0);
-		rpt_td_num(o, GMEAN(g, min_task_ops_per_sec), 0);
-		rpt_td_num(o, GMEAN(g, max_task_ops_per_sec), 0);
-		rpt_td_num(o, GMEAN(g, task_cov_pct), 1);
+		rpt_td_num(o, runs_extreme(g, false), 0);
+		rpt_td_num(o, runs_extreme(g, true), 0);
 		rpt_td_num(o, GMEAN(g, interval_cov_pct), 1);
+		rpt_td_num(o, runs_cov(g), 1);
 		rpt_td_num(o, GMEAN(g, idle_pct), 1);
 		rpt_td_num(o, GMEAN(g, steal_pct), 1);
+		rpt_td_num(o, GMEAN(g, task_cov_pct), 1);
 		rpt_td_num(o, GMEAN(g, scalability), 2);
 		fprintf(o, "<td>");
 		if (why)
@@ -159,119 +192,6 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 		fprintf(o, "</td></tr>\n");
 	}
 	fprintf(o, "</table>\n");
-}
-
-/* ---- per test: the scalability curve ---- */
-
-static void scalability(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
-{
-	struct rpt_chart *c;
-	FILE *o;
-	char title[512], name[160];
-	bool many = false, linear = false;
-
-	for (unsigned i = 0; i < s->ng; i++)
-		many |= s->g[i].test_idx == t && s->g[i].nok > 1;
-	snprintf(title, sizeof(title), "%s: total ops/s against tasks", s->test[t]);
-	c = rpt_figure(d, title, 760, 400);
-	if (!c)
-		return;
-	c->key_rows = many ? 3 : 2;   /* a column per mode */
-	snprintf(c->x.label, sizeof(c->x.label), "tasks");
-	snprintf(c->y.label, sizeof(c->y.label), "total ops/s (all tasks)");
-	for (unsigned m = 0; m < s->nmode; m++) {
-		double tasks[256], ops[256], lin[256];
-		struct rpt_series *line, *dots = NULL, *ref;
-		size_t n = 0;
-
-		for (unsigned i = 0; i < s->ng && n < 256; i++) {
-			const struct rpt_group *g = &s->g[i];
-
-			if (g->test_idx != t || g->mode_idx != m || !g->nok)
-				continue;
-			tasks[n] = g->tasks;
-			ops[n++] = GMEAN(g, total_ops_per_sec);
-		}
-		if (!n)
-			continue;
-		line = rpt_chart_series(c, s->mode[m], RPT_LINESPOINTS, m);
-		if (many) {
-			snprintf(name, sizeof(name), "%s runs", s->mode[m]);
-			dots = rpt_chart_series(c, name, RPT_POINTS, m);
-		}
-		snprintf(name, sizeof(name), "%s linear", s->mode[m]);
-		ref = rpt_chart_series(c, name, RPT_REFERENCE, m);
-		if (ref)
-			ref->label_end = true;   /* tells them apart in grey */
-		linear |= rpt_linear(tasks, ops, n, lin) == 0;
-		for (size_t k = 0; k < n; k++) {
-			if (line)
-				rpt_series_add(line, tasks[k], ops[k], NAN, NAN);
-			if (ref)
-				rpt_series_add(ref, tasks[k], lin[k], NAN, NAN);
-		}
-		for (unsigned i = 0; dots && i < s->ng; i++) {
-			const struct rpt_group *g = &s->g[i];
-
-			for (unsigned r = 0; g->test_idx == t && g->mode_idx == m &&
-					     r < g->nrun; r++)
-				if (rpt_ok(g->run[r].p))
-					rpt_series_add(dots, g->tasks,
-						       g->run[r].p->sum.total_ops_per_sec,
-						       NAN, NAN);
-		}
-	}
-	rpt_chart_fit(c, RPT_AX_ZERO | RPT_AX_INT, RPT_AX_ZERO);
-	fprintf(d->out, "<p class=\"note\">%s%s</p>\n", linear ?
-		"Dotted: linear scaling from 1 task, N &#215; total ops/s at 1 task, "
-		"as will-it-scale plots it." : "No linear line: no run with 1 task.",
-		many ? " Small marks: each run; the line joins their means." : "");
-	rpt_figure_table(d);
-	o = d->out;
-	fprintf(o, "<table>\n<tr>");
-	rpt_th(o, "mode");
-	rpt_th(o, "tasks");
-	rpt_th(o, "ok runs");
-	rpt_th(o, "total ops/s, mean");
-	rpt_th(o, "lowest run");
-	rpt_th(o, "highest run");
-	rpt_th(o, "linear: N x ops(1)");
-	rpt_th(o, "mean / linear");
-	fprintf(o, "</tr>\n");
-	for (unsigned m = 0; m < s->nmode; m++) {
-		double one = NAN;
-
-		for (unsigned i = 0; i < s->ng; i++)
-			if (s->g[i].test_idx == t && s->g[i].mode_idx == m &&
-			    s->g[i].tasks == 1 && s->g[i].nok)
-				one = GMEAN(&s->g[i], total_ops_per_sec);
-		for (unsigned i = 0; i < s->ng; i++) {
-			const struct rpt_group *g = &s->g[i];
-			double lo = INFINITY, hi = -INFINITY, mean, lin;
-
-			if (g->test_idx != t || g->mode_idx != m)
-				continue;
-			for (unsigned r = 0; r < g->nrun; r++)
-				if (rpt_ok(g->run[r].p)) {
-					lo = fmin(lo, g->run[r].p->sum.total_ops_per_sec);
-					hi = fmax(hi, g->run[r].p->sum.total_ops_per_sec);
-				}
-			mean = GMEAN(g, total_ops_per_sec);
-			lin = g->tasks * one;
-			fprintf(o, "<tr>");
-			rpt_td(o, g->mode);
-			fprintf(o, "<td class=\"n\">%u</td><td class=\"n\">%u</td>",
-				g->tasks, g->nok);
-			rpt_td_num(o, mean, 0);
-			rpt_td_num(o, lo, 0);
-			rpt_td_num(o, hi, 0);
-			rpt_td_num(o, lin, 0);
-			rpt_td_num(o, mean / lin, 3);
-			fprintf(o, "</tr>\n");
-		}
-	}
-	fprintf(o, "</table>\n");
-	rpt_figure_end(d);
 }
 
 static void test_heading(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
@@ -334,7 +254,7 @@ int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n,
 	summary(d, &s);
 	for (unsigned t = 0; t < s.ntest; t++) {
 		test_heading(d, &s, t);
-		scalability(d, &s, t);
+		rpt_scalability(d, &s, t);
 		for (unsigned i = 0; i < s.ng; i++)
 			if (s.g[i].test_idx == t)
 				rpt_group_section(d, &s, &s.g[i]);

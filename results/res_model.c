@@ -126,10 +126,16 @@ void res_point_truncate(struct res_point *p, unsigned n)
 
 struct res_point *res_file_add_point(struct res_file *f)
 {
-	struct res_point *v = realloc(f->points, (f->npoints + 1) * sizeof(*v));
+	struct res_point *v = f->points;
+	unsigned n = f->npoints;
 
-	if (!v)
-		return NULL;
+	/* the array holds the next power of two >= npoints: it doubles when
+	 * full, so adding 18,000 points copies each about once */
+	if (!(n & (n - 1))) {
+		v = realloc(f->points, (n ? 2 * (size_t)n : 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+	}
 	f->points = v;
 	memset(&v[f->npoints], 0, sizeof(*v));
 	v[f->npoints].sum.scalability = NAN;
@@ -244,25 +250,68 @@ static bool point_ok(const struct res_point *p)
 	return p->status && !strcmp(p->status, "ok");
 }
 
+/* The N=1 points, sorted by (test, mode, run, position in the file). */
+struct one_ref {
+	const struct res_point *p;
+	unsigned k;
+};
+
+static int cmp_one(const struct res_point *a, unsigned ka,
+		   const struct res_point *b, unsigned kb)
+{
+	int c = strcmp(a->test, b->test);
+
+	if (!c)
+		c = strcmp(a->mode, b->mode);
+	if (!c)
+		c = (a->run > b->run) - (a->run < b->run);
+	return c ? c : (ka > kb) - (ka < kb);
+}
+
+static int cmp_one_ref(const void *x, const void *y)
+{
+	const struct one_ref *a = x, *b = y;
+
+	return cmp_one(a->p, a->k, b->p, b->k);
+}
+
+/* The first N=1 reference of @p's test, mode and run, or NULL: a binary
+ * search, so that all points together take O(n log n), not O(n^2). */
+static const struct res_point *one_of(const struct one_ref *v, unsigned n,
+				      const struct res_point *p)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (cmp_one(v[mid].p, v[mid].k, p, 0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !cmp_one(v[lo].p, 0, p, 0) ? v[lo].p : NULL;
+}
+
 void res_file_scalability(struct res_file *f)
 {
+	struct one_ref *v = calloc(f->npoints ? f->npoints : 1, sizeof(*v));
+	unsigned n = 0;
+
+	for (unsigned k = 0; v && k < f->npoints; k++) {
+		const struct res_point *one = &f->points[k];
+
+		if (one->tasks == 1 && point_ok(one) && one->sum.total_ops_per_sec > 0)
+			v[n++] = (struct one_ref){ one, k };
+	}
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_one_ref);
 	for (unsigned i = 0; i < f->npoints; i++) {
 		struct res_point *p = &f->points[i];
+		const struct res_point *one = v && point_ok(p) ? one_of(v, n, p) : NULL;
 
-		p->sum.scalability = NAN;
-		if (!point_ok(p))
-			continue;
-		for (unsigned k = 0; k < f->npoints; k++) {
-			const struct res_point *one = &f->points[k];
-
-			if (one->tasks != 1 || one->run != p->run ||
-			    !point_ok(one) || strcmp(one->test, p->test) ||
-			    strcmp(one->mode, p->mode) ||
-			    !(one->sum.total_ops_per_sec > 0))
-				continue;
-			p->sum.scalability = p->sum.total_ops_per_sec /
-				(p->tasks * one->sum.total_ops_per_sec);
-			break;
-		}
+		p->sum.scalability = one ? p->sum.total_ops_per_sec /
+					   (p->tasks * one->sum.total_ops_per_sec) : NAN;
 	}
+	free(v);
 }

@@ -13,6 +13,7 @@
 
 #include "cgrun.h"
 #include "run.h"
+#include "topo_desc.h"
 #include "../lib/util.h"
 
 #define EXIT_BADINPUT 2
@@ -23,7 +24,8 @@ static void usage(FILE *out)
 		     "       cgscale cgroup cleanup [--dry-run]\n\n"
 		     "show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
 		     "         would create with these options (--cgroup-depth, --cgroup-parent,\n"
-		     "         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing.\n"
+		     "         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
+		     "         --topology DESC|XML, -t resolves on that machine (sweep, 50%%, all).\n"
 		     "cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
 		     "         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
 		     "         gone; never anything else. Exit 1 if some could not be removed.\n");
@@ -85,6 +87,30 @@ static int print_tree(const struct cgs_cgrun *c, unsigned li, unsigned maxtasks)
 	return 0;
 }
 
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks)
+{
+	int status = 0;
+
+	printf("\n%u layout%s; every point runs once in each%s:\n", cg->nlayouts,
+	       cg->nlayouts > 1 ? "s" : "",
+	       cg->nlayouts > 1 ? ", in ABBA order over --runs" : "");
+	for (unsigned li = 0; li < cg->nlayouts; li++) {
+		printf("\nlayout %s\n", cg->L[li].name);
+		if (!cg->L[li].depth) {
+			printf("  no cgroup of our own: the tasks run in %s\n",
+			       cg->has_parent ? cg->parent : "the runner's cgroup");
+			continue;
+		}
+		printf("  (names: PID-RAND is unique per run, N counts the points)\n");
+		if (print_tree(cg, li, maxtasks))
+			status = 1;
+	}
+	if (geteuid() && (cg->has_parent || cg->L[0].depth || cg->nlayouts > 1))
+		printf("\nnote: creating these needs root\n");
+	fflush(stdout);
+	return status;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
@@ -104,7 +130,7 @@ static int cmd_show(int argc, char **argv)
 		status = 0;
 		goto out;
 	}
-	if (!rc && !(rc = cgs_topo_load(&r->topo, NULL)))
+	if (!rc && !(rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err))))
 		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, sizeof(err));
 	if (!rc)
 		rc = cgs_cgrun_validate(r, true, err, sizeof(err));
@@ -118,23 +144,10 @@ static int cmd_show(int argc, char **argv)
 		print_layout(&r->cg->lay);
 	if (r->cg->note[0])
 		printf("note: %s\n", r->cg->note);
-	printf("\n%u layout%s; every point runs once in each%s:\n", r->cg->nlayouts,
-	       r->cg->nlayouts > 1 ? "s" : "",
-	       r->cg->nlayouts > 1 ? ", in ABBA order over --runs" : "");
-	status = 0;
-	for (unsigned li = 0; li < r->cg->nlayouts; li++) {
-		printf("\nlayout %s\n", r->cg->L[li].name);
-		if (!r->cg->L[li].depth) {
-			printf("  no cgroup of our own: the tasks run in %s\n",
-			       r->cg->has_parent ? r->cg->parent : "the runner's cgroup");
-			continue;
-		}
-		printf("  (names: PID-RAND is unique per run, N counts the points)\n");
-		if (print_tree(r->cg, li, maxtasks))
-			status = 1;
-	}
-	if (geteuid() && (r->cg->has_parent || r->cg->L[0].depth || r->cg->nlayouts > 1))
-		printf("\nnote: creating these needs root\n");
+	if (r->o.topology)
+		printf("topology: %s (%u PUs); the cgroup file systems are this machine's\n",
+		       r->o.topology, r->topo.pus);
+	status = cgs_cg_plan_print(r->cg, maxtasks);
 out:
 	for (size_t i = 0; i < nsets; i++)
 		cgs_opt_free(&sets[i]);

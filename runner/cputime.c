@@ -1,8 +1,10 @@
 /*
  * cputime.c - the CPU-time observer: every task's user and system time
  * (utime and stime of /proc/PID/task/TID/stat, in clock ticks) read by the
- * runner at the sample that opens the measured window and at every
- * measured sample after it, so nothing is added to the tasks' loops. Over
+ * runner at the sample that opens the measured window and once more when
+ * the sampling ends (window_end), before the tasks stop: O(tasks) reads
+ * twice a point, never per sample instant, and nothing added to the
+ * tasks' loops. Over
  * the window they give sys_us_per_op and user_us_per_op (seed 004's
  * "System" per page fault), written to extra.cputime. Only the tasks
  * count: a workload's partners (sendfile's receivers) do not.
@@ -91,15 +93,8 @@ static int cpu_read_all(struct cgs_cpuobs *c, int which)
 	return 0;
 }
 
-static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
-		       bool window_start)
+static void cpu_read_at(struct cgs_cpuobs *c, int which, int64_t t_ns)
 {
-	struct cgs_cpuobs *c = priv;
-	int which = window_start ? 0 : 1;
-
-	(void)s;
-	if (!c->n || (!window_start && (ph != RES_PHASE_MEASURE || !c->have[0])))
-		return;
 	if (cpu_read_all(c, which)) {
 		if (!c->err[0])
 			snprintf(c->err, sizeof(c->err),
@@ -110,6 +105,27 @@ static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 	}
 	c->t_ns[which] = t_ns;
 	c->have[which] = true;
+}
+
+static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+		       bool window_start)
+{
+	struct cgs_cpuobs *c = priv;
+
+	(void)s;
+	(void)ph;
+	if (c->n && window_start)
+		cpu_read_at(c, 0, t_ns);
+}
+
+static void cpu_window_end(void *priv, unsigned s, int64_t t_ns,
+			   enum res_phase ph)
+{
+	struct cgs_cpuobs *c = priv;
+
+	(void)s;
+	if (c->n && ph == RES_PHASE_MEASURE && c->have[0])
+		cpu_read_at(c, 1, t_ns);
 }
 
 static void cpu_finish(void *priv, struct res_point *p)
@@ -167,7 +183,8 @@ struct cgs_cpuobs *cgs_cpuobs_new(void)
 void cgs_cpuobs_observer(struct cgs_cpuobs *c, struct cgs_observer *o)
 {
 	*o = (struct cgs_observer){ .name = "cputime", .priv = c,
-		.ready = cpu_ready, .sample = cpu_sample, .finish = cpu_finish };
+		.ready = cpu_ready, .sample = cpu_sample,
+		.window_end = cpu_window_end, .finish = cpu_finish };
 }
 
 void cgs_cpuobs_free(struct cgs_cpuobs *c)

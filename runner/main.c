@@ -17,7 +17,7 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "events", pmu_cmd_events, "list the perf events libpfm4 knows here (for run -e)" },
 	{ "compare", cmp_cmd_compare, "compare result files: statistics, verdicts, CI exit codes" },
 	{ "show", cmp_cmd_show, "print the summary of result files" },
-	{ "export", cmp_cmd_export, "write result files in a long format (--tsv) for R, pandas, gnuplot" },
+	{ "export", cmp_cmd_export, "write result files as a tidy table (tsv, csv, json-lines) or LKP stats" },
 	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
 };

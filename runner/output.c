@@ -253,37 +253,30 @@ static void csv_cell(const struct res_file *f, const char *test, const char *lay
 	}
 }
 
-void cgs_print_csv(const struct cgs_run *r, FILE *out)
+/* CSV block @b: test b / nlayouts in layout b % nlayouts (see run.h). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out)
 {
-	unsigned nl = r->cg ? r->cg->nlayouts : 1;
+	unsigned nl = r->cg && r->cg->nlayouts ? r->cg->nlayouts : 1;
+	const char *test = r->tests[b / nl]->name;
+	const char *layout = nl > 1 ? r->cg->L[b % nl].name : NULL;
+	double p1, t1, idle, linear1 = 0;
+	bool has_one = r->tasks.n && r->tasks.v[0] == 1;
 
-	/* one block per test and, with several, per cgroup layout */
-	for (unsigned b = 0; b < r->ntests * (nl ? nl : 1); b++) {
-		unsigned t = b / (nl ? nl : 1);
-		const char *test = r->tests[t]->name;
-		const char *layout = nl > 1 ? r->cg->L[b % nl].name : NULL;
-		double p1, t1, idle, linear1 = 0;
-		bool has_one = r->tasks.n && r->tasks.v[0] == 1;
+	if (has_one) {
+		csv_cell(&r->res, test, layout, "process", 1, &p1, &idle);
+		csv_cell(&r->res, test, layout, "thread", 1, &t1, &idle);
+		linear1 = p1 > t1 ? p1 : t1;
+	}
+	fprintf(out, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
+	fprintf(out, "0,0,100,0,100,0\n");
+	for (unsigned k = 0; k < r->tasks.n; k++) {
+		unsigned n = r->tasks.v[k];
+		double po, pi, to, ti;
 
-		if (r->ntests > 1 || layout)
-			fprintf(out, "%s# %s%s%s\n", b ? "\n" : "", test,
-				layout ? ", cgroup " : "", layout ? layout : "");
-		if (has_one) {
-			csv_cell(&r->res, test, layout, "process", 1, &p1, &idle);
-			csv_cell(&r->res, test, layout, "thread", 1, &t1, &idle);
-			linear1 = p1 > t1 ? p1 : t1;
-		}
-		fprintf(out, "tasks,processes,processes_idle,threads,threads_idle,linear\n");
-		fprintf(out, "0,0,100,0,100,0\n");
-		for (unsigned k = 0; k < r->tasks.n; k++) {
-			unsigned n = r->tasks.v[k];
-			double po, pi, to, ti;
-
-			csv_cell(&r->res, test, layout, "process", n, &po, &pi);
-			csv_cell(&r->res, test, layout, "thread", n, &to, &ti);
-			fprintf(out, "%u,%.0f,%.2f,%.0f,%.2f,%.0f\n", n, po, pi, to,
-				ti, n * linear1);
-		}
+		csv_cell(&r->res, test, layout, "process", n, &po, &pi);
+		csv_cell(&r->res, test, layout, "thread", n, &to, &ti);
+		fprintf(out, "%u,%.0f,%.2f,%.0f,%.2f,%.0f\n", n, po, pi, to,
+			ti, n * linear1);
 	}
 }
 

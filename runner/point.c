@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "point.h"
+#include "point_cost.h"
 #include "point_int.h"
 #include "task.h"
 #include "../lib/util.h"
@@ -94,12 +95,12 @@ static void obs_sample(const struct cgs_point_spec *spec, const struct res_point
 static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		       struct res_point *p, const int64_t *plan,
 		       const enum res_phase *phase, unsigned nplan,
-		       struct cgs_workers *wk, int *signo)
+		       struct cgs_workers *wk, struct cgs_point_cost *cost, int *signo)
 {
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	struct cgs_cpustat prev = { 0 }, cur;
-	int64_t t0, wstart = 0, lag = 0;
+	int64_t t0, tg, wstart = 0, lag = 0;
 	unsigned k = 1;
 	bool have_stat;
 	int rc = 0;
@@ -111,12 +112,14 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	have_stat = cpustat_read(statfd, &prev) == 0;
 	t0 = cgs_now_ns();
 	cgs_gate_open(sh);
+	tg = cgs_now_ns();    /* waking every task is not the sampler's work */
 	p->t_ns[0] = 0;
 	p->phase[0] = phase[0];
 	take_counts(sh, p, last, 0);
 	if (nplan > 1 && phase[1] == RES_PHASE_MEASURE)
 		wstart = t0;   /* no warm-up: the start opens the window */
 	obs_sample(spec, p, 0, wstart != 0);
+	cgs_point_cost_sample(cost, cgs_now_ns() - tg);
 	for (unsigned s = 1; s < nplan; s++) {
 		int64_t due = cgs_sample_due(plan, phase, s, t0, wstart), now;
 		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&
@@ -144,6 +147,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		}
 		if (spec->tick)
 			spec->tick(spec->tick_arg, p->t_ns[k]);
+		cgs_point_cost_sample(cost, cgs_now_ns() - now);
 		k++;
 		if (atomic_load(&sh->failed) || cgs_workers_any_gone(wk))
 			break;
@@ -155,6 +159,19 @@ out:
 		close(statfd);
 	free(last);
 	return rc;
+}
+
+/* Tell the observers the sampling ended, before the tasks stop. */
+static void obs_window_end(const struct cgs_point_spec *spec,
+			   const struct res_point *p)
+{
+	if (!p->nsamples)
+		return;
+	for (unsigned i = 0; i < spec->nobs; i++)
+		if (spec->obs[i].window_end)
+			spec->obs[i].window_end(spec->obs[i].priv, p->nsamples - 1,
+						p->t_ns[p->nsamples - 1],
+						p->phase[p->nsamples - 1]);
 }
 
 /* Tell the observers all tasks are at the gate. */
@@ -241,22 +258,38 @@ static int point_measure(const struct cgs_point_spec *spec,
 			 struct res_point *p, const int64_t *at,
 			 const enum res_phase *phase, unsigned n, int *signo)
 {
+	struct cgs_sched_saved saved;
+	struct cgs_point_cost cost;
 	bool killed;
+	int64_t t;
 	int rc;
 
+	cgs_point_cost_init(&cost);
 	pt->sh = cgs_shared_map(spec->ntasks);
 	if (!pt->sh)
 		return -errno;
+	t = cgs_now_ns();
 	rc = cgs_workers_start(spec, pt, wk);
 	if (!rc)
 		rc = wait_ready(spec, pt->sh, wk, signo);
 	if (!rc)
-		rc = obs_ready(spec, pt->sh, p);
+		cost.spawn_ns = cgs_now_ns() - t;
 	if (!rc)
-		rc = sample_loop(spec, pt->sh, p, at, phase, n, wk, signo);
-	else
+		rc = obs_ready(spec, pt->sh, p);
+	/* sampling and the stop at the sampler's priority: bounded duty */
+	cost.rt_err = cgs_sampler_prio_enter(spec->sprio, &saved);
+	cost.rt = spec->sprio && spec->sprio->rt && !cost.rt_err;
+	if (!rc) {
+		rc = sample_loop(spec, pt->sh, p, at, phase, n, wk, &cost, signo);
+		obs_window_end(spec, p);
+	} else {
 		res_point_truncate(p, 0);
+	}
+	t = cgs_now_ns();
 	killed = cgs_workers_collect(spec, pt->sh, wk);
+	cost.stop_ns = cgs_now_ns() - t;
+	cgs_sampler_prio_leave(&saved);
+	cgs_point_cost_record(&cost, p);
 	cgs_point_record_tasks(spec, pt->sh, p);
 	if (rc == -EINTR) {
 		free(p->status);

@@ -13,6 +13,7 @@
 #include "../lib/util.h"
 #include "../results/res.h"
 #include "../tests/workload.h"
+#include "sched_prio.h"
 #include "task.h"
 #include "topo.h"
 
@@ -34,6 +35,11 @@ struct cgs_observer {
 	 * the last warm-up sample): enable measurement-only counters there. */
 	void (*sample)(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 		       bool window_start);
+	/* The sampling ended (its last sample @s, at @t_ns, closes the
+	 * measured window when of phase RES_PHASE_MEASURE); the tasks have
+	 * not been stopped yet. For what is costly to read at every sample. */
+	void (*window_end)(void *priv, unsigned s, int64_t t_ns,
+			   enum res_phase ph);
 	/* The tasks are gone: add sections to p->extra. Also called when the
 	 * point failed; p->nsamples says how far it got. */
 	void (*finish)(void *priv, struct res_point *p);
@@ -62,6 +68,7 @@ struct cgs_point_spec {
 	void (*tick)(void *arg, int64_t elapsed_ns);
 	void *tick_arg;
 	const struct cgs_cgview *cg;  /* the point's cgroups, or NULL: none */
+	const struct cgs_sampler_prio *sprio;  /* sampling and stop; NULL: as is */
 };
 
 /*

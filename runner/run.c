@@ -26,10 +26,12 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "dryrun.h"
 #include "evidence.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
+#include "topo_desc.h"
 #include "trace.h"
 #include "../lib/util.h"
 #include "../results/disturb.h"
@@ -101,6 +103,7 @@ static struct json_object *environment_json(struct cgs_run *r)
 	}
 	json_object_object_add(e, "tmpdir", td);
 	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
+	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
 	return e;
 }
 
@@ -174,6 +177,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
+		.sprio = &r->sprio,
 	};
 	struct pmu_point *pp = NULL;
 	struct cgs_statread *sr = NULL;
@@ -381,10 +385,10 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	char err[1024];
 	int rc;
 
-	rc = cgs_topo_load(&r->topo, NULL);
+	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
 	if (rc) {
-		cgs_err("cannot read the topology with hwloc: %s", strerror(-rc));
-		return EXIT_INTERNAL;
+		cgs_err("%s", err);
+		return r->o.topology ? EXIT_BADINPUT : EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
@@ -394,8 +398,12 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
 		return EXIT_INTERNAL;
 	}
-	if (!r->topo.thissystem && r->o.placement != CGS_PLACE_NONE)
-		cgs_warn("the topology is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE?): binding does nothing");
+	if (r->o.dry_run)
+		return cgs_dryrun_print(r, stdout);
+	if (cgs_topo_check_real(&r->topo, r->o.topology, err, sizeof(err))) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
 	if (setup_signals(r)) {
@@ -416,22 +424,31 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	}
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
+	cgs_sampler_prio_probe(r->o.sampler_priority, &r->sprio);
+	if (!r->sprio.rt && r->o.sampler_priority == CGS_SPRIO_RT)
+		cgs_warn("the sampler runs at normal priority: %s; it may be late when tasks outnumber the CPUs",
+			 r->sprio.why);
 	return -1;
 }
 
 /* Write and print the results; the exit status of the whole run. */
 static int run_report(struct cgs_run *r, int rc, int signo)
 {
+	char err[1024];
 	int status = 0;
 
 	if (write_results(r))
 		return 1;
 	if (r->o.csv)
-		cgs_print_csv(r, stdout);
+		cgs_print_csv_block(r, 0, stdout);
 	else
 		cgs_print_table(r, stdout);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
+		cgs_err("%s", err);
+		status = 1;
+	}
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (!strcmp(r->res.points[i].status, "failed"))
 			status = 1;

@@ -16,6 +16,7 @@
 #include "env.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
 
@@ -35,8 +36,12 @@ struct cgs_run_opts {
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
+	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
+	int sampler_priority;            /* sched_prio.h: rt or normal */
+	bool dry_run;                    /* dryrun.c: print the plan only */
+	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
 	char *events;
 	bool require_events;
@@ -75,6 +80,7 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
@@ -103,6 +109,9 @@ int cgs_cmd_cgroup(int argc, char **argv);
 /* The options of `cgscale cgroup cleanup` (also its page and completion). */
 extern const struct cgs_opt cgs_cleanup_optdefs[];
 extern const size_t cgs_cleanup_noptdefs;
+/* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
+ * 1 when one cannot be made here. */
+int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
@@ -112,7 +121,14 @@ extern const size_t cgs_report_noptdefs;
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);
-void cgs_print_csv(const struct cgs_run *r, FILE *out);
+/* will-it-scale's runtest.py CSV of one block: one test in one cgroup
+ * layout, b = test * nlayouts + layout (output.c). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out);
+/* --csv and --csv-dir (csv_out.c): refuse --csv with more than one block,
+ * check the directory; then print the one block or write one file per
+ * block. 0 or -errno with @err set. */
+int cgs_csv_validate(const struct cgs_run *r, char *err, size_t errlen);
+int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen);
 void cgs_progress(const struct cgs_run *r, const struct res_point *p,
 		  int64_t point_elapsed_ns);
 void cgs_progress_done(const struct cgs_run *r);

@@ -18,6 +18,7 @@
 #include "cgrun.h"
 #include "point.h"
 #include "run.h"
+#include "sched_prio.h"
 #include "statfile.h"
 #include "statread.h"
 #include "trace.h"
@@ -54,7 +55,9 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	{ "tmpdir", 0, CGS_OPT_STRING, RO(tmpdir), NULL, 0, 0, NULL, "DIR",
 	  "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)" },
 	{ "csv", 0, CGS_OPT_BOOL, RO(csv), NULL, 0, 0, NULL, NULL,
-	  "print will-it-scale runtest.py CSV instead of the table" },
+	  "print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)" },
+	{ "csv-dir", 0, CGS_OPT_STRING, RO(csv_dir), NULL, 0, 0, NULL, "DIR",
+	  "also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv" },
 	{ "quiet", 'q', CGS_OPT_BOOL, RO(quiet), NULL, 0, 0, NULL, NULL,
 	  "no progress line" },
 	{ "aslr", 0, CGS_OPT_BOOL, RO(aslr), NULL, 0, 0, NULL, NULL,
@@ -63,6 +66,13 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "set the cpufreq governor (e.g. performance) for the run, restore it after" },
 	{ "fail-fast", 0, CGS_OPT_BOOL, RO(fail_fast), NULL, 0, 0, NULL, NULL,
 	  "stop at the first failed point" },
+	{ "dry-run", 'n', CGS_OPT_BOOL, RO(dry_run), NULL, 0, 0, NULL, NULL,
+	  "print the plan (points, each task's place, cgroups, least wall time, tmpdir space) and run nothing" },
+	{ "topology", 0, CGS_OPT_STRING, RO(topology), NULL, 0, 0, NULL, "DESC|XML",
+	  "plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only" },
+	{ "sampler-priority", 0, CGS_OPT_ENUM, RO(sampler_priority), "rt", 0, 0,
+	  cgs_sprio_names, NULL,
+	  "the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale" },
 	{ "events", 'e', CGS_OPT_STRING, RO(events), "none", 0, 0, NULL, "LIST",
 	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
 	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
@@ -307,9 +317,11 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (!rc)
 		rc = check_events(r, err, errlen);
 	if (!rc)
-		rc = cgs_cgrun_validate(r, false, err, errlen);
+		rc = cgs_cgrun_validate(r, r->o.dry_run, err, errlen);
 	if (!rc)
 		rc = cgs_statread_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_csv_validate(r, err, errlen);
 	if (!rc && r->o.trace)
 		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../lib/futex.h"
+#include "../lib/pidmap.h"
 #include "task.h"
 
 struct cgs_shared *cgs_shared_map(unsigned ntasks)
@@ -183,20 +184,27 @@ static void die_with_parent(pid_t parent)
 		_exit(127);
 }
 
+/* Task threads' stacks: the workloads need a few KiB; glibc's default
+ * (RLIMIT_STACK, often 8 MiB) would reserve 64 GiB for 8192 threads,
+ * which a box with strict overcommit refuses. */
+#define TASK_STACK (1024 * 1024)
+
 static void worker_threads(const struct cgs_point_tasks *pt,
 			   const struct cgs_group *g)
 {
 	unsigned n = g->n, started = 0;
 	pthread_t *th = calloc(n, sizeof(*th));
 	struct thread_arg *args = calloc(n, sizeof(*args));
+	pthread_attr_t attr;
 
-	if (!th || !args)
+	if (!th || !args || pthread_attr_init(&attr) ||
+	    pthread_attr_setstacksize(&attr, TASK_STACK))
 		_exit(12);
 	for (unsigned i = 0; i < n; i++) {
 		int e;
 
 		args[i] = (struct thread_arg){ .pt = pt, .nr = g->first + i };
-		e = pthread_create(&th[i], NULL, task_thread, &args[i]);
+		e = pthread_create(&th[i], &attr, task_thread, &args[i]);
 		if (e) {
 			struct cgs_task_info *in = &pt->sh->info[g->first + i];
 
@@ -209,8 +217,28 @@ static void worker_threads(const struct cgs_point_tasks *pt,
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
+	pthread_attr_destroy(&attr);
 	free(th);
 	free(args);
+}
+
+/* A task process was reaped with status @st: an end without an outcome
+ * of its own is a failure. */
+static void task_reaped(struct cgs_shared *sh, struct cgs_task_info *in, int st)
+{
+	int state = atomic_load(&in->state);
+
+	in->wstatus = st;
+	in->reaped = true;
+	if (state == CGS_T_DONE || state == CGS_T_FAILED || state == CGS_T_SKIPPED)
+		return;
+	if (WIFSIGNALED(st))
+		snprintf(in->msg, sizeof(in->msg), "killed by signal %d (%s)",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(in->msg, sizeof(in->msg), "exited early with status %d",
+			 WEXITSTATUS(st));
+	mark_failed(sh, in, -ECHILD);
 }
 
 static void worker_processes(const struct cgs_point_tasks *pt,
@@ -218,6 +246,7 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 {
 	unsigned n = g->n, alive = 0;
 	pid_t self = getpid(), *pids = calloc(n, sizeof(*pids));
+	struct cgs_pidmap map;
 
 	if (!pids)
 		_exit(12);
@@ -239,8 +268,10 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 		pids[i] = pid;
 		alive++;
 	}
+	if (cgs_pidmap_build(&map, pids, n))
+		_exit(12);
 	while (alive) {
-		int st;
+		int st, i;
 		pid_t pid = waitpid(-1, &st, 0);
 
 		if (pid < 0) {
@@ -248,30 +279,13 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 				continue;
 			break;
 		}
-		for (unsigned i = 0; i < n; i++) {
-			struct cgs_task_info *in = &pt->sh->info[g->first + i];
-			int state;
-
-			if (pids[i] != pid)
-				continue;
-			in->wstatus = st;
-			in->reaped = true;
-			alive--;
-			state = atomic_load(&in->state);
-			if (state != CGS_T_DONE && state != CGS_T_FAILED &&
-			    state != CGS_T_SKIPPED) {
-				if (WIFSIGNALED(st))
-					snprintf(in->msg, sizeof(in->msg),
-						 "killed by signal %d (%s)",
-						 WTERMSIG(st), strsignal(WTERMSIG(st)));
-				else
-					snprintf(in->msg, sizeof(in->msg),
-						 "exited early with status %d",
-						 WEXITSTATUS(st));
-				mark_failed(pt->sh, in, -ECHILD);
-			}
-		}
+		i = cgs_pidmap_find(&map, pid);
+		if (i < 0)
+			continue;    /* not a task of ours */
+		task_reaped(pt->sh, &pt->sh->info[g->first + i], st);
+		alive--;
 	}
+	cgs_pidmap_free(&map);
 	free(pids);
 }
 

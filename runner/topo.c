@@ -60,13 +60,20 @@ static hwloc_obj_t first_llc(hwloc_topology_t t, unsigned *count)
 
 int cgs_topo_load(struct cgs_topo *topo, const char *synthetic)
 {
+	return cgs_topo_load_from(topo, synthetic, NULL);
+}
+
+int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,
+		       const char *xml)
+{
 	hwloc_obj_t llc;
 	int rc;
 
 	memset(topo, 0, sizeof(*topo));
 	if (hwloc_topology_init(&topo->t))
 		return -errno ? -errno : -ENOMEM;
-	if (synthetic && hwloc_topology_set_synthetic(topo->t, synthetic)) {
+	if ((synthetic && hwloc_topology_set_synthetic(topo->t, synthetic)) ||
+	    (xml && hwloc_topology_set_xml(topo->t, xml))) {
 		rc = -EINVAL;
 		goto fail;
 	}
@@ -165,79 +172,119 @@ static void core_domains(const struct cgs_topo *topo, hwloc_obj_t core,
  * Reorder @cores for spread: round-robin across packages, within each
  * package round-robin across its NUMA nodes, keeping core order inside a
  * node. For pack:2 numa:2 core:8 the first four places land on package 0
- * node 0, package 1 node 2, package 0 node 1, package 1 node 3.
+ * node 0, package 1 node 2, package 0 node 1, package 1 node 3. A node
+ * that runs out is skipped; the turn passes to the next. The cores
+ * are bucketed per (package, node) first, so this is linear in the cores
+ * (times packages x nodes per round), not quadratic.
  */
 static int spread_order(const struct cgs_topo *topo, hwloc_obj_t *cores)
 {
 	unsigned n = topo->cores, np = topo->packages ? topo->packages : 1;
-	unsigned nn = topo->numa_nodes ? topo->numa_nodes : 1;
-	unsigned *pkg = calloc(n, sizeof(*pkg)), *numa = calloc(n, sizeof(*numa));
-	unsigned *taken = calloc(n, sizeof(*taken));
+	unsigned nn = topo->numa_nodes ? topo->numa_nodes : 1, nb = np * nn;
+	unsigned *key = calloc(n, sizeof(*key)), *idx = calloc(n, sizeof(*idx));
+	unsigned *start = calloc(nb + 1, sizeof(*start)), *cur = calloc(nb, sizeof(*cur));
+	unsigned *last = calloc(np, sizeof(*last));
 	hwloc_obj_t *out = calloc(n, sizeof(*out));
 	unsigned done = 0;
 	int rc = -ENOMEM;
 
-	if (!pkg || !numa || !taken || !out)
+	if (!key || !idx || !start || !cur || !last || !out)
 		goto out;
-	for (unsigned i = 0; i < n; i++)
-		core_domains(topo, cores[i], &pkg[i], &numa[i]);
-	/* round r: for each package, its next node in turn, its next core */
-	for (unsigned round = 0; done < n; round++) {
+	for (unsigned i = 0; i < n; i++) {
+		unsigned p, d;
+
+		core_domains(topo, cores[i], &p, &d);
+		key[i] = (p < np ? p : 0) * nn + (d < nn ? d : 0);
+		start[key[i] + 1]++;
+	}
+	for (unsigned b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	for (unsigned i = 0; i < n; i++)     /* stable: core order kept */
+		idx[start[key[i]] + cur[key[i]]++] = i;
+	memset(cur, 0, nb * sizeof(*cur));
+	/* each round: for each package, the next of its nodes that still
+	 * has cores, after the one it took last; that node's next core */
+	for (unsigned p = 0; p < np; p++)
+		last[p] = nn - 1;
+	while (done < n) {
 		for (unsigned p = 0; p < np; p++) {
-			/* the nodes of package p that still have cores */
-			unsigned nodes[nn], k = 0;
+			for (unsigned s = 1; s <= nn; s++) {
+				unsigned d = (last[p] + s) % nn, b = p * nn + d;
 
-			for (unsigned d = 0; d < nn; d++)
-				for (unsigned i = 0; i < n; i++)
-					if (pkg[i] == p && numa[i] == d && !taken[i]) {
-						nodes[k++] = d;
-						break;
-					}
-			if (!k)
-				continue;
-			unsigned d = nodes[round % k];
-
-			for (unsigned i = 0; i < n; i++)
-				if (pkg[i] == p && numa[i] == d && !taken[i]) {
-					taken[i] = 1;
-					out[done++] = cores[i];
-					break;
-				}
+				if (start[b] + cur[b] == start[b + 1])
+					continue;    /* none left in this node */
+				out[done++] = cores[idx[start[b] + cur[b]++]];
+				last[p] = d;
+				break;
+			}
 		}
 	}
 	memcpy(cores, out, n * sizeof(*out));
 	rc = 0;
 out:
-	free(pkg);
-	free(numa);
-	free(taken);
+	free(key);
+	free(idx);
+	free(start);
+	free(cur);
+	free(last);
 	free(out);
 	return rc;
 }
 
-/* Place one PU each: PU k of every core in @cores order, for k = 0, 1... */
+/*
+ * Place one PU each: PU k of every core in @cores order, for k = 0, 1...
+ * Each PU is filed under its core once (logical order), so this is
+ * linear in the PUs.
+ */
 static int pu_places(const struct cgs_topo *topo, hwloc_obj_t *cores,
 		     struct cgs_places *pl)
 {
-	unsigned k = 0;
+	unsigned nc = topo->cores, npu = topo->pus;
+	bool by_core = nb(topo->t, HWLOC_OBJ_CORE) > 0;
+	unsigned *pos = calloc(nc, sizeof(*pos)), *start = calloc(nc + 1, sizeof(*start));
+	unsigned *fill = calloc(nc, sizeof(*fill));
+	hwloc_obj_t *pu = calloc(npu, sizeof(*pu));
+	int rc = -ENOMEM;
 
-	pl->set = calloc(topo->pus, sizeof(*pl->set));
-	if (!pl->set)
-		return -ENOMEM;
-	for (unsigned level = 0; pl->n < topo->pus && level < topo->pus; level++) {
-		for (unsigned c = 0; c < topo->cores; c++) {
-			hwloc_obj_t pu = hwloc_get_obj_inside_cpuset_by_type(
-				topo->t, cores[c]->cpuset, HWLOC_OBJ_PU, level);
+	pl->set = calloc(npu, sizeof(*pl->set));
+	if (!pos || !start || !fill || !pu || !pl->set)
+		goto out;
+	for (unsigned c = 0; c < nc; c++)
+		pos[cores[c]->logical_index] = c;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < npu; i++) {
+			hwloc_obj_t o = hwloc_get_obj_by_type(topo->t, HWLOC_OBJ_PU, i);
+			hwloc_obj_t c = by_core ? hwloc_get_ancestor_obj_by_type(
+					topo->t, HWLOC_OBJ_CORE, o) : o;
 
-			if (!pu)
+			if (!c || c->logical_index >= nc)
 				continue;
-			pl->set[k] = hwloc_bitmap_dup(pu->cpuset);
-			if (!pl->set[k])
-				return -ENOMEM;
-			pl->n = ++k;
+			if (pass)
+				pu[start[pos[c->logical_index]] + fill[pos[c->logical_index]]++] = o;
+			else
+				start[pos[c->logical_index] + 1]++;
+		}
+		for (unsigned c = 0; !pass && c < nc; c++)
+			start[c + 1] += start[c];
+	}
+	rc = 0;
+	for (unsigned level = 0, added = 1; !rc && added; level++) {
+		added = 0;
+		for (unsigned c = 0; !rc && c < nc; c++) {
+			if (fill[c] <= level)
+				continue;
+			pl->set[pl->n] = hwloc_bitmap_dup(pu[start[c] + level]->cpuset);
+			rc = pl->set[pl->n] ? 0 : -ENOMEM;
+			pl->n += !rc;
+			added++;
 		}
 	}
-	return 0;
+out:
+	free(pos);
+	free(start);
+	free(fill);
+	free(pu);
+	return rc;
 }
 
 int cgs_places_build(const struct cgs_topo *topo, enum cgs_placement p,

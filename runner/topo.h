@@ -41,6 +41,10 @@ struct cgs_places {
  * Returns 0 or -errno.
  */
 int cgs_topo_load(struct cgs_topo *topo, const char *synthetic);
+/* The same, from a synthetic description or an lstopo XML file (at most
+ * one of them non-NULL). -EINVAL when hwloc refuses the description. */
+int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,
+		       const char *xml);
 void cgs_topo_free(struct cgs_topo *topo);
 
 /* packages, NUMA nodes, cores, PUs, caches: for the results. */

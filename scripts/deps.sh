@@ -1,11 +1,16 @@
 #!/bin/sh
 # deps.sh - install the Debian packages cgscale needs, or say which.
 #
-#   scripts/deps.sh build      what `make all` and ./run.sh need
+#   scripts/deps.sh build      what `make all` needs
+#   scripts/deps.sh run        what ./run.sh needs: build, and gnuplot-nox
+#                              so that its first report has charts
 #   scripts/deps.sh test       what `make check` needs on top
 #   scripts/deps.sh browser    what the report's browser test needs (the
 #                              test installs it itself; about 120 MB)
-#   scripts/deps.sh --check-only build|test|browser   only report, never install
+#   scripts/deps.sh --check-only build|run|test|browser   only report, never install
+#   scripts/deps.sh --list build|run|runtime|test|browser  print the names, one a line
+#                              (integrations/lkp/programs/cgscale/pkg/ copies
+#                              build and runtime; its test checks they agree)
 #
 # As root, missing packages are installed with apt-get. Otherwise the exact
 # package names are printed with the command to install them, and the
@@ -13,9 +18,24 @@
 set -eu
 
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev r-mathlib"
-TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils groff man-db dpkg-dev debhelper lintian"
+TEST_PKGS="libcmocka-dev python3 jq qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc groff man-db dpkg-dev debhelper lintian"
 BROWSER_PKGS="chromium python3"
+RUN_PKGS="gnuplot-nox"
+# the shared libraries the built binary links (for an install without -dev)
+RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2 r-mathlib"
 
+if [ "${1:-}" = "--list" ]; then
+	case "${2:-}" in
+	build) list="$BUILD_PKGS" ;;
+	run) list="$BUILD_PKGS $RUN_PKGS" ;;
+	runtime) list="$RUNTIME_PKGS" ;;
+	test) list="$TEST_PKGS" ;;
+	browser) list="$BROWSER_PKGS" ;;
+	*) echo "usage: $0 --list build|run|runtime|test|browser" >&2; exit 2 ;;
+	esac
+	printf '%s\n' $list
+	exit 0
+fi
 install=1
 if [ "${1:-}" = "--check-only" ]; then
 	install=0
@@ -23,9 +43,10 @@ if [ "${1:-}" = "--check-only" ]; then
 fi
 case "${1:-build}" in
 build) want="$BUILD_PKGS" ;;
+run) want="$BUILD_PKGS $RUN_PKGS" ;;
 test) want="$BUILD_PKGS $TEST_PKGS" ;;
 browser) want="$BROWSER_PKGS" ;;
-*) echo "usage: $0 [--check-only] build|test|browser" >&2; exit 2 ;;
+*) echo "usage: $0 [--check-only] build|run|test|browser, or $0 --list build|run|runtime|test|browser" >&2; exit 2 ;;
 esac
 
 missing=""

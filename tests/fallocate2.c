@@ -52,6 +52,12 @@ static int fa2_loop(struct cgs_task *t)
 	return 0;
 }
 
+static uint64_t fa2_tmpdir_bytes(const void *opts)
+{
+	(void)opts;
+	return FA2_FILESIZE;
+}
+
 const struct cgs_workload fallocate2_workload = {
 	.name = "fallocate2",
 	.desc = "Separate file fallocate",
@@ -59,4 +65,5 @@ const struct cgs_workload fallocate2_workload = {
 	.setup = fa2_setup,
 	.loop = fa2_loop,
 	.teardown = fa2_teardown,
+	.tmpdir_bytes = fa2_tmpdir_bytes,
 };

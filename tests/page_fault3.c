@@ -16,6 +16,13 @@ static int pf3_loop(struct cgs_task *t)
 	return pf_file_loop(t, MAP_SHARED);
 }
 
+/* every page of the file is written: the whole file is in the tmpfs */
+static uint64_t pf3_tmpdir_bytes(const void *opts)
+{
+	(void)opts;
+	return PF_FILE_MEMSIZE;
+}
+
 const struct cgs_workload page_fault3_workload = {
 	.name = "page_fault3",
 	.desc = "Separate file shared mapping page fault",
@@ -23,4 +30,5 @@ const struct cgs_workload page_fault3_workload = {
 	.setup = pf_file_setup,
 	.loop = pf3_loop,
 	.teardown = pf_file_teardown,
+	.tmpdir_bytes = pf3_tmpdir_bytes,
 };

@@ -291,6 +291,13 @@ static const struct cgs_aux rm_aux[] = {
 	{ "passes", "bogo-ops/s", 0.25 },   /* 4 passes = 1 stress-ng bogo-op */
 };
 
+static uint64_t rm_tmpdir_bytes(const void *opts)
+{
+	const struct rm_opts *o = opts;
+
+	return o->backing == RM_FILE ? REMAP_PAGES * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
 const struct cgs_workload remap_workload = {
 	.name = "remap",
 	.desc = "stress-ng remap: mlock, remap_file_pages, munlock of 512 pages",
@@ -303,4 +310,5 @@ const struct cgs_workload remap_workload = {
 	.setup = rm_setup,
 	.loop = rm_loop,
 	.teardown = rm_teardown,
+	.tmpdir_bytes = rm_tmpdir_bytes,
 };

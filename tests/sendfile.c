@@ -466,6 +466,12 @@ static const struct cgs_aux sf_aux[] = {
 	[SF_RX] = { "rx_bytes", "Mbit/s", 8e-6 },
 };
 
+/* the file sent: twice msg-size */
+static uint64_t sf_tmpdir_bytes(const void *opts)
+{
+	return 2 * (uint64_t)((const struct sf_opts *)opts)->msg_size;
+}
+
 const struct cgs_workload sendfile_workload = {
 	.name = "sendfile",
 	.desc = "netperf TCP_SENDFILE over loopback, receiver as partner",
@@ -480,4 +486,5 @@ const struct cgs_workload sendfile_workload = {
 	.setup = sf_setup,
 	.loop = sf_loop,
 	.teardown = sf_teardown,
+	.tmpdir_bytes = sf_tmpdir_bytes,
 };

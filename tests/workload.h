@@ -122,6 +122,9 @@ struct cgs_workload {
 	int (*setup)(struct cgs_task *t);         /* optional */
 	int (*loop)(struct cgs_task *t);          /* required */
 	void (*teardown)(struct cgs_task *t);     /* optional */
+	/* the most bytes one task keeps in --tmpdir at once, for plans
+	 * (run --dry-run); optional: NULL means none */
+	uint64_t (*tmpdir_bytes)(const void *opts);
 };
 
 /* True once the runner has asked the tasks to stop. */

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Output forms: --csv gives runtest.py's columns, -o DIR names a file in
+# Output forms: --csv gives runtest.py's columns (one test; several are
+# refused, --csv-dir writes one file each), -o DIR names a file in
 # it, the default goes under results/runs/, list and help work, and the
 # sanitizer build runs a short point in each mode cleanly.
 . "$(dirname "$0")/lib.sh"
@@ -13,6 +14,30 @@ awk -F, 'NR==3 && ($1 != 1 || $2 <= 0 || $4 <= 0 || $6 <= 0) {exit 1}' out.csv |
 awk -F, 'NR==4 && ($1 != 2 || $2 <= 0 || $4 <= 0) {exit 1}' out.csv || fail "csv row 2"
 ls results/runs/*/result.json >/dev/null 2>&1 || fail "default output under results/runs/"
 grep -q "results in results/runs/" err.txt || fail "path of the results not printed"
+
+# --csv with two tests would be merged by LKP's parser: refused before
+# any work (exit 2, nothing written); --csv-dir writes one file per test
+"$CGSCALE" run -q --csv -t 1 -w 0 -d 0.2 -i 0.1 -o two.json page_fault1 page_fault3 >two.out 2>two.err
+rc=$?
+[ $rc = 2 ] || fail "--csv with two tests: exit $rc, want 2"
+grep -q -- "--csv-dir" two.err || fail "--csv refusal does not name --csv-dir: $(cat two.err)"
+[ -e two.json ] || [ -s two.out ] && fail "--csv refusal wrote something"
+mkdir cdir
+"$CGSCALE" run -q --csv-dir cdir -t 1,2 -w 0 -d 0.2 -i 0.1 -o two.json page_fault1 page_fault3 \
+	>/dev/null 2>two.err || fail "--csv-dir run: $(cat two.err)"
+[ "$(ls cdir)" = "$(printf 'page_fault1.csv\npage_fault3.csv')" ] || fail "--csv-dir files: $(ls cdir)"
+for t in page_fault1 page_fault3; do
+	head -n 1 cdir/$t.csv | grep -qx 'tasks,processes,processes_idle,threads,threads_idle,linear' ||
+		fail "$t.csv header"
+	[ "$(wc -l <cdir/$t.csv)" = 4 ] || fail "$t.csv has $(wc -l <cdir/$t.csv) lines, want 4"
+	want=$(jq --arg t $t '[.points[] | select(.test == $t and .mode == "process" and .tasks == 2)
+		| .summary.total_ops_per_sec] | add / length | round' two.json)
+	awk -F, -v w="$want" 'NR == 4 && ($2 - w > 1 || w - $2 > 1) { exit 1 }' cdir/$t.csv ||
+		fail "$t.csv: 2-task processes $(sed -n 4p cdir/$t.csv) is not the file's $want"
+done
+"$CGSCALE" run -q --csv-dir nonexistent -w 0 -d 0.2 -i 0.1 -o no.json page_fault1 >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e no.json ] || fail "--csv-dir to a missing directory: exit $rc"
 
 mkdir d
 "$CGSCALE" run -q -m thread -w 0 -d 0.2 -i 0.1 -o d page_fault1 >/dev/null 2>&1 || fail "-o DIR"

@@ -48,7 +48,17 @@ for f in text lkp mmtests markdown json; do
 	[ -s "$tmp/out.$f" ] || fail "--format $f printed nothing"
 done
 grep -q "%stddev" "$tmp/out.lkp" || fail "lkp format lacks its header"
-grep -q "^Amean" "$tmp/out.mmtests" || fail "mmtests format lacks Amean"
+grep -q "^Hmean " "$tmp/out.mmtests" || fail "mmtests format lacks Hmean"
+# mmtests: two decimals throughout, '-' for what one run cannot give, no nan
+jq '.points |= map(select(.run == 0))' "$tmp/a.json" >"$tmp/one.json"
+"$CGSCALE" compare --keep-disturbed -f mmtests "$tmp/one.json" "$tmp/a.json" >"$tmp/mm1.txt" || fail "mmtests one-run exit $?"
+grep -qi nan "$tmp/mm1.txt" && fail "mmtests prints nan: $(grep -i nan "$tmp/mm1.txt")"
+rows=$(grep -E '^(Min|Hmean|HStddev|HCoeffVar|Max) ' "$tmp/mm1.txt")
+[ -n "$rows" ] || fail "mmtests: no Min/Hmean/HStddev/HCoeffVar/Max rows"
+printf '%s\n' "$rows" | grep -E '[0-9]\.([0-9]|[0-9]{3,})([^0-9]|$)' &&
+	fail "mmtests: a value without exactly two decimals"
+printf '%s\n' "$rows" | grep -E '^HStddev +process-1[^ ]* +- ' >/dev/null ||
+	fail "mmtests: the one-run side's stddev is not '-': $(grep HStddev "$tmp/mm1.txt")"
 grep -q "^| page_fault3" "$tmp/out.markdown" || fail "markdown lacks a row"
 grep -q "<testcase" "$tmp/j.xml" || fail "junit has no test case"
 if command -v xmllint >/dev/null; then
@@ -63,16 +73,16 @@ grep "page_fault3 process tasks=1" "$tmp/show.txt" | grep -qw "$mean" ||
 	fail "show does not print the mean per_task_ops $mean: $(cat "$tmp/show.txt")"
 
 "$CGSCALE" export --tsv "$tmp/a.json" >"$tmp/a.tsv" || fail "export exit $?"
-head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	metric	task	interval	phase	t_s	value$" ||
+head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	scope	task	interval	phase	t_s	metric	unit	value$" ||
 	fail "export header: $(head -1 "$tmp/a.tsv")"
-# per interval: each task's rate and the sum ('all'); per run: metrics
+# per interval: each task's rate (scope task) and the sum (scope point)
 nint=$(jq '[.points[].samples.t_ns | length - 1] | add' "$tmp/a.json")
-got=$(awk -F'\t' 'NR > 1 && $11 != "NA"' "$tmp/a.tsv" | wc -l)
+got=$(awk -F'\t' 'NR > 1 && $11 != "NA" && $14 == "ops_per_sec"' "$tmp/a.tsv" | wc -l)
 [ "$got" = $((nint * 2)) ] || fail "export has $got interval rows, want $((nint * 2))"
-awk -F'\t' '$9 == "per_task_ops" { print $7, $14 }' "$tmp/a.tsv" >"$tmp/pt.txt"
+awk -F'\t' '$14 == "per_task_ops" { print $7, $16 }' "$tmp/a.tsv" >"$tmp/pt.txt"
 jq -r '.points[] | "\(.run) \(.summary.per_task_ops_per_sec)"' "$tmp/a.json" |
 	paste -d' ' - "$tmp/pt.txt" |
 	awk '{ d = $2 - $4; if (NF != 4 || $1 != $3 || d > 1e-6 * $2 || -d > 1e-6 * $2) exit 1 }' ||
 	fail "export's per_task_ops differ from the file: $(cat "$tmp/pt.txt")"
-awk -F'\t' 'NR > 1 && NF != 14 { exit 1 }' "$tmp/a.tsv" || fail "export rows are not 14 columns"
+awk -F'\t' 'NF != 16 { exit 1 }' "$tmp/a.tsv" || fail "export rows are not 16 columns"
 echo "PASS: A/A exit 0, round trip, formats, show, export"

@@ -44,6 +44,22 @@ for t in 'page_fault1: total ops/s against tasks' 'fallocate2, thread, 2 tasks: 
 	'run 2' '>tasks<' 'total ops/s (all tasks)'; do
 	grep -qF "$t" rep.html || fail "the page lacks '$t'"
 done
+# the summary has the run table's columns; rcov % is the CoV of total
+# ops/s across the runs (sample stddev), as `cgscale run` prints it
+for h in 'min task' 'max task' 'icov %' 'rcov %' 'idle %' 'steal %'; do
+	grep -qF "<th>$h</th>" rep.html || fail "the summary lacks the column '$h'"
+done
+row=$(grep -o '<tr[^>]*><td><a href="#p[0-9]*">page_fault1</a></td><td>process</td><td class="n">2</td>.*' rep.html |
+	sed 's/<[^>]*>/|/g; s/||*/|/g')
+cell() { printf '%s\n' "$row" | awk -F'|' -v i="$1" '{ print $(i + 1) }'; }
+rcov=$(jq '[.points[] | select(.test=="page_fault1" and .mode=="process" and .tasks==2)
+	| .summary.total_ops_per_sec] | (add / length) as $m
+	| ((map(. - $m | . * .) | add / (length - 1)) | sqrt) / $m * 100' r.json)
+awk -v a="$(cell 10)" -v b="$rcov" 'BEGIN { exit !(a - b < 0.051 && b - a < 0.051) }' ||
+	fail "summary rcov % is $(cell 10), the runs' CoV is $rcov (row: $row)"
+mn=$(jq '[.points[] | select(.test=="page_fault1" and .mode=="process" and .tasks==2)
+	| .summary.min_task_ops_per_sec] | min | round' r.json)
+[ "$(cell 7)" = "$mn" ] || fail "summary min task $(cell 7), the slowest task of any run is $mn"
 # the table behind the curve has every point's mean total ops/s
 for m in process thread; do
 	v=$(jq -r --arg m "$m" '[.points[] | select(.test=="page_fault1" and .mode==$m and .tasks==2)
@@ -83,7 +99,21 @@ grep -qF 'd/sub/b.json' dir.html || fail "directory not searched recursively"
 grep -qF "file 2 run 2" dir.html || fail "runs of two files: no label file 2 run 2"
 [ "$(count '<svg class="chart"' dir.html)" -eq 18 ] || fail "pooled runs: not 18 charts"
 
-# no gnuplot: tables and a note naming the package, exit 0
+# no gnuplot: tables and a note naming the package, 
+# aux counters get their own scalability chart (remap's bogo-ops/s, the
+# figure LKP reports for it); one task count draws points, no linear line
+"$CGSCALE" run -q -t 1,2 -m process -w 0.1 -d 0.3 -i 0.1 -o aux.json remap >/dev/null 2>run.err ||
+	fail "remap run: $(cat run.err)"
+"$CGSCALE" report -o aux.html aux.json 2>rep.err || fail "report of remap exit $?"
+wellformed aux.html
+grep -qF 'remap: bogo-ops/s (passes) against tasks' aux.html || fail "no aux chart for remap"
+[ "$(count '<svg class="chart"' aux.html)" -eq "$(count '<figure' aux.html)" ] || fail "an aux chart not drawn"
+"$CGSCALE" run -q -t 2 -m process -w 0.1 -d 0.3 -i 0.1 -o one.json page_fault1 >/dev/null 2>&1 ||
+	fail "one task count run"
+"$CGSCALE" report -o one.html one.json 2>rep.err || fail "report of one task count exit $?"
+grep -qF 'No linear line' one.html || fail "one task count: a linear line"
+grep -qF 'process linear' one.html && fail "one task count: a linear series"
+exit 0
 "$CGSCALE" report --gnuplot /nonexistent/gnuplot -o nogp.html r.json 2>nogp.err ||
 	fail "without gnuplot: exit $?"
 grep -q "gnuplot-nox" nogp.err || fail "without gnuplot: stderr does not name the package"
@@ -169,4 +199,18 @@ if [ -n "${CGSCALE_SAN:-}" ] && [ "$CGSCALE_SAN" != "$CGSCALE" ]; then
 	grep -q "Sanitizer" san.txt && fail "sanitizer report: $(head -n 20 san.txt)"
 	wellformed san.html
 fi
+
+# aux counters get their own scalability chart (remap's bogo-ops/s, the
+# figure LKP reports for it); one task count draws points, no linear line
+"$CGSCALE" run -q -t 1,2 -m process -w 0.1 -d 0.3 -i 0.1 -o aux.json remap >/dev/null 2>run.err ||
+	fail "remap run: $(cat run.err)"
+"$CGSCALE" report -o aux.html aux.json 2>rep.err || fail "report of remap exit $?"
+wellformed aux.html
+grep -qF 'remap: bogo-ops/s (passes) against tasks' aux.html || fail "no aux chart for remap"
+[ "$(count '<svg class="chart"' aux.html)" -eq "$(count '<figure' aux.html)" ] || fail "an aux chart not drawn"
+"$CGSCALE" run -q -t 2 -m process -w 0.1 -d 0.3 -i 0.1 -o one.json page_fault1 >/dev/null 2>&1 ||
+	fail "one task count run"
+"$CGSCALE" report -o one.html one.json 2>rep.err || fail "report of one task count exit $?"
+grep -qF 'No linear line' one.html || fail "one task count: a linear line"
+grep -qF 'process linear' one.html && fail "one task count: a linear series"
 exit 0

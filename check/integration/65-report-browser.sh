@@ -33,7 +33,9 @@ command -v jq >/dev/null || skip "jq missing"
 "$CGSCALE" run -q -t 1,2 -r 2 -w 0.2 -d 0.4 -i 0.1 -o r2.json page_fault2 \
 	>/dev/null 2>run.err || fail "second run: $(cat run.err)"
 "$CGSCALE" report -o rep.html r.json 2>/dev/null || fail "report"
-"$CGSCALE" compare --html cmp.html r.json r2.json >/dev/null 2>cmp.err
+# --keep-disturbed: this checks the page, not the disturbance filter, which
+# on a busy shared box may leave out every run of a point (fewer figures)
+"$CGSCALE" compare --keep-disturbed --html cmp.html r.json r2.json >/dev/null 2>cmp.err
 rc=$?
 [ $rc -le 1 ] || fail "compare --html: exit $rc: $(cat cmp.err)"
 [ -s cmp.html ] || fail "compare --html wrote nothing: $(cat cmp.err)"

@@ -1,7 +1,9 @@
 /*
  * test_report_axis.c - what the report's charts draw: nice steps, axis
- * ranges and ticks (zero-based, integer, padded, degenerate input), the
- * tick labels with SI suffixes, and will-it-scale's linear reference.
+ * ranges and ticks (zero-based, integer, padded, tight, log2, degenerate
+ * input), the tick labels with SI suffixes, will-it-scale's linear
+ * reference, the headroom above the top value and end labels that never
+ * sit on each other.
  */
 #include <errno.h>
 #include <math.h>
@@ -234,9 +236,78 @@ static void chart_fit(void **state)
 	rpt_chart_free(&c);
 }
 
+/* Time axes end at the last sample; task axes start at the smallest
+ * count and are log2 for a sweep. */
+static void tight_and_log2(void **state)
+{
+	struct rpt_axis a;
+	unsigned two[] = { 2, 2, 4 }, sweep[] = { 1, 2, 4, 8, 16, 32, 64 };
+	unsigned one[] = { 4, 4 }, near[] = { 1, 2, 4 };
+
+	(void)state;
+	assert_int_equal(rpt_axis_fit(&a, 0, 5.3, 8, RPT_AX_ZERO | RPT_AX_TIGHT), 0);
+	assert_true(a.min == 0 && a.max == 5.3 && !a.log2);
+	assert_true(a.nticks >= 2 && a.tick[a.nticks - 1] <= 5.3 && a.tick[0] == 0);
+	assert_int_equal(rpt_axis_fit(&a, 2, 7, 8, RPT_AX_INT | RPT_AX_TIGHT), 0);
+	assert_true(a.min == 2 && a.max == 7 && a.tick[0] == 2);
+	assert_int_equal(rpt_axis_fit(&a, 1, 64, 8, RPT_AX_LOG2), 0);
+	assert_true(a.log2 && a.min == 1 && a.max == 64 && a.nticks == 7);
+	assert_true(a.tick[0] == 1 && a.tick[6] == 64 && !strcmp(a.tick_label[6], "64"));
+	assert_int_equal(rpt_axis_fit(&a, 3, 100, 8, RPT_AX_LOG2), 0);
+	assert_true(a.log2 && a.min == 3 && a.tick[0] == 4 && a.tick[a.nticks - 1] == 64);
+	/* log2 needs lo > 0: a linear axis instead */
+	assert_int_equal(rpt_axis_fit(&a, 0, 64, 8, RPT_AX_LOG2 | RPT_AX_INT), 0);
+	assert_false(a.log2);
+
+	assert_int_equal(rpt_task_axis_flags(sweep, 7), RPT_AX_LOG2);
+	assert_int_equal(rpt_task_axis_flags(near, 3), RPT_AX_INT | RPT_AX_TIGHT);
+	assert_int_equal(rpt_task_axis_flags(two, 3), RPT_AX_INT | RPT_AX_TIGHT);
+	assert_int_equal(rpt_task_axis_flags(one, 2), RPT_AX_INT);
+	assert_int_equal(rpt_axis_fit(&a, 4, 4, 8, RPT_AX_INT), 0);   /* one count */
+	assert_true(a.min < 4 && a.max > 4);
+}
+
+/* Headroom above the top value; end labels never stacked on each other. */
+static void headroom_and_labels(void **state)
+{
+	struct rpt_chart c = { 0 };
+	struct rpt_series *p = rpt_chart_series(&c, "process linear", RPT_REFERENCE, 0);
+	struct rpt_series *t = rpt_chart_series(&c, "thread linear", RPT_REFERENCE, 1);
+	struct rpt_series *f = rpt_chart_series(&c, "far", RPT_REFERENCE, 2);
+	double x, y;
+
+	(void)state;
+	p->label_end = t->label_end = f->label_end = true;
+	rpt_series_add(p, 1, 100, NAN, NAN);
+	rpt_series_add(p, 2, 1000, NAN, NAN);
+	rpt_series_add(t, 1, 98, NAN, NAN);
+	rpt_series_add(t, 2, 990, NAN, NAN);   /* 1% of the range below */
+	rpt_series_add(f, 1, 50, NAN, NAN);
+	rpt_series_add(f, 2, 400, NAN, NAN);   /* far from both */
+	rpt_chart_fit(&c, RPT_AX_INT | RPT_AX_TIGHT, RPT_AX_ZERO);
+	assert_true(c.y.max >= 1000 + 0.05 * (1000 - c.y.min));
+	assert_true(rpt_end_label(&c, 0, &x, &y) && x == 2 && y == 1000);
+	assert_true(rpt_end_label_offset(&c, 0) == 0.7);
+	assert_true(rpt_end_label_offset(&c, 0) - rpt_end_label_offset(&c, 1) >= 1.0);
+	assert_true(rpt_end_label_offset(&c, 2) == 0.7);
+	t->label_end = false;
+	assert_false(rpt_end_label(&c, 1, &x, &y));
+	rpt_chart_free(&c);
+
+	/* a top value on a tick multiple still gets room */
+	p = rpt_chart_series(&c, "", RPT_LINES, 0);
+	rpt_series_add(p, 0, 0, NAN, NAN);
+	rpt_series_add(p, 1, 1000, NAN, NAN);
+	rpt_chart_fit(&c, RPT_AX_ZERO, RPT_AX_ZERO);
+	assert_true(c.y.max > 1000 * 1.05);
+	rpt_chart_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tight_and_log2),
+		cmocka_unit_test(headroom_and_labels),
 		cmocka_unit_test(nice_step),
 		cmocka_unit_test(axis_zero_based),
 		cmocka_unit_test(axis_integer_and_pad),

@@ -180,9 +180,51 @@ static void t_scalability(void **state)
 	res_file_free(&f);
 }
 
+/* Runs and tests interleaved over many points: each point's reference is
+ * the first ok N=1 point of its own test, mode and run; a failed N=1 point
+ * is no reference. 3000 points also exercise the growing points array. */
+static void t_scalability_runs(void **state)
+{
+	const char *tests[] = { "b", "a", "c" };
+	struct res_file f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	for (unsigned run = 0; run < 500; run++)
+		for (int t = 0; t < 3; t++)
+			for (unsigned n = 1; n <= 2; n++) {
+				struct res_point *p = res_file_add_point(&f);
+
+				assert_non_null(p);
+				p->test = strdup(tests[t]);
+				p->mode = strdup("process");
+				p->run = run;
+				p->tasks = n;
+				/* test c's N=1 point of odd runs failed */
+				p->status = strdup(t == 2 && n == 1 && run % 2 ? "failed" : "ok");
+				p->sum.total_ops_per_sec = n == 1 ? 100.0 + run + t : 150.0 + run;
+			}
+	res_file_scalability(&f);
+	assert_int_equal(f.npoints, 3000);
+	for (unsigned i = 0; i < f.npoints; i++) {
+		const struct res_point *p = &f.points[i];
+		unsigned t = (i / 2) % 3, run = i / 6;
+
+		if (p->tasks == 1 && !strcmp(p->status, "ok"))
+			assert_float_equal(p->sum.scalability, 1.0, 1e-12);
+		else if (t == 2 && run % 2)
+			assert_true(isnan(p->sum.scalability));
+		else
+			assert_float_equal(p->sum.scalability,
+					   (150.0 + run) / (2 * (100.0 + run + t)), 1e-12);
+	}
+	res_file_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_scalability_runs),
 		cmocka_unit_test(t_schedule),
 		cmocka_unit_test(t_due),
 		cmocka_unit_test(t_cpustat),

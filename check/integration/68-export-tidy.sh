@@ -1,0 +1,111 @@
+#!/bin/sh
+# 68-export-tidy.sh - `cgscale export` read by a real consumer, pandas
+# (Debian's python3-pandas): a real run of four tests (two without
+# options, two with aux counters) exported as TSV, CSV and JSON lines
+# loads with the documented dtypes; no row is a placeholder (no NA value,
+# no metric a point cannot have); scope tells task rows from whole-point
+# rows and the task rows of an interval sum to its point row (no double
+# count); "no options" is the value {} so a group-by keeps every test;
+# per_task_ops is the file's; a tab and a newline in a path stay one field.
+# Exit 0 pass, 1 fail, 77 skip.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+$PY -c 'import pandas' 2>/dev/null ||
+	skip "pandas missing: apt-get install python3-pandas (scripts/deps.sh test lists it)"
+
+"$CGSCALE" run -q -t 1,2 -m process -r 2 -w 0.1 -d 0.3 -i 0.1 -o r.json \
+	page_fault1 page_fault3 sendfile remap >/dev/null 2>run.err || fail "run: $(cat run.err)"
+[ "$(jq '[.points[] | select(.status == "ok") | .test] | unique | length' r.json)" = 4 ] ||
+	skip "not all four tests ran here: $(jq -c '[.points[] | [.test, .status, .reason]]' r.json)"
+odd=$(printf 'we\tird\nname')
+mkdir "$odd" && cp r.json "$odd/r.json"
+
+for f in tsv csv json-lines; do
+	"$CGSCALE" export --format $f r.json "$odd" >"r.$f" 2>err || fail "export -f $f exit $?: $(cat err)"
+done
+"$CGSCALE" export --tsv r.json >tsv2 || fail "export --tsv exit $?"
+[ "$(head -n 1 tsv2)" = "$(head -n 1 r.tsv)" ] || fail "--tsv and -f tsv differ in the header"
+
+$PY - r.json "$odd" <<'PYEOF' || fail "pandas checks failed"
+import json, sys
+import pandas as pd
+
+src, odd = sys.argv[1], sys.argv[2]
+cols = ["file", "test", "mode", "tasks", "cgroup", "options", "run", "status", "scope",
+        "task", "interval", "phase", "t_s", "metric", "unit", "value"]
+def bad(msg):
+    print("FAIL:", msg); sys.exit(1)
+
+t = pd.read_csv("r.tsv", sep="\t")
+if list(t.columns) != cols: bad(f"tsv columns {list(t.columns)}")
+want = {"tasks": "int64", "run": "int64", "task": "float64", "interval": "float64",
+        "t_s": "float64", "value": "float64", "file": "object", "options": "object"}
+for c, d in want.items():
+    if str(t[c].dtype) != d: bad(f"tsv column {c} is {t[c].dtype}, want {d}")
+if t["value"].isna().any(): bad("a value is NA: a placeholder row")
+if t["options"].isna().any() or t["cgroup"].isna().any(): bad("options/cgroup missing")
+if set(t["scope"]) != {"point", "task"}: bad(f"scopes {set(t['scope'])}")
+if (t["task"].isna() != (t["scope"] == "point")).any(): bad("task set on a point row or missing on a task row")
+if not (t.loc[t.scope == "task", "task"] % 1 == 0).all(): bad("task index not integral")
+
+# the path with a tab and a newline is one escaped field
+files = set(t["file"])
+esc = odd.replace("\t", "\\t").replace("\n", "\\n") + "/r.json"
+if files != {src, esc}: bad(f"file column {files}, want {src!r} and {esc!r}")
+t = t[t.file == src]
+
+# a group-by keeps every test, none dropped for missing options
+g = t.groupby(["test", "options"]).size()
+if sorted(g.index.get_level_values(0)) != ["page_fault1", "page_fault3", "remap", "sendfile"]:
+    bad(f"group-by lost tests: {list(g.index)}")
+if not (t.loc[t.test.str.startswith("page_fault"), "options"] == "{}").all():
+    bad("no-options is not {}")
+
+# no metric a point cannot have
+m = t.groupby("test")["metric"].agg(set)
+for test in ("page_fault1", "page_fault3"):
+    if m[test] & {"rx_mbps", "bogo_ops", "ipc", "path_length", "stat_p50"}:
+        bad(f"{test} has impossible metrics {m[test]}")
+if "rx_mbps" not in m["sendfile"] or "bogo_ops" not in m["remap"]: bad("aux metrics missing")
+
+# the task rows of one interval sum to the point row: no double count
+iv = t[t.interval.notna() & (t.metric == "ops_per_sec")]
+keys = ["test", "mode", "tasks", "cgroup", "options", "run", "interval"]
+tasks = iv[iv.scope == "task"].groupby(keys)["value"].sum()
+point = iv[iv.scope == "point"].set_index(keys)["value"]
+if len(point) == 0 or len(tasks) != len(point): bad("interval rows do not pair up")
+d = (tasks - point.reindex(tasks.index)).abs() / point.reindex(tasks.index).clip(lower=1)
+if (d > 1e-9).any(): bad("task rows do not sum to the point row")
+
+# round trip with the file
+doc = json.load(open(src))
+got = t[(t.scope == "point") & (t.metric == "per_task_ops")].set_index(["test", "tasks", "run"])["value"]
+n = 0
+for p in doc["points"]:
+    if p["status"] != "ok": continue
+    v = got[(p["test"], p["tasks"], p["run"])]
+    if abs(v - p["summary"]["per_task_ops_per_sec"]) > 1e-9 * v: bad(f"per_task_ops of {p['test']}")
+    n += 1
+if n != len(got): bad("per_task_ops rows and ok points differ in number")
+
+# CSV and JSON lines hold the same rows
+c = pd.read_csv("r.csv")
+j = pd.read_json("r.json-lines", lines=True)
+for name, o in (("csv", c), ("json-lines", j)):
+    if list(o.columns) != cols: bad(f"{name} columns {list(o.columns)}")
+    o = o[o.file == src]
+    if len(o) != len(t) or abs(o["value"].sum() - t["value"].sum()) > 1e-9 * t["value"].sum():
+        bad(f"{name} differs from tsv")
+    if str(o["tasks"].dtype) != "int64": bad(f"{name} tasks is {o['tasks'].dtype}")
+if set(pd.read_csv("r.csv").file) != {src, odd + "/r.json"}: bad("csv path not quoted back")
+print(f"pandas {pd.__version__}: {len(t)} rows, {len(g)} test/options groups")
+PYEOF
+
+# bad input: exit 2, one line, nothing on stdout
+"$CGSCALE" export -f xml r.json >out 2>err; rc=$?
+[ $rc = 2 ] && [ ! -s out ] && [ "$(wc -l <err)" = 1 ] || fail "bad format: exit $rc, $(cat err)"
+"$CGSCALE" export --tsv -f csv r.json >out 2>err; rc=$?
+[ $rc = 2 ] && [ ! -s out ] || fail "--tsv with -f csv: exit $rc"
+"$CGSCALE" export r.json nonexistent.json >out 2>err; rc=$?
+[ $rc = 2 ] && [ ! -s out ] || fail "a missing input: exit $rc, $(wc -c <out) bytes written"
+echo "PASS: export loads in pandas, tidy, round trip"

@@ -1,0 +1,73 @@
+#!/bin/sh
+# 69-lkp-compare.sh - `compare --format lkp` against lkp-tests' own
+# formatting code: with LKP_SRC set to an lkp-tests checkout, Ruby loads
+# its lib/compare.rb and renders the same per-run values of two real runs
+# (from `compare -f json`) with Compare.show_group_header,
+# show_perf_header, calc_stat_change, show_perf_change and show_stat; the
+# group blocks cgscale prints must be byte for byte the same. Without
+# LKP_SRC the layout is still checked (keys without spaces, the =====
+# block), and the test skips loudly at the end. Needs ruby,
+# ruby-activesupport, ruby-git and ruby-tty-command (what lib/compare.rb
+# requires) for the LKP part. Also: JUnit case names carry the side names. Exit 0 pass, 1 fail, 77 skip.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq missing"
+
+for s in base patched-1; do
+	"$CGSCALE" run -q -t 1,2 -m process -r 3 -w 0.1 -d 0.3 -i 0.1 -o $s.json page_fault3 \
+		>/dev/null 2>run.err || fail "run: $(cat run.err)"
+done
+"$CGSCALE" compare --keep-disturbed -f lkp base.json patched-1.json >lkp.txt; rc=$?
+[ $rc -le 1 ] || fail "compare -f lkp exit $rc"
+"$CGSCALE" compare --keep-disturbed -f json --junit j.xml base.json patched-1.json >cmp.json
+# JUnit case names carry the side names, not only "B vs A"
+grep -q '<testcase classname="cgscale.page_fault3 process tasks=1[^"]*" name="per_task_ops patched-1 (B) vs base (A)"' j.xml ||
+	fail "JUnit case names lack the side names: $(grep -m 1 '<testcase' j.xml)"
+# our blocks: everything before cgscale's own trailer
+sed '/^cgscale compare:/,$d' lkp.txt >ours.txt
+grep -q '^=========================================================================================$' ours.txt ||
+	fail "no ===== line: $(head -n 3 lkp.txt)"
+grep -q "^side/kernel.release: $" ours.txt || fail "no compare-axes block"
+keys=$(grep -E '^ .*  page_fault3\.[a-z_0-9]+$' ours.txt | wc -l)
+[ "$keys" -ge 3 ] || fail "expected per_task_ops, min_task_ops, scalability rows: $(cat ours.txt)"
+awk '/^ *[-+]?[0-9]/ { print $NF }' ours.txt | grep -v '^page_fault3\.[a-z_0-9.-]*$' &&
+	fail "awk \$NF does not give the key on every row"
+
+[ -n "${LKP_SRC:-}" ] || skip "LKP_SRC unset: the layout was checked, but not against lkp-tests' lib/compare.rb (set LKP_SRC=/path/to/lkp-tests)"
+[ -f "$LKP_SRC/lib/compare.rb" ] || fail "LKP_SRC=$LKP_SRC has no lib/compare.rb"
+command -v ruby >/dev/null || skip "ruby missing: apt-get install ruby ruby-activesupport ruby-git ruby-tty-command"
+
+LKP_SRC="$LKP_SRC" ruby - cmp.json >lkp-ref.txt 2>ruby.err <<'RUBY' || fail "lkp-tests' compare.rb failed: $(tail -n 5 ruby.err)"
+require 'json'
+require "#{ENV['LKP_SRC']}/lib/compare.rb"
+doc = JSON.parse(File.read(ARGV[0]))
+axis = doc['environment'].find { |e| e['kind'] == 'axis' }
+labels = doc['sides'].map { |s| s['label'] }
+Group = Struct.new(:axes, :compare_axeses, :mresult_roots)
+doc['points'].each do |p|
+  next unless p['compared']
+  axes = { 'testcase' => 'cgscale', 'test' => p['test'], 'mode' => p['mode'], 'nr_task' => p['tasks'].to_s }
+  axes['cgroup'] = p['cgroup'].tr(' ', ':') if p['cgroup']
+  axes['options'] = p['workload_options'].tr(' ', ':') unless p['workload_options'].to_s.empty?
+  cas = doc['sides'].map do |s|
+    h = { 'side' => s['name'] }
+    h[axis['field']] = axis['values'][s['label']].tr(' ', ':') if axis
+    h
+  end
+  metrics = p['sides'][labels[0]]['metrics'].keys.select do |m|
+    labels.all? { |l| (p['sides'][l]['metrics'][m] || {})['values'].to_a.any? }
+  end
+  next if metrics.empty?
+  Compare.show_group_header Group.new(axes, cas, [])
+  Compare.show_perf_header labels.size - 1
+  metrics.each do |m|
+    stat = { Compare::STAT_KEY => "#{p['test']}.#{m}",
+             Compare::VALUES => labels.map { |l| p['sides'][l]['metrics'][m]['values'] } }
+    Compare.calc_stat_change stat
+    Compare.show_perf_change stat
+    Compare.show_stat stat
+  end
+  puts
+end
+RUBY
+diff -u lkp-ref.txt ours.txt >d.txt || fail "compare -f lkp differs from lkp-tests' lib/compare.rb: $(head -n 30 d.txt)"
+echo "PASS: compare -f lkp is byte for byte lkp-tests' lib/compare.rb layout ($(wc -l <ours.txt) lines)"

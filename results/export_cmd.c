@@ -1,0 +1,95 @@
+/*
+ * export_cmd.c - the `cgscale export` command line: pick the format, load
+ * every input before writing anything, then write the table (export.c) or
+ * the LKP stats (export_lkp.c) to stdout.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/opt.h"
+#include "compare.h"
+#include "export.h"
+
+struct exp_opts {
+	bool tsv;
+	int format;
+};
+
+const struct cgs_opt cmp_export_optdefs[] = {
+	{ "format", 'f', CGS_OPT_ENUM, offsetof(struct exp_opts, format), "tsv", 0, 0,
+	  exp_format_names, NULL,
+	  "tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats" },
+	{ "tsv", 0, CGS_OPT_BOOL, offsetof(struct exp_opts, tsv), NULL, 0, 0, NULL, NULL,
+	  "the same as --format tsv" },
+};
+const size_t cmp_export_noptdefs = sizeof(cmp_export_optdefs) / sizeof(cmp_export_optdefs[0]);
+
+static void export_usage(const struct cgs_optset *set)
+{
+	printf("usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
+	       "Write every observation of the result files as one tidy long table, one row\n"
+	       "per value that exists, with the columns: file test mode tasks cgroup options\n"
+	       "run status scope task interval phase t_s metric unit value. scope 'point' rows\n"
+	       "are the whole point (per run, or per interval when interval is set); scope\n"
+	       "'task' rows are one task in one interval. results/SCHEMA.md lists them all.\n"
+	       "lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n");
+	cgs_opt_help(set, stdout);
+}
+
+int cmp_cmd_export(int argc, char **argv)
+{
+	struct exp_opts o = { 0 };
+	struct cgs_optset set = { "export options", cmp_export_optdefs,
+				  cmp_export_noptdefs, &o };
+	struct cmp_side *sides = NULL;
+	int first = 0, rc, status = CMP_EXIT_BADINPUT;
+	unsigned n = 0;
+	char err[1024] = "";
+
+	rc = cgs_opt_defaults(&set, err, sizeof(err));
+	if (!rc)
+		rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		export_usage(&set);
+		return 0;
+	}
+	if (!rc && o.tsv && o.format != EXP_TSV)
+		snprintf(err, sizeof(err), "--tsv and --format %s disagree: give one",
+			 exp_format_names[o.format]);
+	else if (!rc && first >= argc)
+		snprintf(err, sizeof(err), "give one or more result files or directories");
+	if (rc || *err)
+		goto out;
+	sides = calloc((size_t)(argc - first), sizeof(*sides));
+	if (!sides) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out;
+	}
+	/* every input is read before a line is written */
+	for (int a = first; a < argc; a++, n++)
+		if (cmp_side_load(&sides[n], argv[a], err, sizeof(err))) {
+			n++;
+			goto out;
+		}
+	if (o.format == EXP_LKP_STATS)
+		rc = exp_write_lkp_stats(stdout, sides, n, err, sizeof(err));
+	else
+		rc = exp_write_table(stdout, (enum exp_format)o.format, sides, n);
+	if (!rc && fflush(stdout))
+		rc = -EIO;
+	if (rc == -EIO)
+		snprintf(err, sizeof(err), "cannot write the output");
+	status = rc ? CMP_EXIT_BADINPUT : 0;
+out:
+	if (status && *err)
+		fprintf(stderr, "cgscale export: %s\n", err);
+	for (unsigned i = 0; i < n; i++)
+		cmp_side_free(&sides[i]);
+	free(sides);
+	cgs_opt_free(&set);
+	return status;
+}

@@ -1,0 +1,243 @@
+/*
+ * export_lkp.c - `cgscale export --format lkp-stats`: the `key: value`
+ * lines an LKP program's parse prints (LKP prefixes them with the program
+ * name, "cgscale."). Keys follow LKP's own where the work is the same:
+ * will-it-scale's per_process_ops, per_thread_ops, scalability, workload
+ * and <N>.processes/<N>.threads; netperf's Throughput_Mbps for sendfile;
+ * stress-ng's remap.ops_per_sec for remap. Our own: every other compare
+ * metric (perf, stat reader latencies), and the cgroup memory.stat deltas.
+ * results/SCHEMA.md lists them; integrations/lkp/ uses them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+#include "export.h"
+
+/* A running mean. */
+struct acc {
+	double sum;
+	unsigned n;
+};
+
+static void acc_add(struct acc *a, double v)
+{
+	if (isfinite(v))
+		a->sum += v, a->n++;
+}
+
+static double acc_mean(const struct acc *a)
+{
+	return a->n ? a->sum / a->n : NAN;
+}
+
+/* Per mode and task count: total ops/s and idle % over the runs. */
+struct lkp_cell {
+	const char *mode;
+	unsigned tasks;
+	struct acc total, idle, scal;
+};
+
+struct lkp_state {
+	const char *test;
+	struct lkp_cell *cell;
+	unsigned ncell, failed;
+	struct acc per_task[2];             /* process, thread */
+	struct acc metric[CMP_MAX_METRICS];
+	struct json_object *memstat;        /* field -> [sum, n] */
+};
+
+static struct lkp_cell *cell_of(struct lkp_state *st, const struct res_point *p)
+{
+	struct lkp_cell *c;
+
+	for (unsigned i = 0; i < st->ncell; i++)
+		if (st->cell[i].tasks == p->tasks && !strcmp(st->cell[i].mode, p->mode))
+			return &st->cell[i];
+	c = realloc(st->cell, (st->ncell + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	st->cell = c;
+	c = &st->cell[st->ncell++];
+	memset(c, 0, sizeof(*c));
+	c->mode = p->mode, c->tasks = p->tasks;
+	return c;
+}
+
+/* Add the point's memory.stat deltas (extra.cgroup.memory_stat.delta). */
+static int add_memstat(struct lkp_state *st, const struct res_point *p)
+{
+	struct json_object *cg, *ms, *d;
+
+	if (!p->extra || !json_object_object_get_ex(p->extra, "cgroup", &cg) ||
+	    !json_object_object_get_ex(cg, "memory_stat", &ms) ||
+	    !json_object_object_get_ex(ms, "delta", &d) ||
+	    !json_object_is_type(d, json_type_object))
+		return 0;
+	json_object_object_foreach(d, k, v) {
+		struct json_object *a;
+
+		if (!json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_double))
+			continue;
+		if (!json_object_object_get_ex(st->memstat, k, &a)) {
+			a = json_object_new_array();
+			if (!a || json_object_object_add(st->memstat, k, a))
+				return -ENOMEM;
+			json_object_array_add(a, json_object_new_double(0));
+			json_object_array_add(a, json_object_new_int(0));
+		}
+		json_object_array_put_idx(a, 0, json_object_new_double(
+			json_object_get_double(json_object_array_get_idx(a, 0)) +
+			json_object_get_double(v)));
+		json_object_array_put_idx(a, 1, json_object_new_int(
+			json_object_get_int(json_object_array_get_idx(a, 1)) + 1));
+	}
+	return 0;
+}
+
+static int add_point(struct lkp_state *st, struct res_point *p, char *err,
+		     size_t errlen)
+{
+	struct lkp_cell *c;
+	int thread = !strcmp(p->mode, "thread");
+
+	if (st->test && strcmp(st->test, p->test)) {
+		snprintf(err, errlen, "the files hold tests %s and %s, and LKP runs one test "
+			 "per job: export each test's files apart", st->test, p->test);
+		return -EINVAL;
+	}
+	st->test = p->test;
+	if (p->status && strcmp(p->status, "ok")) {
+		st->failed++;
+		return 0;
+	}
+	res_point_summarise(p);
+	c = cell_of(st, p);
+	if (!c)
+		return -ENOMEM;
+	acc_add(&c->total, p->sum.total_ops_per_sec);
+	acc_add(&c->idle, p->sum.idle_pct);
+	acc_add(&c->scal, p->tasks > 1 ? p->sum.scalability : NAN);
+	acc_add(&st->per_task[thread], p->sum.per_task_ops_per_sec);
+	for (size_t m = 0; m < cmp_nmetrics; m++)
+		acc_add(&st->metric[m], cmp_metric_value(&cmp_metrics[m], p));
+	return add_memstat(st, p);
+}
+
+/* will-it-scale's scalability: at the largest task count, process mode
+ * when it ran, else thread. */
+static double wis_scalability(const struct lkp_state *st)
+{
+	const struct lkp_cell *best = NULL;
+
+	for (unsigned i = 0; i < st->ncell; i++) {
+		const struct lkp_cell *c = &st->cell[i];
+
+		if (!c->scal.n)
+			continue;
+		if (!best || c->tasks > best->tasks ||
+		    (c->tasks == best->tasks && !strcmp(c->mode, "process")))
+			best = c;
+	}
+	return best ? acc_mean(&best->scal) : NAN;
+}
+
+static void print_wis(FILE *out, const struct lkp_state *st)
+{
+	double workload = 0, s = wis_scalability(st);
+
+	for (unsigned i = 0; i < st->ncell; i++) {
+		const struct lkp_cell *c = &st->cell[i];
+		const char *col = strcmp(c->mode, "thread") ? "processes" : "threads";
+
+		fprintf(out, "%u.%s: %.0f\n", c->tasks, col, acc_mean(&c->total));
+		if (c->idle.n)
+			fprintf(out, "%u.%s_idle: %.2f\n", c->tasks, col, acc_mean(&c->idle));
+		workload += acc_mean(&c->total);
+	}
+	if (isfinite(s))
+		fprintf(out, "scalability: %f\n", s);
+	/* will-it-scale's parse prints these with %d: truncated */
+	if (st->per_task[0].n)
+		fprintf(out, "per_process_ops: %.0f\n", trunc(acc_mean(&st->per_task[0])));
+	if (st->per_task[1].n)
+		fprintf(out, "per_thread_ops: %.0f\n", trunc(acc_mean(&st->per_task[1])));
+	if (workload > 0)
+		fprintf(out, "workload: %.0f\n", trunc(workload));
+}
+
+/* The workloads' own figures under the names LKP gives them. */
+static void print_aliases(FILE *out, const struct lkp_state *st)
+{
+	for (size_t m = 0; m < cmp_nmetrics; m++) {
+		double v = acc_mean(&st->metric[m]);
+
+		if (!isfinite(v))
+			continue;
+		if (!strcmp(cmp_metrics[m].name, "rx_mbps"))
+			fprintf(out, "Throughput_Mbps: %.2f\n", v);
+		else if (!strcmp(cmp_metrics[m].name, "bogo_ops"))
+			fprintf(out, "remap.ops_per_sec: %.2f\n", v);
+	}
+}
+
+static void print_ours(FILE *out, const struct lkp_state *st)
+{
+	for (size_t m = 0; m < cmp_nmetrics; m++) {
+		double v = acc_mean(&st->metric[m]);
+
+		/* per_task_ops is per_process_ops/per_thread_ops already, and
+		 * scalability is will-it-scale's (print_wis): a key once */
+		if (isfinite(v) && strcmp(cmp_metrics[m].name, "per_task_ops") &&
+		    strcmp(cmp_metrics[m].name, "scalability"))
+			fprintf(out, "%s: %.10g\n", cmp_metrics[m].name, v);
+	}
+	json_object_object_foreach(st->memstat, k, a) {
+		double sum = json_object_get_double(json_object_array_get_idx(a, 0));
+		int n = json_object_get_int(json_object_array_get_idx(a, 1));
+
+		fprintf(out, "memory.stat.%s: %.10g\n", k, n ? sum / n : 0);
+	}
+	if (st->failed)
+		fprintf(out, "failed_points: %u\n", st->failed);
+}
+
+int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
+			char *err, size_t errlen)
+{
+	struct lkp_state st = { 0 };
+	int rc = 0;
+
+	st.memstat = json_object_new_object();
+	if (!st.memstat)
+		return -ENOMEM;
+	for (unsigned s = 0; s < nsides && !rc; s++)
+		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
+			for (unsigned i = 0; i < sides[s].files[f].res.npoints && !rc; i++)
+				rc = add_point(&st, &sides[s].files[f].res.points[i],
+					       err, errlen);
+	if (rc)
+		goto out;
+	if (!st.ncell) {
+		if (st.failed)
+			fprintf(out, "failed_points: %u\n", st.failed);
+		snprintf(err, errlen, "no point ran ok in the files: there are no stats "
+			 "to print (see 'cgscale show' for why)");
+		rc = -ENODATA;
+		goto out;
+	}
+	print_wis(out, &st);
+	print_aliases(out, &st);
+	print_ours(out, &st);
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(st.cell);
+	json_object_put(st.memstat);
+	return rc;
+}
