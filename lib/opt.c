@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt.c - the typed option table engine: parsing, defaults, ranges, help
  * and the echo of effective values into results. See opt.h.

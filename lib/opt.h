@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt.h - one typed option table drives parsing, defaults, range checks,
  * help and the echo of effective values into the results (fio's idea).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * optdoc.c - man page paragraphs and bash completion arms from an option
  * table. See optdoc.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * optdoc.h - an option table as documentation: the OPTIONS part of a man
  * page (roff) and the bash completion of its options and values. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.h - `cgscale compare`, `show` and `export`: load the sides (a
  * result file or a directory of them each), diff their environments,

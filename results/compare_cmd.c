@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_cmd.c - `cgscale compare BASE NEW [NEW...]`: the option table,
  * loading the sides, the analysis, the output and the exit status.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export_cmd.c - the `cgscale export` command line: pick the format, load
  * every input before writing anything, then write the table (export.c) or

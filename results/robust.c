@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * robust.c - the Hodges-Lehmann shift and its rank-based interval, the CoV
  * without the most extreme run, and the predicted half-width of compare's

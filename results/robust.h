@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * robust.h - rank-based and outlier-aware statistics beside the mean-based
  * ones of stats.h: the Hodges-Lehmann shift with its distribution-free

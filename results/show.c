@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * show.c - `cgscale show FILE...` prints the summary of result files (a
  * directory counts as one set of runs): the critical environment fields

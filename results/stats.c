@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.c - descriptive statistics, Mann-Whitney U, Welch's t, the
  * expanded percentile bootstrap of the % change, Benjamini-Hochberg and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.h - the statistics of `cgscale compare`, on R's distributions: descriptive
  * statistics, the Mann-Whitney U test (exact for small samples, normal

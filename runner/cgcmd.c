@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgcmd.c - `cgscale cgroup show [run options]` prints the cgroups a run
  * with these options would create, where, with which knobs, and creates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gendoc.c - cgscale's man pages and bash completion, generated at build
  * time from the command table, the option tables that drive parsing and

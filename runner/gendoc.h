@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gendoc.h - the command table of cgscale and the documentation generated
  * from it: man pages and shell completion (see gendoc.c).

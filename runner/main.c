@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - the cgscale command: dispatch to a subcommand from one table.
  * Each subcommand returns the process exit status itself.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_cmd.c - `cgscale report [options] RESULT...`: load result files
  * (or directories of them), build the page (results/report*.c), draw its

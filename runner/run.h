@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.h - the state of one `cgscale run` invocation, passed explicitly to
  * every part of it: the effective options, the tests and their options,

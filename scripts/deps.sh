@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh - install the Debian packages cgscale needs, or say which.
 #
 #   scripts/deps.sh build      what `make all` needs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The man pages and the bash completion that `make` generates from the
 # option tables: every page renders without a warning (groff -ww, man -l),
 # every option that `cgscale CMD --help` lists (from the same tables) is on

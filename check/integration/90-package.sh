@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package as a lab builds it: dpkg-buildpackage -us -uc -b on a
 # copy of this tree in $T (it writes ../*.deb, so never in the checkout),
 # lintian with no errors, the runtime dependencies, then the installed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_optdoc.c - an option table rendered as a man page section (roff
  * escapes, placeholders, choices, defaults) and as bash completion arms,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_stats.c - the statistics of compare against known values: exact
  * Mann-Whitney p for small samples, the t distribution against closed

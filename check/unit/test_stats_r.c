@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_stats_r.c - compare's statistics against R's own results: the
  * Mann-Whitney p-values of wilcox.test(exact = TRUE) and Welch's t, df
