@@ -19,7 +19,7 @@ VERSION := 0.1.0
 GIT := $(or $(CGS_GIT),$(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown; \
 	[ $$h = unknown ] || git diff --quiet HEAD -- 2>/dev/null || h=$$h-dirty; echo $$h))
 
-PKGS := hwloc json-c libcgroup libRmath
+PKGS := hwloc json-c libcgroup libelf libRmath
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -120,12 +120,14 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/profile-overhead ./cgscale
 	@bench/evidence-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/sampler-scale ./cgscale
 	@bench/vs-will-it-scale ./cgscale
 	@bench/results-scale ./cgscale build/rel/bench/results-gen
+	@bench/verdict-calibration ./cgscale
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the
@@ -136,7 +138,7 @@ build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/s
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libRmath) -lm
+		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libelf libRmath) -lm
 
 build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_res_read.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)

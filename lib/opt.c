@@ -225,8 +225,9 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 		return set_ranged(o, base, val, err, errlen);
 	case CGS_OPT_ENUM:
 		return set_enum(o, base, val, err, errlen);
-	case CGS_OPT_STRING: {
-		char *copy = strdup(val);
+	case CGS_OPT_STRING:
+	case CGS_OPT_OPTSTR: {
+		char *copy = strdup(val ? val : "");
 
 		if (!copy)
 			return -ENOMEM;
@@ -271,7 +272,7 @@ void cgs_opt_free(const struct cgs_optset *set)
 		const struct cgs_opt *o = &set->opts[i];
 		void *f = opt_field(o, set->base);
 
-		if (o->type == CGS_OPT_STRING) {
+		if (o->type == CGS_OPT_STRING || o->type == CGS_OPT_OPTSTR) {
 			free(*(char **)f);
 			*(char **)f = NULL;
 		} else if (o->type == CGS_OPT_STRLIST) {
@@ -340,6 +341,9 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 				 o->short_name ? '-' : ' ',
 				 o->short_name ? o->short_name : ' ',
 				 o->short_name ? ", " : "  ", o->name);
+		else if (o->type == CGS_OPT_OPTSTR)
+			snprintf(left, sizeof(left), "    --%s[=%s]", o->name,
+				 cgs_opt_metavar(o));
 		else
 			snprintf(left, sizeof(left), "%c%c%s--%s %s",
 				 o->short_name ? '-' : ' ',
@@ -391,6 +395,7 @@ struct json_object *cgs_opt_echo(const struct cgs_optset *set)
 			v = json_object_new_string(o->choices[*(int *)f]);
 			break;
 		case CGS_OPT_STRING:
+		case CGS_OPT_OPTSTR:
 			v = *(char **)f ? json_object_new_string(*(char **)f)
 					: NULL;
 			break;
@@ -445,8 +450,9 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 			refs[k].set = &sets[s];
 			refs[k].opt = o;
 			lopts[k].name = o->name;
-			lopts[k].has_arg = o->type == CGS_OPT_BOOL ?
-					   no_argument : required_argument;
+			lopts[k].has_arg = o->type == CGS_OPT_BOOL ? no_argument :
+					   o->type == CGS_OPT_OPTSTR ? optional_argument :
+					   required_argument;
 			lopts[k].val = 256 + (int)k;
 			if (o->short_name) {
 				size_t l = strlen(shorts);

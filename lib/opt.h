@@ -25,6 +25,7 @@ enum cgs_opt_type {
 	CGS_OPT_STRING,    /* char *, owned by the options struct */
 	CGS_OPT_ENUM,      /* int, the index into choices[] */
 	CGS_OPT_STRLIST,   /* struct cgs_strlist: repeatable, each use adds one */
+	CGS_OPT_OPTSTR,    /* char *: --name (sets "") or --name=VALUE; NULL when absent */
 };
 
 struct cgs_strlist {

@@ -50,7 +50,11 @@ void cgs_opt_man(const struct cgs_optset *set, FILE *out)
 		fputs("\\fB\\-\\-", out);
 		cgs_roff_puts(o->name, out);
 		fputs("\\fR", out);
-		if (o->type != CGS_OPT_BOOL) {
+		if (o->type == CGS_OPT_OPTSTR) {  /* --name[=VALUE] */
+			fputs("[=\\fI", out);
+			cgs_roff_puts(cgs_opt_metavar(o), out);
+			fputs("\\fR]", out);
+		} else if (o->type != CGS_OPT_BOOL) {
 			fputs(" \\fI", out);
 			cgs_roff_puts(cgs_opt_metavar(o), out);
 			fputs("\\fR", out);
@@ -100,8 +104,8 @@ void cgs_opt_bash_values(const struct cgs_optset *set, FILE *out)
 		const struct cgs_opt *o = &set->opts[i];
 		const char *kind = value_kind(o);
 
-		if (o->type == CGS_OPT_BOOL)
-			continue;
+		if (o->type == CGS_OPT_BOOL || o->type == CGS_OPT_OPTSTR)
+			continue;  /* no value, or one only after '=' */
 		fputs("\t\t", out);
 		if (o->short_name)
 			fprintf(out, "-%c|", o->short_name);

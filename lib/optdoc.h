@@ -24,7 +24,8 @@ void cgs_opt_man(const struct cgs_optset *set, FILE *out);
 void cgs_opt_words(const struct cgs_optset *set, FILE *out);
 
 /*
- * bash `case "$prev" in` arms for the options of @set that take a value:
+ * bash `case "$prev" in` arms for the options of @set that take a separate
+ * value (an optional one goes after '=', in the same word):
  * enum choices, file names for PATH/FILE, directories for DIR, commands
  * for PROG, and nothing (an empty reply) for any other value.
  */

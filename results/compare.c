@@ -20,44 +20,6 @@
 #include "disturb.h"
 #include "robust.h"
 
-/* Workload options as "k=v,k=v", keys sorted, so that key order in the
- * file never splits a group. */
-static char *canon_wopts(struct json_object *o)
-{
-	const char *keys[64];
-	char *out = strdup("");
-	unsigned n = 0;
-
-	if (!out || !json_object_is_type(o, json_type_object))
-		return out;
-	json_object_object_foreach(o, k, v) {
-		(void)v;
-		if (n < 64)
-			keys[n++] = k;
-	}
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = i + 1; j < n; j++)
-			if (strcmp(keys[j], keys[i]) < 0) {
-				const char *t = keys[i];
-
-				keys[i] = keys[j];
-				keys[j] = t;
-			}
-	for (unsigned i = 0; out && i < n; i++) {
-		struct json_object *v = json_object_object_get(o, keys[i]);
-		const char *s = json_object_is_type(v, json_type_string) ?
-			json_object_get_string(v) :
-			json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
-		char *next;
-
-		if (asprintf(&next, "%s%s%s=%s", out, i ? "," : "", keys[i], s) < 0)
-			next = NULL;
-		free(out);
-		out = next;
-	}
-	return out;
-}
-
 static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
 				    const char *layout, const char *wopts)
 {
@@ -70,6 +32,20 @@ static struct cmp_group *group_find(struct cmp_result *r, const struct res_point
 			return g;
 	}
 	return NULL;
+}
+
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p)
+{
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
+	struct cmp_group *g;
+
+	if (!wopts)
+		return NULL;
+	g = group_find((struct cmp_result *)r, p, cmp_point_layout(p), wopts);
+	free(wopts);
+	return g;
 }
 
 static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
@@ -96,14 +72,21 @@ static struct cmp_group *group_add(struct cmp_result *r, const struct res_point 
 	return g;
 }
 
-static int push(double **v, size_t *n, double x)
+/* Append value @x of invocation @inv to metric @m of @c. */
+static int push(struct cmp_cell *c, size_t m, double x, unsigned inv)
 {
-	double *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	double *nv = realloc(c->v[m], (c->n[m] + 1) * sizeof(*nv));
+	unsigned *ni;
 
 	if (!nv)
 		return -ENOMEM;
-	nv[(*n)++] = x;
-	*v = nv;
+	c->v[m] = nv;
+	ni = realloc(c->inv[m], (c->n[m] + 1) * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	c->inv[m] = ni;
+	nv[c->n[m]] = x;
+	ni[c->n[m]++] = inv;
 	return 0;
 }
 
@@ -183,10 +166,11 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		    char *err, size_t errlen)
 {
 	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
-	unsigned nmeasured = 0;
-	int rc = 0;
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	unsigned nmeasured = 0, inv = 0;
+	int rc = cmp_inv_id(&r->sides[s], f, &inv);
 
-	if (!f->res.complete)
+	if (!rc && !f->res.complete)
 		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
 			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
 	if (!rc)
@@ -194,7 +178,7 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
 		struct res_point *p = &f->res.points[i];
 		const char *layout = cmp_point_layout(p);
-		char *wopts = canon_wopts(p->wopts);
+		char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
 		struct cmp_group *g;
 		struct cmp_cell *c;
 		bool ok;
@@ -227,7 +211,7 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 			double v = cmp_metric_value(&cmp_metrics[m], p);
 
 			if (isfinite(v))
-				rc = push(&c->v[m], &c->n[m], v);
+				rc = push(c, m, v, inv);
 		}
 		if (!rc && isfinite(drift_pct(p))) {
 			c->drift_pct += drift_pct(p);  /* a sum until cmp_analyse */
@@ -251,84 +235,6 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 	for (; s && *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
 	return h;
-}
-
-/* A side is noisy only through one outlier run: the rank-based interval,
- * which one run cannot pull, decides when it is clear. */
-static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
-				      double cov, const struct cmp_opts *o)
-{
-	enum cmp_verdict v = CMP_NOISY;
-	const char *what = NULL;
-
-	if ((d->hl_hi < -t || d->hl_lo > t) && sig) {
-		v = d->hl_hi < -t ? CMP_REGRESSION : CMP_IMPROVEMENT;
-		what = d->hl_hi < -t ? "entirely below -" : "entirely above +";
-	} else if (d->hl_lo >= -t && d->hl_hi <= t) {
-		v = CMP_NO_CHANGE;
-		what = "within +-";
-	}
-	if (what) {
-		d->by_rank = true;
-		snprintf(d->why, sizeof(d->why),
-			 "rank CI %s%g%%; CoV %.1f%% from one outlier run", what, t, cov);
-	} else {
-		snprintf(d->why, sizeof(d->why),
-			 "CoV %.1f%% > --max-cov %g%% (one outlier run; the rank CI is unclear too)",
-			 cov, o->max_cov);
-	}
-	return v;
-}
-
-enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
-			   double cov_base, double cov_new, size_t nbase,
-			   size_t nnew, const struct cmp_opts *o)
-{
-	double t = d->threshold;
-	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
-	bool sig = cls == CMP_PRIMARY || d->q < o->alpha;
-	const char *dir = NULL;
-
-	if (nbase < 2 || nnew < 2) {
-		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
-		return CMP_INCONCLUSIVE;
-	}
-	if (isnan(d->lo) || isnan(d->hi)) {
-		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
-		return CMP_INCONCLUSIVE;
-	}
-	if (d->hi < -t)
-		dir = "below";
-	else if (d->lo > t)
-		dir = "above";
-	if (dir && !sig) {
-		snprintf(d->why, sizeof(d->why),
-			 "CI %s %s%g%% but q = %.3g >= %g after Benjamini-Hochberg",
-			 dir, *dir == 'b' ? "-" : "+", t, d->q, o->alpha);
-		return CMP_INCONCLUSIVE;
-	}
-	if (dir) {
-		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
-			 *dir == 'b' ? "-" : "+", t,
-			 noisy ? " (a side is noisy)" : "");
-		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
-	}
-	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
-		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
-						     isnan(cov_new) ? 0 : cov_new), o);
-	if (noisy) {
-		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
-			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
-			 o->max_cov);
-		return CMP_NOISY;
-	}
-	if (d->lo >= -t && d->hi <= t) {
-		snprintf(d->why, sizeof(d->why), "CI within +-%g%%", t);
-		return CMP_NO_CHANGE;
-	}
-	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
-		 d->lo < -t ? "-" : "+", t);
-	return CMP_INCONCLUSIVE;
 }
 
 /* A noisy side (above --max-cov) that is quiet without its one most
@@ -393,8 +299,7 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	cmp_group_name(g, name, sizeof(name));
 	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
 			   mt->name), r->sides[s].label);
-	rc = st_boot_ci_pct(a->v[m], a->n[m], b->v[m], b->n[m], 1 - r->o.alpha,
-			    r->o.resamples, seed, &d->lo, &d->hi);
+	rc = cmp_inv_ci(a, b, m, &r->o, seed, d);
 	if (rc && rc != -EINVAL)
 		return rc;
 	if (mt->dir < 0) {
@@ -571,8 +476,10 @@ void cmp_result_free(struct cmp_result *r)
 		struct cmp_group *g = &r->groups[i];
 
 		for (unsigned s = 0; g->cell && s < r->nsides; s++)
-			for (size_t m = 0; m < cmp_nmetrics; m++)
+			for (size_t m = 0; m < cmp_nmetrics; m++) {
 				free(g->cell[s].v[m]);
+				free(g->cell[s].inv[m]);
+			}
 		free(g->cell);
 		free(g->delta);
 		free(g->test);

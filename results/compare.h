@@ -18,8 +18,11 @@
 #include <stdio.h>
 
 #include "../lib/opt.h"
+#include "boot2.h"
 #include "res.h"
 #include "stats.h"
+
+struct json_object;
 
 /* Exit statuses of compare (see --help and COMPARE.md). */
 #define CMP_EXIT_OK 0
@@ -94,6 +97,8 @@ struct cmp_side {
 	char *name;                /* basename of arg, without .json */
 	struct cmp_file *files;
 	unsigned nfiles;
+	char **inv_ids;            /* the invocations seen (compare_inv.c) */
+	unsigned ninv;
 };
 
 /* Load every result file of @arg (a file, or a directory searched
@@ -109,6 +114,7 @@ struct cmp_cell {
 	const char *fail_reason;      /* of one failed or skipped point */
 	const char *layout;           /* the cgroup layout of these runs */
 	double *v[CMP_MAX_METRICS];   /* one value per ok run */
+	unsigned *inv[CMP_MAX_METRICS];  /* the invocation of each value */
 	size_t n[CMP_MAX_METRICS];
 	struct st_desc d[CMP_MAX_METRICS];
 	double drift_pct;             /* mean within-run drift, NAN */
@@ -128,6 +134,8 @@ struct cmp_delta {
 	bool one_outlier;             /* a noisy side is quiet without its
 				       * single most extreme run */
 	bool by_rank;                 /* the verdict comes from the rank CI */
+	bool two_level;               /* CI by the two-level bootstrap */
+	struct st_vc vc[2];           /* base, new: between and within */
 	enum cmp_verdict verdict;
 	char why[120];                /* why this verdict, short */
 };
@@ -147,6 +155,8 @@ struct cmp_envrow {
 	char **val;                   /* [nsides]; NULL: absent */
 };
 
+struct cmp_profile;
+
 struct cmp_result {
 	struct cmp_opts o;
 	struct cmp_side *sides;
@@ -159,6 +169,7 @@ struct cmp_result {
 	unsigned nnotes;
 	unsigned count[CMP_NVERDICT];
 	char problem[1024];           /* why the inputs cannot be compared */
+	const struct cmp_profile *prof;  /* compare_profile.h; NULL: none */
 };
 
 static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
@@ -169,9 +180,17 @@ static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
 	return &g->delta[side * cmp_nmetrics + metric];
 }
 
+/* A point's workload options as "k=v,k=v", keys sorted, so that key
+ * order never splits a group (compare_env.c); NULL on ENOMEM. */
+char *cmp_canon_wopts(struct json_object *o);
+
 /* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
  * it is a string), "none" when absent. */
 const char *cmp_point_layout(const struct res_point *p);
+
+/* The group @p belongs to, or NULL (after cmp_analyse). */
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p);
 
 /* Add a formatted note to @r. 0 or -ENOMEM. */
 int cmp_note(struct cmp_result *r, const char *fmt, ...)
@@ -202,6 +221,25 @@ int cmp_exit_status(const struct cmp_result *r);
 enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			   double cov_base, double cov_new, size_t nbase,
 			   size_t nnew, const struct cmp_opts *o);
+
+/*
+ * Invocations (compare_inv.c). cmp_inv_id: the index in @s of the
+ * invocation of @f (its invocation.id, else its path: one file, one
+ * invocation), added when new; 0 or -ENOMEM. cmp_inv_ci: the raw CI of
+ * metric @m into d->lo, d->hi: the two-level bootstrap (d->two_level,
+ * d->vc) when a side has runs of 2 or more invocations, else the one-level
+ * st_boot_ci_pct. cmp_inv_count: the distinct invocations of @n values.
+ */
+int cmp_inv_id(struct cmp_side *s, const struct cmp_file *f, unsigned *id);
+int cmp_inv_ci(const struct cmp_cell *a, const struct cmp_cell *b, size_t m,
+	       const struct cmp_opts *o, uint64_t seed, struct cmp_delta *d);
+unsigned cmp_inv_count(const unsigned *inv, size_t n);
+/* The text line on the invocations of @g's primary metric, side @s. */
+void cmp_inv_print(const struct cmp_result *r, const struct cmp_group *g,
+		   unsigned s, size_t m, FILE *out, const char *lead);
+/* The invocation figures of @d for the JSON output (a new object). */
+struct json_object *cmp_inv_json(const struct cmp_result *r,
+				 const struct cmp_group *g, unsigned s, size_t m);
 
 /* Output (compare_fmt.c, compare_json.c). 0 or -errno. */
 int cmp_print(const struct cmp_result *r, enum cmp_format f, FILE *out);

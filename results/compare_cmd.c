@@ -15,6 +15,7 @@
 #include "../lib/opt.h"
 #include "../lib/util.h"
 #include "compare.h"
+#include "compare_profile.h"
 #include "report.h"
 
 struct cmp_cli {
@@ -24,6 +25,7 @@ struct cmp_cli {
 	int format;
 	int64_t seed, resamples;
 	char *html;
+	char *prof_floor, *prof_threshold;
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
@@ -40,7 +42,7 @@ const struct cgs_opt cmp_optdefs[] = {
 	  "significance level; the CI is at 1-alpha (95%)" },
 	{ "welch", 0, CGS_OPT_BOOL, CO(welch), NULL, 0, 0, NULL, NULL,
 	  "also run Welch's t-test, and use its p instead of Mann-Whitney's" },
-	{ "axis", 0, CGS_OPT_STRING, CO(axis), "kernel", 0, 0, NULL, "kernel|cgroup|FIELD",
+	{ "axis", 0, CGS_OPT_STRING, CO(axis), "kernel", 0, 0, NULL, "kernel|cgroup|workload|FIELD",
 	  "what is compared; another critical field that differs stops the compare (exit 3)" },
 	{ "allow-env-diff", 0, CGS_OPT_BOOL, CO(allow_env_diff), NULL, 0, 0, NULL, NULL,
 	  "compare even when critical environment fields differ (printed as notes)" },
@@ -60,6 +62,10 @@ const struct cgs_opt cmp_optdefs[] = {
 	  "seed of the bootstrap: the same inputs and seed give the same output" },
 	{ "resamples", 0, CGS_OPT_INT, CO(resamples), "10000", 100, 1000000, NULL, NULL,
 	  "bootstrap resamples per comparison" },
+	{ "profile-floor", 0, CGS_OPT_STRING, CO(prof_floor), "0.5", 0, 0, NULL, "PCT",
+	  "profiles (run --profile): list self/children/call-trace keys with at least this % of samples on a side" },
+	{ "profile-threshold", 0, CGS_OPT_STRING, CO(prof_threshold), "0.2", 0, 0, NULL, "PP",
+	  "profiles: GREW/SHRANK need the CI of the change beyond +-PP percentage points" },
 	{ "html", 0, CGS_OPT_STRING, CO(html), NULL, 0, 0, NULL, "FILE",
 	  "also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff" },
 };
@@ -200,6 +206,8 @@ int cmp_cmd_compare(int argc, char **argv)
 	struct cmp_cli cli = { 0 };
 	struct cgs_optset set = { "compare options", cmp_optdefs, NOPTS, &cli };
 	struct cmp_result r = { 0 };
+	struct cmp_profile prof = { 0 };
+	double pfloor = 0, pthr = 0;
 	bool bisect = wants_bisect(argc, argv);
 	int status = bisect ? CMP_EXIT_BISECT_ABORT : CMP_EXIT_BADINPUT;
 	int first = 0, rc, nsides;
@@ -218,6 +226,10 @@ int cmp_cmd_compare(int argc, char **argv)
 	}
 	if (!rc)
 		rc = to_opts(&cli, &r.o, err, sizeof(err));
+	if (!rc)
+		rc = parse_num("profile-floor", cli.prof_floor, 0, 100, &pfloor, err, sizeof(err));
+	if (!rc)
+		rc = parse_num("profile-threshold", cli.prof_threshold, 0, 100, &pthr, err, sizeof(err));
 	nsides = argc - first;
 	if (!rc && nsides < 2)
 		rc = cgs_errf(err, sizeof(err), -EINVAL, "give a baseline and at least one new side: cgscale compare BASE NEW [NEW...]");
@@ -256,6 +268,11 @@ int cmp_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "cgscale compare: %s\n", *err ? err : strerror(-rc));
 		goto out;
 	}
+	if (cmp_profile_analyse(&r, pfloor, pthr, &prof)) {
+		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
+		goto out;
+	}
+	r.prof = &prof;
 	if (cmp_print(&r, cli.format, stdout) || fflush(stdout)) {
 		fprintf(stderr, "cgscale compare: cannot write the output: %s\n", strerror(errno));
 		goto out;
@@ -269,6 +286,7 @@ int cmp_cmd_compare(int argc, char **argv)
 	status = cmp_exit_status(&r);
 out:
 	free(html);
+	cmp_profile_free(&prof);
 	cmp_result_free(&r);
 	cgs_opt_free(&set);
 	return status;

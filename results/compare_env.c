@@ -50,11 +50,13 @@ static const char *const hidden_fields[] = {
 	"options.output", "options.quiet", "options.csv", "options.fail-fast",
 	"options.tasks", "options.tasks_resolved", "options.mode", "options.runs",
 	"options.max-runs", "options.max-time", "options.threshold",
+	"options.invocations",
 };
 
 /* What --axis kernel and --axis cgroup stand for. */
 static const char *const axis_kernel[] = { "kernel.release", "kernel.version", NULL };
 static const char *const axis_cgroup[] = { "cgroup.layout", NULL };
+static const char *const axis_workload[] = { "workload.options", NULL };
 
 static bool under(const char *field, const char *pat)
 {
@@ -74,7 +76,8 @@ static bool is_critical(const char *field)
 static bool is_axis(const char *axis, const char *field)
 {
 	const char *const *list = !strcmp(axis, "kernel") ? axis_kernel :
-				  !strcmp(axis, "cgroup") ? axis_cgroup : NULL;
+				  !strcmp(axis, "cgroup") ? axis_cgroup :
+				  !strcmp(axis, "workload") ? axis_workload : NULL;
 
 	if (!list)
 		return under(field, axis);
@@ -184,6 +187,36 @@ static int flatten(struct kvlist *l, const char *prefix, struct json_object *o,
 	return 0;
 }
 
+/* The workload options of a file's points, distinct, ';'-joined. */
+static int file_wopts(const struct res_file *f, struct kvlist *l)
+{
+	char buf[1024] = "";
+	int rc;
+
+	for (unsigned i = 0; i < f->npoints; i++) {
+		char *w = cmp_canon_wopts(f->points[i].wopts), *at;
+		size_t n;
+
+		if (!w)
+			return -ENOMEM;
+		if (!*w) {
+			free(w);
+			if (!(w = strdup("default")))
+				return -ENOMEM;
+		}
+		n = strlen(w);
+		for (at = strstr(buf, w); at; at = strstr(at + 1, w))
+			if ((at == buf || at[-1] == ';') && (at[n] == ';' || !at[n]))
+				break;
+		if (!at)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 *buf ? ";" : "", w);
+		free(w);
+	}
+	rc = kv_add(l, "workload.options", *buf ? buf : "default");
+	return rc;
+}
+
 /* The cgroup layouts of a file's points, sorted and comma-joined. */
 static int file_layouts(const struct res_file *f, struct kvlist *l)
 {
@@ -243,6 +276,8 @@ static int file_fields(const struct res_file *f, struct kvlist *l)
 	}
 	if (!rc)
 		rc = file_layouts(f, l);
+	if (!rc)
+		rc = file_wopts(f, l);
 	return rc;
 }
 
@@ -396,7 +431,9 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 	for (unsigned i = 0; i < r->nenv; i++) {
 		struct cmp_envrow *row = &r->env[i];
 		const char *first = NULL;
-		bool layout = !strcmp(row->field, "cgroup.layout");
+		bool layout = !strcmp(row->field, "cgroup.layout") ||
+			      !strcmp(row->field, "workload.options");
+		int sep = row->field[0] == 'c' ? ',' : ';';
 
 		axis_known |= row->axis;
 		for (unsigned s = 0; s < r->nsides; s++) {
@@ -410,7 +447,7 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 		 * mixed only when the layout is what is compared */
 		if (layout && row->axis)
 			for (unsigned s = 0; s < r->nsides; s++)
-				row->mixed |= row->val[s] && strchr(row->val[s], ',');
+				row->mixed |= row->val[s] && strchr(row->val[s], sep);
 		if (layout && !row->axis)
 			continue;  /* grouping keeps layouts apart */
 		if (!(row->mixed && (row->critical || row->axis)) &&
@@ -431,7 +468,7 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 	}
 	if (!axis_known) {
 		snprintf(err, errlen,
-			 "--axis %s: no such field in the inputs; use kernel, cgroup, or a field shown by 'cgscale show' such as machine.cpu_model",
+			 "--axis %s: no such field in the inputs; use kernel, cgroup, workload, or a field shown by 'cgscale show' such as machine.cpu_model",
 			 r->o.axis);
 		return -EINVAL;
 	}

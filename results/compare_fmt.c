@@ -13,6 +13,7 @@
 
 #include "compare.h"
 #include "compare_fmt.h"
+#include "compare_profile.h"
 
 const char *const cmp_format_names[] = {
 	[CMP_FMT_TEXT] = "text", [CMP_FMT_LKP] = "lkp",
@@ -99,6 +100,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 		cmp_fmt_point_notes(r, g, out, "  ");
 	}
 	fprintf(out, "\n");
+	cmp_profile_print(r, r->prof, CMP_FMT_TEXT, out);
 	cmp_fmt_totals(r, out, "");
 	cmp_fmt_notes(r, out, "");
 }

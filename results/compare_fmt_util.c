@@ -174,4 +174,8 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
 				d->runs_needed, d->threshold, d->threshold, cmp_metrics[m].name);
 		}
+	for (unsigned s = 1; s < r->nsides; s++)
+		for (size_t m = 0; m < cmp_nmetrics; m++)
+			if (cmp_metrics[m].cls == CMP_PRIMARY)
+				cmp_inv_print(r, g, s, m, out, lead);
 }

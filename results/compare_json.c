@@ -19,6 +19,7 @@
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "compare.h"
+#include "compare_profile.h"
 #include "../lib/version.h"
 
 static struct json_object *settings_json(const struct cmp_result *r)
@@ -100,9 +101,10 @@ static struct json_object *desc_json(const struct cmp_cell *c, size_t m)
 }
 
 static struct json_object *delta_json(const struct cmp_result *r,
-				      const struct cmp_delta *d, unsigned s, size_t m)
+				      const struct cmp_group *g, unsigned s, size_t m)
 {
 	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	struct json_object *o = json_object_new_object();
 
 	cgs_jadd(o, "side", cgs_jstr(r->sides[s].label));
@@ -129,6 +131,7 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	cgs_jadd(o, "hodges_lehmann_ci_high_pct", cgs_jnum(d->hl_hi));
 	cgs_jadd(o, "one_outlier", json_object_new_boolean(d->one_outlier));
 	cgs_jadd(o, "verdict_by_rank_ci", json_object_new_boolean(d->by_rank));
+	cgs_jadd(o, "invocations", cmp_inv_json(r, g, s, m));
 	cgs_jadd(o, "verdict", cgs_jstr(cmp_verdict_names[d->verdict]));
 	cgs_jadd(o, "why", cgs_jstr(d->why));
 	return o;
@@ -167,7 +170,7 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
 			if (d->valid)
-				json_object_array_add(cmp, delta_json(r, d, s, m));
+				json_object_array_add(cmp, delta_json(r, g, s, m));
 		}
 	cgs_jadd(o, "comparisons", cmp);
 	return o;
@@ -190,6 +193,8 @@ int cmp_print_json(const struct cmp_result *r, FILE *out)
 	for (unsigned i = 0; i < r->ngroups; i++)
 		json_object_array_add(pts, group_json(r, &r->groups[i]));
 	cgs_jadd(o, "points", pts);
+	if (r->prof && r->prof->n)
+		cgs_jadd(o, "profile", cmp_profile_json(r, r->prof));
 	for (int k = 0; k < CMP_NVERDICT; k++)
 		cgs_jadd(v, cmp_verdict_names[k], json_object_new_int64(r->count[k]));
 	cgs_jadd(o, "verdicts", v);

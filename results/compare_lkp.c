@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "compare_fmt.h"
+#include "compare_profile.h"
 
 #define LKP_ABS_WIDTH 10
 #define LKP_REL_WIDTH 10
@@ -170,6 +171,8 @@ void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 			any = true;
 			lkp_row(r, g, m, out);
 		}
+		if (any)
+			cmp_profile_lkp_group(r, r->prof, i, out);
 		if (any)
 			fputc('\n', out);
 	}

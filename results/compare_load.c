@@ -119,6 +119,9 @@ void cmp_side_free(struct cmp_side *s)
 		res_file_free(&s->files[i].res);
 	}
 	free(s->files);
+	for (unsigned i = 0; i < s->ninv; i++)
+		free(s->inv_ids[i]);
+	free(s->inv_ids);
 	free(s->arg);
 	free(s->name);
 	memset(s, 0, sizeof(*s));

@@ -2,7 +2,8 @@
 /*
  * export_cmd.c - the `cgscale export` command line: pick the format, load
  * every input before writing anything, then write the table (export.c) or
- * the LKP stats (export_lkp.c) to stdout.
+ * the LKP stats (export_lkp.c) to stdout; or a profile's folded stacks
+ * (export_folded.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -14,10 +15,12 @@
 #include "../lib/opt.h"
 #include "compare.h"
 #include "export.h"
+#include "export_folded.h"
 
 struct exp_opts {
-	bool tsv;
+	bool tsv, folded;
 	int format;
+	char *point, *out_dir;
 };
 
 const struct cgs_opt cmp_export_optdefs[] = {
@@ -26,6 +29,12 @@ const struct cgs_opt cmp_export_optdefs[] = {
 	  "tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats" },
 	{ "tsv", 0, CGS_OPT_BOOL, offsetof(struct exp_opts, tsv), NULL, 0, 0, NULL, NULL,
 	  "the same as --format tsv" },
+	{ "folded", 0, CGS_OPT_BOOL, offsetof(struct exp_opts, folded), NULL, 0, 0, NULL, NULL,
+	  "instead: a profiled point's collapsed stacks (run --profile), runs merged, for flamegraph.pl, inferno, speedscope" },
+	{ "point", 0, CGS_OPT_STRING, offsetof(struct exp_opts, point), NULL, 0, 0, NULL,
+	  "TEST:MODE:TASKS[:LAYOUT]", "--folded: the point, when the files hold several" },
+	{ "out-dir", 0, CGS_OPT_STRING, offsetof(struct exp_opts, out_dir), NULL, 0, 0, NULL, "DIR",
+	  "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)" },
 };
 const size_t cmp_export_noptdefs = sizeof(cmp_export_optdefs) / sizeof(cmp_export_optdefs[0]);
 
@@ -37,7 +46,10 @@ static void export_usage(const struct cgs_optset *set)
 	       "run status scope task interval phase t_s metric unit value. scope 'point' rows\n"
 	       "are the whole point (per run, or per interval when interval is set); scope\n"
 	       "'task' rows are one task in one interval. results/SCHEMA.md lists them all.\n"
-	       "lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n");
+	       "lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
+	       "\n"
+	       "       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
+	       "writes the collapsed stacks of a point run with --profile (\"frame;frame count\").\n");
 	cgs_opt_help(set, stdout);
 }
 
@@ -63,8 +75,18 @@ int cmp_cmd_export(int argc, char **argv)
 			 exp_format_names[o.format]);
 	else if (!rc && first >= argc)
 		snprintf(err, sizeof(err), "give one or more result files or directories");
+	else if (!rc && o.folded && o.tsv)
+		snprintf(err, sizeof(err), "--tsv and --folded disagree: give one");
+	else if (!rc && !o.folded && (o.point || o.out_dir))
+		snprintf(err, sizeof(err), "--point and --out-dir go with --folded");
 	if (rc || *err)
 		goto out;
+	if (o.folded) {
+		rc = cmp_export_folded(argc - first, argv + first, o.point, o.out_dir,
+				       err, sizeof(err));
+		status = rc || fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
+		goto out;
+	}
 	sides = calloc((size_t)(argc - first), sizeof(*sides));
 	if (!sides) {
 		snprintf(err, sizeof(err), "out of memory");

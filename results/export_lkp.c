@@ -6,7 +6,9 @@
  * will-it-scale's per_process_ops, per_thread_ops, scalability, workload
  * and <N>.processes/<N>.threads; netperf's Throughput_Mbps for sendfile;
  * stress-ng's remap.ops_per_sec for remap. Our own: every other compare
- * metric (perf, stat reader latencies), and the cgroup memory.stat deltas.
+ * metric (perf, stat reader latencies), the cgroup memory.stat deltas, and
+ * with run --profile the kernel profile as LKP's perf-profile.self and
+ * .children keys (shares of at least EXP_LKP_PROFILE_FLOOR %).
  * results/SCHEMA.md lists them; integrations/lkp/ uses them.
  */
 #include <errno.h>
@@ -18,7 +20,10 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "compare_profile.h"
 #include "export.h"
+
+#define EXP_LKP_PROFILE_FLOOR 0.5
 
 /* A running mean. */
 struct acc {
@@ -51,6 +56,8 @@ struct lkp_state {
 	struct acc per_task[2];             /* process, thread */
 	struct acc metric[CMP_MAX_METRICS];
 	struct json_object *memstat;        /* field -> [sum, n] */
+	struct json_object *prof;           /* perf-profile key -> [sum %, n] */
+	unsigned nprof;                     /* points with a profile */
 };
 
 static struct lkp_cell *cell_of(struct lkp_state *st, const struct res_point *p)
@@ -70,6 +77,25 @@ static struct lkp_cell *cell_of(struct lkp_state *st, const struct res_point *p)
 	return c;
 }
 
+/* Add @v to the [sum, n] pair under @k of @acc. 0 or -ENOMEM. */
+static int jacc_add(struct json_object *acc, const char *k, double v)
+{
+	struct json_object *a;
+
+	if (!json_object_object_get_ex(acc, k, &a)) {
+		a = json_object_new_array();
+		if (!a || json_object_object_add(acc, k, a))
+			return -ENOMEM;
+		json_object_array_add(a, json_object_new_double(0));
+		json_object_array_add(a, json_object_new_int(0));
+	}
+	json_object_array_put_idx(a, 0, json_object_new_double(
+		json_object_get_double(json_object_array_get_idx(a, 0)) + v));
+	json_object_array_put_idx(a, 1, json_object_new_int(
+		json_object_get_int(json_object_array_get_idx(a, 1)) + 1));
+	return 0;
+}
+
 /* Add the point's memory.stat deltas (extra.cgroup.memory_stat.delta). */
 static int add_memstat(struct lkp_state *st, const struct res_point *p)
 {
@@ -81,23 +107,53 @@ static int add_memstat(struct lkp_state *st, const struct res_point *p)
 	    !json_object_is_type(d, json_type_object))
 		return 0;
 	json_object_object_foreach(d, k, v) {
-		struct json_object *a;
-
 		if (!json_object_is_type(v, json_type_int) &&
 		    !json_object_is_type(v, json_type_double))
 			continue;
-		if (!json_object_object_get_ex(st->memstat, k, &a)) {
-			a = json_object_new_array();
-			if (!a || json_object_object_add(st->memstat, k, a))
+		if (jacc_add(st->memstat, k, json_object_get_double(v)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Add the point's profile: per symbol, its self and children share of
+ * the samples received, in %, under LKP's perf-profile names. A symbol
+ * a point does not list counts 0 there: the means divide by the points
+ * profiled.
+ */
+static int add_profile(struct lkp_state *st, const struct res_point *p)
+{
+	struct json_object *prof = cmp_point_profile(p), *syms, *smp, *rv;
+	char key[600];
+	double recv;
+
+	if (!prof || !json_object_object_get_ex(prof, "samples", &smp) ||
+	    !json_object_object_get_ex(smp, "received", &rv))
+		return 0;
+	recv = json_object_get_double(rv);
+	syms = cmp_profile_array(prof, "symbols");
+	if (!(recv > 0) || !syms)
+		return 0;
+	st->nprof++;
+	for (size_t i = 0; i < json_object_array_length(syms); i++) {
+		struct json_object *e = json_object_array_get_idx(syms, i), *n, *v;
+
+		if (!json_object_object_get_ex(e, "name", &n) ||
+		    !json_object_is_type(n, json_type_string))
+			continue;
+		if (json_object_object_get_ex(e, "self", &v)) {
+			snprintf(key, sizeof(key), "perf-profile.self.cycles-pp.%s",
+				 json_object_get_string(n));
+			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
 				return -ENOMEM;
-			json_object_array_add(a, json_object_new_double(0));
-			json_object_array_add(a, json_object_new_int(0));
 		}
-		json_object_array_put_idx(a, 0, json_object_new_double(
-			json_object_get_double(json_object_array_get_idx(a, 0)) +
-			json_object_get_double(v)));
-		json_object_array_put_idx(a, 1, json_object_new_int(
-			json_object_get_int(json_object_array_get_idx(a, 1)) + 1));
+		if (json_object_object_get_ex(e, "children", &v)) {
+			snprintf(key, sizeof(key), "perf-profile.children.cycles-pp.%s",
+				 json_object_get_string(n));
+			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -128,7 +184,7 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 	acc_add(&st->per_task[thread], p->sum.per_task_ops_per_sec);
 	for (size_t m = 0; m < cmp_nmetrics; m++)
 		acc_add(&st->metric[m], cmp_metric_value(&cmp_metrics[m], p));
-	return add_memstat(st, p);
+	return add_memstat(st, p) ?: add_profile(st, p);
 }
 
 /* will-it-scale's scalability: at the largest task count, process mode
@@ -205,6 +261,14 @@ static void print_ours(FILE *out, const struct lkp_state *st)
 
 		fprintf(out, "memory.stat.%s: %.10g\n", k, n ? sum / n : 0);
 	}
+	json_object_object_foreach(st->prof, pk, pa) {
+		double mean = json_object_get_double(json_object_array_get_idx(pa, 0)) /
+			      st->nprof;
+
+		/* LKP's perf-profile tables stop at small shares too */
+		if (mean >= EXP_LKP_PROFILE_FLOOR)
+			fprintf(out, "%s: %.2f\n", pk, mean);
+	}
 	if (st->failed)
 		fprintf(out, "failed_points: %u\n", st->failed);
 }
@@ -216,8 +280,12 @@ int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
 	int rc = 0;
 
 	st.memstat = json_object_new_object();
-	if (!st.memstat)
+	st.prof = json_object_new_object();
+	if (!st.memstat || !st.prof) {
+		json_object_put(st.memstat);
+		json_object_put(st.prof);
 		return -ENOMEM;
+	}
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
 			for (unsigned i = 0; i < sides[s].files[f].res.npoints && !rc; i++)
@@ -240,5 +308,6 @@ int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
 out:
 	free(st.cell);
 	json_object_put(st.memstat);
+	json_object_put(st.prof);
 	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "report.h"
+#include "report_flame.h"
 
 /* Verdicts keep one look everywhere: colour, marker, and their name. */
 static const unsigned verdict_look[CMP_NVERDICT] = {
@@ -488,6 +489,7 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 		for (unsigned s = 1; !r->o.metric_off[m] && s < r->nsides; s++)
 			forest(d, r, m, s);
 	by_test(d, r, primary);
+	rpt_flame_compare(d, r, r->prof);
 	return d->err;
 }
 

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "report_flame.h"
 
 /* Its only user is here: report_run.c calls this file, never back. */
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
@@ -346,6 +347,8 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 				rpt_perf_section(d->out, v, cap);
 			else if (!strcmp(k, "cgroup"))
 				rpt_cgroup_section(d->out, v, cap);
+			else if (!strcmp(k, "profile"))
+				rpt_profile_section(d->out, v, cap);
 			else if (!strcmp(k, "vmstat"))
 				rpt_vmstat_section(d->out, v, cap);
 			else
@@ -369,6 +372,7 @@ void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
 	task_chart(d, s, g);
 	time_chart(d, s, g);
 	fprintf(d->out, "</div>\n");
+	rpt_flame_group(d, g);
 	aux_table(d->out, g);
 	extras(d, s, g);
 }

@@ -91,6 +91,7 @@ struct res_file {
 	char *start_time, *end_time;
 	struct json_object *command_line;  /* array of strings */
 	struct json_object *kernel, *machine, *environment, *options;
+	struct json_object *invocation;  /* {id, index, of, series}; NULL: older */
 	unsigned npoints;
 	struct res_point *points;
 };

@@ -421,6 +421,7 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 	f->machine = keep(root, "machine", json_type_object, &r, &rc);
 	f->environment = keep(root, "environment", json_type_object, &r, &rc);
 	f->options = keep(root, "options", json_type_object, &r, &rc);
+	f->invocation = keep(root, "invocation", json_type_object, &r, &rc);
 	pts = field(root, "points", json_type_array, true, &r, &rc);
 	for (size_t i = 0; !rc && i < json_object_array_length(pts); i++) {
 		struct res_point *p = res_file_add_point(f);

@@ -202,6 +202,8 @@ struct json_object *res_to_json(const struct res_file *f)
 	cgs_jadd(o, "environment", f->environment ? cgs_jref(f->environment)
 					     : json_object_new_object());
 	cgs_jadd(o, "options", f->options ? cgs_jref(f->options) : json_object_new_object());
+	if (f->invocation)
+		cgs_jadd(o, "invocation", cgs_jref(f->invocation));
 	for (unsigned i = 0; i < f->npoints; i++)
 		json_object_array_add(pts, point_json(&f->points[i]));
 	cgs_jadd(o, "points", pts);

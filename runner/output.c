@@ -220,6 +220,8 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 		print_row(&aggs[i], r->cg && r->cg->nlayouts > 1, out);
 		pmu_print_rows(&r->res, aggs[i].test, aggs[i].mode, aggs[i].tasks,
 			       aggs[i].layout, out);
+		cgs_profile_print_rows(&r->res, aggs[i].test, aggs[i].mode,
+				       aggs[i].tasks, aggs[i].layout, out);
 		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
 					aggs[i].tasks, aggs[i].layout, out);
 	}

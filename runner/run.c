@@ -27,6 +27,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "dryrun.h"
 #include "evidence.h"
 #include "point.h"
@@ -128,6 +129,14 @@ static void point_header(struct cgs_run *r, struct res_point *p,
 		struct cgs_optset set = { NULL, w->opts, w->nopts, (void *)wopts };
 
 		p->wopts = cgs_opt_echo(&set);
+		/* a knob that is off by default (an int whose default is 0, as
+		 * --pf3-spin) is recorded only when on, so that points group
+		 * with those of runners from before it existed */
+		for (size_t i = 0; p->wopts && i < w->nopts; i++)
+			if (w->opts[i].type == CGS_OPT_INT && w->opts[i].def &&
+			    !strcmp(w->opts[i].def, "0") &&
+			    !*(const int64_t *)((const char *)wopts + w->opts[i].offset))
+				json_object_object_del(p->wopts, w->opts[i].name);
 	}
 	cgs_iso8601_now(when, sizeof(when));
 	p->seq = r->res.npoints - 1;
@@ -181,6 +190,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.sprio = &r->sprio,
 	};
 	struct pmu_point *pp = NULL;
+	struct cgs_profile_point *prof = NULL;
 	struct cgs_statread *sr = NULL;
 	struct cgs_evidence *ev = NULL;
 	int rc;
@@ -200,6 +210,14 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		if (!pp)
 			return -ENOMEM;
 		pmu_point_observer(pp, &obs[spec.nobs++]);
+	}
+	if (r->prof.on) {
+		prof = cgs_profile_point_new(&r->prof, threads, r->o.duration_ns);
+		if (!prof) {
+			pmu_point_free(pp);
+			return -ENOMEM;
+		}
+		cgs_profile_point_observer(prof, &obs[spec.nobs++]);
 	}
 	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
 	if (!rc && !p->status) {
@@ -224,6 +242,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	pmu_point_free(pp);
+	cgs_profile_point_free(prof);
 	r->npoints_done++;
 	point_outcome(r, p, rc, *signo);
 	return rc;
@@ -301,6 +320,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	for (unsigned i = 0; i < r->cg->nlayouts; i++)
 		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
 	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	cgs_invoke_record(r);
 }
 
 static int write_results(struct cgs_run *r)
@@ -343,6 +363,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
+	cgs_profile_set_free(&r->prof);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
 	cgs_trace_free(r->trace);
@@ -405,8 +426,12 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		cgs_err("%s", err);
 		return EXIT_BADINPUT;
 	}
+	rc = cgs_invoke_all(r);
+	if (rc >= 0)
+		return rc;
 	aslr_off_reexec(r);
 	pmu_set_report(&r->pmu);
+	cgs_profile_prepare(&r->prof);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		return EXIT_INTERNAL;

@@ -17,6 +17,7 @@
 #include "env.h"
 #include "../lib/opt.h"
 #include "pmu.h"
+#include "profile.h"
 #include "sched_prio.h"
 #include "tasklist.h"
 #include "topo.h"
@@ -34,6 +35,7 @@ struct cgs_run_opts {
 	char *runs_arg;                  /* --runs as given: N or auto */
 	bool runs_auto;                  /* autoruns.c */
 	int64_t max_runs, max_time_ns;
+	int64_t invocations;             /* invoke.c: --invocations K */
 	char *threshold;                 /* --threshold T, % */
 	double threshold_pct;
 	char *output;
@@ -46,6 +48,7 @@ struct cgs_run_opts {
 	char *governor;
 	char *events;
 	bool require_events;
+	char *profile;                   /* --profile[=HZ]: NULL off */
 	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
 	char *cgroup_parent;
 	struct cgs_strlist cgroup_set;
@@ -81,8 +84,11 @@ struct cgs_run {
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
 	struct pmu_set pmu;              /* -e events */
+	struct cgs_profile_set prof;     /* --profile */
 	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
+	char inv_series[33];             /* the series id of --invocations */
 	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
 };
 

@@ -17,6 +17,7 @@
 
 #include "autoruns.h"
 #include "cgrun.h"
+#include "invoke.h"
 #include "point.h"
 #include "run.h"
 #include "sched_prio.h"
@@ -49,6 +50,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "-r auto: at most this many runs a point" },
 	{ "max-time", 0, CGS_OPT_DURATION, RO(max_time_ns), "0", 0, 100 * HOUR, NULL, NULL,
 	  "-r auto: no round that would end after this long (0: no limit)" },
+	{ "invocations", 0, CGS_OPT_INT, RO(invocations), "1", 1, 100, NULL, "K",
+	  "run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations" },
 	{ "threshold", 'T', CGS_OPT_STRING, RO(threshold), "2", 0, 0, NULL, "PCT",
 	  "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2" },
 	{ "output", 'o', CGS_OPT_STRING, RO(output), NULL, 0, 0, NULL, "PATH",
@@ -78,6 +81,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	  "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults" },
 	{ "require-events", 0, CGS_OPT_BOOL, RO(require_events), NULL, 0, 0, NULL, NULL,
 	  "fail before running when an event of -e cannot count here" },
+	{ "profile", 0, CGS_OPT_OPTSTR, RO(profile), NULL, 0, 0, NULL, "HZ",
+	  "sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point" },
 	{ "cgroup-depth", 0, CGS_OPT_STRING, RO(cgroup_depth), NULL, 0, 0, NULL, "N|LIST",
 	  "nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0" },
 	{ "cgroup-parent", 0, CGS_OPT_STRING, RO(cgroup_parent), NULL, 0, 0, NULL, "PATH",
@@ -271,6 +276,13 @@ static int check_events(struct cgs_run *r, char *err, size_t errlen)
 	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
 }
 
+/* --profile[=HZ]: the rate the kernel allows, what may be sampled. */
+static int check_profile(struct cgs_run *r, char *err, size_t errlen)
+{
+	return cgs_profile_setup(&r->prof, r->o.profile, r->o.interval_ns, err,
+				 errlen);
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -316,7 +328,11 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (!rc)
 		rc = check_output(r, err, errlen);
 	if (!rc)
+		rc = cgs_invoke_validate(r, err, errlen);
+	if (!rc)
 		rc = check_events(r, err, errlen);
+	if (!rc)
+		rc = check_profile(r, err, errlen);
 	if (!rc)
 		rc = cgs_cgrun_validate(r, r->o.dry_run, err, errlen);
 	if (!rc)

@@ -6,11 +6,14 @@
  * writes one byte per page: a write fault plus page_mkwrite on the file's
  * filesystem; after the first pass the page cache stays populated.
  * One op = one page touched. Knobs: --tmpdir (use a tmpfs: ext4's large
- * folios map several pages per fault, so ops would not equal faults).
+ * folios map several pages per fault, so ops would not equal faults),
+ * --pf3-spin NS (an exact per-op slowdown for calibration, tests/spin.h).
  */
+#include <stddef.h>
 #include <sys/mman.h>
 
 #include "page_fault_file.h"
+#include "spin.h"
 
 static int pf3_loop(struct cgs_task *t)
 {
@@ -24,6 +27,8 @@ static uint64_t pf3_tmpdir_bytes(const void *opts)
 	return PF_FILE_MEMSIZE;
 }
 
+static const struct cgs_opt pf3_optdefs[] = { CGS_SPIN_OPT("pf3-spin") };
+
 const struct cgs_workload page_fault3_workload = {
 	.name = "page_fault3",
 	.desc = "Separate file shared mapping page fault",
@@ -31,5 +36,8 @@ const struct cgs_workload page_fault3_workload = {
 	.setup = pf_file_setup,
 	.loop = pf3_loop,
 	.teardown = pf_file_teardown,
+	.opts = pf3_optdefs,
+	.nopts = 1,
+	.opts_size = sizeof(struct cgs_spin_opts),
 	.tmpdir_bytes = pf3_tmpdir_bytes,
 };

@@ -4,7 +4,8 @@
  *
  * One op = one page touched in a 128 MiB mapping of the task's own file.
  * will-it-scale creates the file with mkstemp, ftruncate (sparse) and
- * unlink; we do the same in setup, before the start gate.
+ * unlink; we do the same in setup, before the start gate. --pf2-spin and
+ * --pf3-spin NS busy-wait NS ns per op (tests/spin.h; 0, the default, off).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "page_fault_file.h"
+#include "spin.h"
 
 int pf_file_setup(struct cgs_task *t)
 {
@@ -32,6 +34,7 @@ int pf_file_loop(struct cgs_task *t, int map_flag)
 {
 	int fd = (int)(intptr_t)t->priv;
 	long pgsize = sysconf(_SC_PAGESIZE);
+	int64_t spin = cgs_spin_of(t->ctx->opts);
 
 	while (!cgs_stop(t)) {
 		char *c = mmap(NULL, PF_FILE_MEMSIZE, PROT_READ | PROT_WRITE,
@@ -41,6 +44,8 @@ int pf_file_loop(struct cgs_task *t, int map_flag)
 			return cgs_task_fail(t, -errno, "mmap of the 128 MiB file");
 		for (long i = 0; i < PF_FILE_MEMSIZE; i += pgsize) {
 			c[i] = 0;
+			if (spin)
+				cgs_spin(spin);
 			cgs_add(t, 1);
 		}
 		munmap(c, PF_FILE_MEMSIZE);

@@ -6,7 +6,9 @@
 # on a pipe by check/browser-check.py; no console error, no exception, no
 # request but the page itself, no script, every chart laid out with a
 # non-zero size and drawn content, every <use> reference resolved, ids
-# unique; the same for the page without gnuplot. A full-page screenshot is
+# unique; the same for the page without gnuplot, and for the pages of
+# profiled runs (a flame graph per point, a differential one per point
+# compared, each a chart with its frames drawn). A full-page screenshot is
 # taken; set CGSCALE_SHOTS=DIR to keep it. Chromium (about 120 MB) is
 # installed here, as root, when missing; where it cannot be, the test
 # skips and says so loudly.
@@ -42,6 +44,23 @@ rc=$?
 [ -s cmp.html ] || fail "compare --html wrote nothing: $(cat cmp.err)"
 "$CGSCALE" report --gnuplot /nonexistent -o nogp.html r.json 2>/dev/null || fail "report without gnuplot"
 
+# profiled runs: a flame graph per point, a differential one per compared point
+"$CGSCALE" run -q -t 1 -m process -r 2 -w 0.2 -d 0.5 -i 0.1 --profile -o p1.json page_fault2 \
+	>/dev/null 2>run.err || fail "profiled run: $(cat run.err)"
+"$CGSCALE" run -q -t 1 -m process -r 2 -w 0.2 -d 0.5 -i 0.1 --profile -o p2.json page_fault2 \
+	>/dev/null 2>run.err || fail "second profiled run: $(cat run.err)"
+"$CGSCALE" report -o prof.html p1.json 2>/dev/null || fail "report of a profiled run"
+"$CGSCALE" compare --keep-disturbed --html pcmp.html p1.json p2.json >/dev/null 2>cmp.err
+[ $? -le 1 ] || fail "compare --html of profiled runs: $(cat cmp.err)"
+[ "$(grep -c '<svg xmlns="http://www.w3.org/2000/svg" class="chart flame"' prof.html)" -eq 1 ] ||
+	fail "no flame graph in the report of a profiled run"
+[ "$(grep -c 'class="chart flame"' pcmp.html)" -eq 1 ] || fail "no differential flame graph in compare --html"
+grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%)</title>' prof.html ||
+	fail "no hover title with samples and % on the exc_page_fault frame"
+grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%; base [0-9.]*%, [-+][0-9.]* pp)</title>' pcmp.html ||
+	fail "no base and change in the differential frame titles"
+grep -q 'Profiles: why it changed' pcmp.html || fail "no profile section in compare --html"
+
 # check PAGE SHOT FIGURES CHARTS: render and judge
 check() {
 	timeout 120 python3 "$REPO/check/browser-check.py" "$1" "$2" >"$1.json" 2>"$1.err" ||
@@ -74,4 +93,7 @@ check rep.html report.png 9 9
 check nogp.html report-nognuplot.png 9 0
 # a comparison: a forest plot per metric, the sides per mode
 check cmp.html compare.png all 4
+# with profiles: every figure a chart, the flame graphs among them
+check prof.html report-profile.png all 3
+check pcmp.html compare-profile.png all 3
 exit 0

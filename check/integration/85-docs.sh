@@ -34,7 +34,7 @@ n=$(ls pages/*.1 | wc -l)
 missing() {
 	"$CGSCALE" $1 --help | awk -v sec="${3:-}" '
 		/^[^ ].*:$/ { insec = (sec == "" || $0 == sec ":") }
-		insec && /^  (-[A-Za-z0-9], |    )--[a-z0-9]/ { sub(/^  (-[A-Za-z0-9], |    )/, ""); print $1 }' |
+		insec && /^  (-[A-Za-z0-9], |    )--[a-z0-9]/ { sub(/^  (-[A-Za-z0-9], |    )/, ""); sub(/\[.*/, "", $1); print $1 }' |
 	sort -u | while read -r o; do
 		grep -q -- "$o\\b" "$2" || echo "$o"
 	done

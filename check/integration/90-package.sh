@@ -38,7 +38,7 @@ lintian --fail-on error cgscale_*.changes >lintian.txt 2>&1 ||
 grep -q '^E:' lintian.txt && fail "lintian errors: $(grep '^E:' lintian.txt)"
 echo "ok: lintian: $(grep -c '^[WIP]:' lintian.txt) warnings/notes, no error"
 dep=$(dpkg-deb -f "$deb" Depends)
-for p in libhwloc15 libcgroup2 libpfm4 libjson-c5 r-mathlib; do
+for p in libhwloc15 libcgroup2 libpfm4 libjson-c5 libelf1 r-mathlib; do
 	echo "$dep" | grep -q "\\b$p\\b" || fail "Depends lacks $p: $dep"
 done
 [ "$(dpkg-deb -f "$deb" Recommends)" = gnuplot-nox ] || fail "Recommends: $(dpkg-deb -f "$deb" Recommends)"

@@ -512,6 +512,52 @@ static void test_json_and_junit(void **state)
 	cmp_result_free(&r);
 }
 
+/* Files as invocations: each file of a directory is one invocation, and
+ * invocations that differ widen the interval (two-level bootstrap). */
+static void test_invocations(void **state)
+{
+	static const double sa[] = { 0, 4, -4 }, sb[] = { 6, 2, -2 };
+	struct fixture *f = *state;
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+	double lo, hi;
+
+	assert_int_equal(mkdir(path(f, "A"), 0700), 0);
+	assert_int_equal(mkdir(path(f, "B"), 0700), 0);
+	for (unsigned i = 0; i < 3; i++) {
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "A/%u.json", i);
+		snprintf(b, sizeof(b), "B/%u.json", i);
+		put(f, a, (struct synth){ .runs = 5, .cov = 0.5, .shift = sa[i], .seed = 10 + i });
+		put(f, b, (struct synth){ .runs = 5, .cov = 0.5, .shift = sb[i], .seed = 20 + i });
+	}
+	analyse(&r, path(f, "A"), path(f, "B"), 2);
+	d = primary(&r);
+	assert_true(d->two_level);
+	assert_int_equal(d->vc[0].k, 3);
+	assert_int_equal(d->vc[1].k, 3);
+	assert_int_equal(d->vc[0].model, ST_VC_TWO_LEVEL);
+	/* between sd about 4%, within 0.5% */
+	assert_true(sqrt(d->vc[0].var_between) / d->vc[0].mean > 0.025);
+	assert_true(sqrt(d->vc[0].var_within) / d->vc[0].mean < 0.01);
+	/* the one-level interval of the same 15 + 15 runs is far narrower
+	 * and would call the +2% of 3 invocations an improvement or not
+	 * far from it; the two-level one does not decide */
+	assert_int_equal(st_boot_ci_pct(r.groups[0].cell[0].v[0], 15,
+					r.groups[0].cell[1].v[0], 15, 0.95, 10000, 1,
+					&lo, &hi), 0);
+	assert_true(d->hi - d->lo > 3 * (hi - lo));
+	assert_true(d->lo < 0 && d->hi > 0);
+	assert_int_not_equal(d->verdict, CMP_IMPROVEMENT);
+	assert_int_not_equal(d->verdict, CMP_REGRESSION);
+	cmp_result_free(&r);
+	/* one file a side: one invocation each, the one-level interval */
+	analyse(&r, path(f, "A/0.json"), path(f, "B/0.json"), 2);
+	assert_false(primary(&r)->two_level);
+	cmp_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_aux_metrics),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_and_junit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_invocations, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@ struct o {
 	int64_t n;
 	int e;
 	bool b;
-	char *s;
+	char *s, *prof;
 };
 
 static const char *const colours[] = { "red", "dark-green", NULL };
@@ -34,8 +34,10 @@ static const struct cgs_opt table[] = {
 	  "a flag with a back\\slash" },
 	{ "out", 'o', CGS_OPT_STRING, offsetof(struct o, s), NULL, 0, 0, NULL, "FILE",
 	  ".starts with a dot" },
+	{ "profile", 0, CGS_OPT_OPTSTR, offsetof(struct o, prof), NULL, 0, 0, NULL, "HZ",
+	  "an optional value" },
 };
-static const struct cgs_optset set = { "demo options", table, 4, NULL };
+static const struct cgs_optset set = { "demo options", table, 5, NULL };
 
 /* Run @fn on the set into a string (caller frees). */
 static char *render(void (*fn)(const struct cgs_optset *, FILE *))
@@ -64,6 +66,8 @@ static void test_man(void **state)
 	/* a line that starts with a dot would be a request */
 	assert_non_null(strstr(m, "\\fIFILE\\fR\n\\&.starts with a dot.\n"));
 	assert_null(strstr(m, "\n.starts"));
+	/* an optional value is attached with = */
+	assert_non_null(strstr(m, "\\fB\\-\\-profile\\fR[=\\fIHZ\\fR]\nan optional value.\n"));
 	free(m);
 }
 
@@ -72,12 +76,13 @@ static void test_words_and_bash(void **state)
 	char *w = render(cgs_opt_words), *b = render(cgs_opt_bash_values);
 
 	(void)state;
-	assert_string_equal(w, " --num -n --colour --dry-run --out -o");
+	assert_string_equal(w, " --num -n --colour --dry-run --out -o --profile");
 	assert_non_null(strstr(b, "-n|--num) return ;;\n"));
 	assert_non_null(strstr(b, "--colour) COMPREPLY=($(compgen -W \"red dark-green\" -- \"$cur\")); return ;;\n"));
 	assert_non_null(strstr(b, "-o|--out) compopt -o filenames 2>/dev/null; "
 				  "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"));
 	assert_null(strstr(b, "dry-run"));  /* takes no value */
+	assert_null(strstr(b, "profile"));  /* its value only after = */
 	free(w);
 	free(b);
 }

@@ -206,6 +206,58 @@ static void t_bad_workloads(void **state)
 	assert_int_equal(cgs_workload_check(&w, err, sizeof(err)), -EINVAL);
 }
 
+/* CGS_OPT_OPTSTR: absent NULL, bare "", with =VALUE the value; a
+ * separate word is not its value (getopt's optional_argument). */
+struct oo {
+	char *rate;
+	bool q;
+};
+
+static const struct cgs_opt otable[] = {
+	{ "rate", 0, CGS_OPT_OPTSTR, offsetof(struct oo, rate), NULL, 0, 0, NULL, "HZ", "optional value" },
+	{ "q", 'q', CGS_OPT_BOOL, offsetof(struct oo, q), NULL, 0, 0, NULL, NULL, "a flag" },
+};
+
+static void parse_o(struct oo *v, int argc, char **argv, int *first)
+{
+	struct cgs_optset set = { "t", otable, 2, v };
+	char err[256];
+
+	memset(v, 0, sizeof(*v));
+	assert_int_equal(cgs_opt_defaults(&set, err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_parse(&set, 1, argc, argv, first, err, sizeof(err)), 0);
+}
+
+static void t_optional_value(void **state)
+{
+	char *a1[] = { "x", "-q", "pos", NULL }, *a2[] = { "x", "--rate", "pos", NULL };
+	char *a3[] = { "x", "--rate=499", "pos", NULL };
+	struct cgs_optset set = { "t", otable, 2, NULL };
+	struct oo v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int first;
+
+	(void)state;
+	parse_o(&v, 3, a1, &first);
+	assert_null(v.rate);
+	parse_o(&v, 3, a2, &first);
+	assert_string_equal(v.rate, "");
+	assert_int_equal(first, 2);          /* "pos" stays a positional */
+	free(v.rate);
+	parse_o(&v, 3, a3, &first);
+	assert_string_equal(v.rate, "499");
+	set.base = &v;
+	m = open_memstream(&buf, &len);
+	cgs_opt_help(&set, m);
+	fclose(m);
+	assert_non_null(strstr(buf, "--rate[=HZ]"));
+	free(buf);
+	cgs_opt_free(&set);
+	assert_null(v.rate);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +267,7 @@ int main(void)
 		cmocka_unit_test(t_help),
 		cmocka_unit_test(t_tables),
 		cmocka_unit_test(t_bad_workloads),
+		cmocka_unit_test(t_optional_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,155 @@
+#!/bin/sh
+# 47-profile.sh - `run --profile`: sampled stacks of the measured tasks.
+#   - page_fault1: the samples are the task's CPU time (task-clock) x the
+#     rate, within -15%/+10%; the kernel's page fault handler (exc_page_fault, as
+#     /proc/kallsyms lists it) is in the children of >= 20% of samples;
+#     the own binary's loop resolves by name; the top kernel functions
+#     and the kernel/user share are under the table row;
+#   - fallocate2 on a tmpfs: shmem_fallocate is in the profile;
+#   - the folded counts add up to the samples taken minus the lost ones,
+#     and the folded stacks are bounded; export --folded writes them (one
+#     point merged, or a file per run); compare lists the profile keys,
+#     LKP's perf-profile.* names with --format lkp;
+#   - kallsyms with zero addresses (CGSCALE_KALLSYMS): said once, kernel
+#     frames stay raw addresses;
+#   - a rate above kernel.perf_event_max_sample_rate, or not a number, is
+#     exit 2 naming the problem, nothing written;
+#   - as nobody with perf_event_paranoid >= 2: one warning, a user-mode
+#     profile that says so in the result and the table.
+. "$(dirname "$0")/lib.sh"
+d=$T
+[ -r /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event support"
+[ "$(id -u)" = 0 ] || skip "needs root for kernel samples and to switch to nobody"
+grep -q ' exc_page_fault$' /proc/kallsyms || skip "/proc/kallsyms lists no exc_page_fault"
+[ "$(awk '$3 == "exc_page_fault" { print $1; exit }' /proc/kallsyms)" != 0000000000000000 ] ||
+	skip "kallsyms hides addresses (kptr_restrict): cannot check kernel symbols by name"
+
+# 1. page_fault1, both modes
+"$CGSCALE_SAN" run -q -t 1 -m both -w 300ms -d 2s -i 500ms --profile -e task-clock \
+	page_fault1 -o "$d/pf.json" >"$d/pf.out" 2>"$d/pf.err" ||
+	{ rc=$?; cat "$d/pf.err"; fail "page_fault1 --profile exited $rc"; }
+jq_check "$d/pf.json" '[.points[] | .status == "ok" and (.profile.event == "cpu-clock" or .profile.event == "cycles")] | all' \
+	"a point failed or has no profile"
+jq_check "$d/pf.json" '[.points[].profile | .rate_hz == 997 and .counting == "user+kernel" and .kernel_symbols == "kallsyms"] | all' \
+	"rate, counting or symbols"
+jq -r '.points[] | "\(.mode) \(.profile.samples.received) \(.profile.samples.lost) \(.profile.samples.taken) \([.profile.folded[][1]] | add) \(.profile.folded | length) \([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) \([.profile.symbols[] | select(.name == "pf1_loop") | .kernel][0])"' \
+	"$d/pf.json" >"$d/pf.sum"
+while read -r mode recv lost taken fsum nf pfc own; do
+	echo "page_fault1 $mode: $taken taken, $lost lost, folded sum $fsum in $nf stacks, exc_page_fault children $pfc, pf1_loop kernel=$own"
+	[ "$recv" -gt 200 ] || fail "$mode: only $recv samples in 2 s at 997 Hz"
+	[ "$fsum" -eq $((taken - lost)) ] || fail "$mode: folded sum $fsum != taken $taken - lost $lost"
+	[ "$nf" -le 2001 ] || fail "$mode: $nf folded stacks, bound is 2000 + [other]"
+	awk -v c="$pfc" -v n="$recv" 'BEGIN { exit !(c >= 0.2 * n) }' ||
+		fail "$mode: exc_page_fault in the children of $pfc of $recv samples (< 20%)"
+	[ "$own" = false ] || fail "$mode: cgscale's own pf1_loop not resolved as a user symbol ($own)"
+done <"$d/pf.sum"
+[ "$(wc -l <"$d/pf.sum")" -eq 2 ] || fail "want 2 points"
+# cpu-clock samples the task's CPU time: samples ~ task-clock x rate
+jq -r '.points[] | "\(.mode) \(.profile.samples.taken) \(.perf.totals["task-clock"].count)"' "$d/pf.json" |
+while read -r mode n ns; do
+	awk -v n="$n" -v ns="$ns" 'BEGIN { w = ns / 1e9 * 997; printf "%d samples for %.0f expected from task-clock\n", n, w; exit !(n >= 0.85 * w && n <= 1.1 * w) }' ||
+		fail "$mode: $n samples is not task-clock x 997 Hz (task-clock $ns ns)"
+done
+grep -q '^  profile: \(cpu-clock\|cycles\) 997 Hz, [0-9]* samples (0 lost, [0-9]* throttled): kernel [0-9.]*%, user [0-9.]*%$' "$d/pf.out" ||
+	fail "no profile line under the table row: $(cat "$d/pf.out")"
+[ "$(grep -c '^    *[0-9.]*%  [A-Za-z_]' "$d/pf.out")" -ge 2 ] || fail "no top kernel functions in the table"
+# frames are root first: the loop, then the fault entry
+jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_loop;asm_exc_page_fault;exc_page_fault"))] | length > 0' \
+	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
+
+# export --format lkp-stats (the LKP program's parse): LKP's perf-profile
+# keys, the fault handler's children share as in the result
+"$CGSCALE_SAN" export --format lkp-stats "$d/pf.json" >"$d/pf.lkp" ||
+	fail "export --format lkp-stats of a profiled run failed"
+want=$(jq '[.points[] | ([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) * 100 / .profile.samples.received] | add / length' "$d/pf.json")
+got=$(sed -n 's/^perf-profile\.children\.cycles-pp\.exc_page_fault: //p' "$d/pf.lkp")
+[ -n "$got" ] || fail "no perf-profile.children.cycles-pp.exc_page_fault in lkp-stats: $(head -20 "$d/pf.lkp")"
+awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= 20 && g - w < 0.01 && w - g < 0.01) }' ||
+	fail "lkp-stats exc_page_fault children $got, the result says $want"
+grep -q '^perf-profile\.self\.cycles-pp\.[A-Za-z_]*: [0-9.]*$' "$d/pf.lkp" || fail "no perf-profile.self key"
+
+# export --folded: the runs' stacks as folded text, summing to the samples
+"$CGSCALE" export --folded --point page_fault1:process:1 pf.json >"$d/pf.folded" ||
+	fail "export --folded exited $?"
+n=$(jq '[.points[] | select(.mode == "process") | .profile.samples.received] | add' "$d/pf.json")
+awk -v n="$n" '{ if ($NF !~ /^[0-9]+$/ || NF < 2) bad = 1; s += $NF } END { exit bad || s != n }' "$d/pf.folded" ||
+	fail "export --folded: not folded lines summing to $n: $(head -n 3 "$d/pf.folded")"
+"$CGSCALE" export --folded pf.json >/dev/null 2>"$d/ex.err" && fail "export --folded of 2 points without --point"
+grep -q 'more than one profiled point' "$d/ex.err" || fail "export message: $(cat "$d/ex.err")"
+mkdir "$d/fo" && "$CGSCALE" export --folded --out-dir "$d/fo" pf.json >/dev/null || fail "export --out-dir"
+[ "$(ls "$d/fo" | wc -l)" -eq 2 ] || fail "export --out-dir: want 2 files, got $(ls "$d/fo")"
+# compare: the profile keys, in LKP's names too (--keep-disturbed: on a
+# shared machine compare may leave a run out as disturbed)
+"$CGSCALE" compare --keep-disturbed pf.json pf.json >"$d/cmp.txt" || fail "compare of profiles exited $?"
+grep -q '^Profile: share of samples in percentage points' "$d/cmp.txt" || fail "no profile section in compare"
+# one run a side: no interval, so no verdict but INCONCLUSIVE
+grep -q '^ *+0.00 *[0-9.]* *[0-9.]*  - .* INCONCLUSIVE *self\.' "$d/cmp.txt" ||
+	fail "no profile row: $(grep -A5 '^Profile' "$d/cmp.txt")"
+"$CGSCALE" compare --keep-disturbed -f lkp pf.json pf.json >"$d/cmp.lkp" || fail "compare -f lkp exited $?"
+grep -q '^ *[0-9.]* *+0.0 *[0-9.]* *perf-profile.children.cycles-pp.exc_page_fault$' "$d/cmp.lkp" ||
+	fail "no LKP perf-profile.children line: $(grep perf-profile "$d/cmp.lkp" | head -n 3)"
+grep -q 'perf-profile.calltrace.cycles-pp.exc_page_fault.asm_exc_page_fault.pf1_loop$' "$d/cmp.lkp" ||
+	fail "no LKP calltrace line"
+
+# a result file is input: malformed profile sections are skipped, never a crash
+jq '.points[0].profile.folded = [5, ["a;b"], ["x", "y"], [1, 2], ["ok;stack", 3], {"a": 1}] |
+	.points[0].profile.symbols = [1, {"name": 5}, "s", {"name": "f", "self": "x"}] |
+	.points[1].profile = 7' "$d/pf.json" >"$d/bad-prof.json"
+"$CGSCALE_SAN" export --folded --point page_fault1:process:1 "$d/bad-prof.json" >"$d/bad.folded" ||
+	fail "export --folded of malformed stacks exited $?"
+[ "$(cat "$d/bad.folded")" = "ok;stack 3" ] || fail "malformed stacks not skipped: $(cat "$d/bad.folded")"
+"$CGSCALE_SAN" compare "$d/bad-prof.json" "$d/pf.json" >/dev/null 2>"$d/bad.err"
+[ $? -le 1 ] || fail "compare of malformed profiles: $(cat "$d/bad.err")"
+"$CGSCALE_SAN" report -o "$d/bad.html" "$d/bad-prof.json" 2>"$d/bad.err" || fail "report: $(cat "$d/bad.err")"
+
+# kallsyms that hides addresses (as for a user under kptr_restrict): said
+# once, kernel frames kept as raw addresses, never an empty profile
+awk '{ print "0000000000000000", $2, $3 }' /proc/kallsyms >"$d/ksyms0"
+CGSCALE_KALLSYMS="$d/ksyms0" "$CGSCALE" run -q -t 1 -m process -w 0 -d 500ms -i 250ms --profile \
+	page_fault1 -o "$d/k0.json" >"$d/k0.out" 2>"$d/k0.err" || fail "hidden kallsyms run: $(cat "$d/k0.err")"
+[ "$(grep -c 'shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses' "$d/k0.err")" -eq 1 ] ||
+	fail "hidden kallsyms not said once: $(cat "$d/k0.err")"
+jq_check "$d/k0.json" '.points[0].profile | .kernel_symbols == "raw addresses" and .samples.received > 0 and
+	([.folded[][0] | select(test(";0xffff[0-9a-f]+"))] | length > 0)' "raw kernel addresses not kept"
+
+# 2. fallocate2 on a tmpfs
+shm=/dev/shm
+[ "$(stat -f -c %T "$shm" 2>/dev/null)" = tmpfs ] || skip "/dev/shm is not a tmpfs"
+grep -q ' shmem_fallocate$' /proc/kallsyms || skip "this kernel has no shmem_fallocate"
+"$CGSCALE" run -q -t 1 -m thread -w 300ms -d 2s -i 500ms --profile=499 --tmpdir "$shm" \
+	fallocate2 -o "$d/fa.json" >"$d/fa.out" 2>"$d/fa.err" ||
+	{ rc=$?; cat "$d/fa.err"; fail "fallocate2 --profile exited $rc"; }
+c=$(jq '[.points[0].profile.symbols[] | select(.name == "shmem_fallocate") | .children][0] // 0' "$d/fa.json")
+n=$(jq '.points[0].profile.samples.received' "$d/fa.json")
+echo "fallocate2: shmem_fallocate in the children of $c of $n samples at 499 Hz"
+awk -v c="$c" -v n="$n" 'BEGIN { exit !(n > 100 && c >= 0.1 * n) }' ||
+	fail "shmem_fallocate in $c of $n samples (< 10%)"
+jq_check "$d/fa.json" '.points[0].profile.rate_hz == 499' "rate 499 not recorded"
+
+# 3. bad input: exit 2, one line naming the limit, nothing written
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+"$CGSCALE" run -q -w 0 -d 200ms -i 100ms --profile=$((max + 1)) page_fault1 \
+	-o "$d/bad.json" >/dev/null 2>"$d/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--profile=$((max + 1)): exit $rc, want 2"
+grep -q "above kernel.perf_event_max_sample_rate ($max)" "$d/bad.err" || fail "message: $(cat "$d/bad.err")"
+[ "$(wc -l <"$d/bad.err")" -eq 1 ] || fail "more than one line: $(cat "$d/bad.err")"
+"$CGSCALE" run -q --profile=fast page_fault1 -o "$d/bad.json" >/dev/null 2>"$d/bad2.err"
+[ $? -eq 2 ] || fail "--profile=fast: not exit 2"
+grep -q 'profile=fast: the rate must be a whole number' "$d/bad2.err" || fail "message: $(cat "$d/bad2.err")"
+[ ! -e "$d/bad.json" ] || fail "a result was written for bad input"
+
+# 4. as nobody
+command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+par=$(cat /proc/sys/kernel/perf_event_paranoid)
+[ "$par" -ge 2 ] || { echo "perf_event_paranoid=$par: nobody may sample the kernel; part 4 not run"; exit 0; }
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+asnobody test -x "$CGSCALE" || skip "nobody cannot run $CGSCALE"
+chown 65534:65534 "$d" || exit 1
+asnobody "$CGSCALE" run -t 1 -m process -w 200ms -d 1s -i 250ms --profile --tmpdir "$d" \
+	page_fault1 -o "$d/nb.json" >"$d/nb.out" 2>"$d/nb.err" ||
+	{ rc=$?; cat "$d/nb.err"; fail "nobody --profile exited $rc"; }
+[ "$(grep -c 'kernel samples are not allowed' "$d/nb.err")" -eq 1 ] || fail "not said once: $(cat "$d/nb.err")"
+jq_check "$d/nb.json" ".points[0].profile | .counting == \"user\" and .samples.kernel == 0 and (.note | test(\"perf_event_paranoid is $par\"))" \
+	"user-mode profile not recorded as such"
+grep -q '^  profile: .* user mode only' "$d/nb.out" || fail "table does not say user mode only"
