@@ -260,6 +260,7 @@ int cg_marker_value(char *out, size_t len, const char *extra);
 
 struct cg_clean_opts {
 	bool dry_run;
+	bool force;       /* also kill processes that are not cgscale's workers */
 	int64_t wait_ns;
 	/* called for each cgroup found: what was done ("removed", "would
 	 * remove", "in use by pid N", or an error) */

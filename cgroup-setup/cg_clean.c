@@ -76,6 +76,31 @@ static int remove_dir(struct walk *w, const char *full, char *err, size_t errlen
 	return 0;
 }
 
+/* Processes in a dead run's cgroup: its workers are killed on removal; a
+ * process someone moved there keeps the cgroup unless --force. -EBUSY
+ * when it is kept. */
+static int check_procs(struct walk *w, const char *full)
+{
+	char ours[512], foreign[512], what[1200];
+	int n = cg_procs_sort(full, ours, sizeof(ours), foreign, sizeof(foreign));
+
+	if (n < 0)
+		return 0;         /* no cgroup.procs: nothing in it to kill */
+	if (n && !w->o->force) {
+		snprintf(what, sizeof(what), "kept: it holds processes that are not cgscale's workers: %s; move them out, or give --force to kill them too",
+			 foreign);
+		say(w, full, what);
+		w->left++;
+		return -EBUSY;
+	}
+	if (ours[0] || n) {
+		snprintf(what, sizeof(what), "%s %s%s%s", w->o->dry_run ? "would kill" : "killing",
+			 ours, ours[0] && n ? ", " : "", n ? foreign : "");
+		say(w, full, what);
+	}
+	return 0;
+}
+
 /* Remove our cgroup @full and everything below, deepest first. Every
  * cgroup below must be ours too. Returns 0 or -errno. */
 static int remove_tree(struct walk *w, const char *full, int depth)
@@ -112,6 +137,9 @@ static int remove_tree(struct walk *w, const char *full, int depth)
 		w->left++;
 		return rc;
 	}
+	rc = check_procs(w, full);
+	if (rc)
+		return rc;
 	if (w->o->dry_run) {
 		say(w, full, "would remove");
 		return 0;

@@ -112,12 +112,40 @@ char *cgs_fmt(const char *fmt, ...)
 	return s;
 }
 
-static void say(const char *tag, const char *fmt, va_list ap)
+/* A message is one line: control characters from the input (a newline
+ * in an option's value) are shown escaped, never written raw. */
+static void say_as(const char *who, const char *tag, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[1024], safe[4096];
+	size_t o = 0;
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	fprintf(stderr, "cgscale: %s%s\n", tag, line);
+	for (const unsigned char *c = (const unsigned char *)line; *c && o + 5 < sizeof(safe); c++) {
+		if (*c == '\n')
+			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\n");
+		else if (*c == '\t')
+			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\t");
+		else if (*c < 0x20 || *c == 0x7f)
+			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\x%02x", *c);
+		else
+			safe[o++] = (char)*c;
+	}
+	safe[o] = 0;
+	fprintf(stderr, "cgscale%s%s: %s%s\n", who ? " " : "", who ? who : "", tag, safe);
+}
+
+static void say(const char *tag, const char *fmt, va_list ap)
+{
+	say_as(NULL, tag, fmt, ap);
+}
+
+void cgs_errs(const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_as(who, "", fmt, ap);
+	va_end(ap);
 }
 
 void cgs_err(const char *fmt, ...)

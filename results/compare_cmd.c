@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../lib/opt.h"
+#include "../lib/outpath.h"
 #include "../lib/util.h"
 #include "compare.h"
 #include "compare_profile.h"
@@ -119,7 +120,7 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 			 size_t errlen)
 {
 	char *copy, *save, *tok;
-	int rc = 0;
+	int rc = 0, n = 0;
 
 	if (!list)
 		return 0;
@@ -137,8 +138,12 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 		else
 			o->metric_off[m] = false;
+		n++;
 	}
 	free(copy);
+	if (!rc && !n)
+		rc = cgs_errf(err, errlen, -EINVAL, "--metrics '%s' names no metric, so nothing would be compared; give a comma list (see --help)",
+			      list);
 	return rc;
 }
 
@@ -190,14 +195,14 @@ static int write_html(const struct cmp_result *r, const char *path)
 	int rc = rpt_write_compare(r, path, "gnuplot", err, sizeof(err));
 
 	if (rc == -ENOENT)
-		fprintf(stderr, "cgscale compare: %s: the HTML page has no charts, tables "
-			"only; install the Debian package gnuplot-nox for them\n", err);
+		cgs_errs("compare", "%s: the HTML page has no charts, tables "
+			"only; install the Debian package gnuplot-nox for them", err);
 	else if (rc == -EIO)
-		fprintf(stderr, "cgscale compare: HTML page: %s\n", err);
+		cgs_errs("compare", "HTML page: %s", err);
 	else if (rc)
-		fprintf(stderr, "cgscale compare: HTML page: %s\n", err);
+		cgs_errs("compare", "HTML page: %s", err);
 	if (!rc || rc == -ENOENT || rc == -EIO)
-		fprintf(stderr, "cgscale compare: HTML page in %s\n", path);
+		cgs_errs("compare", "HTML page in %s", path);
 	return rc == -ENOENT || rc == -EIO ? 0 : rc;
 }
 
@@ -215,7 +220,7 @@ int cmp_cmd_compare(int argc, char **argv)
 
 	if (cgs_opt_check_table(cmp_optdefs, NOPTS, "compare", err, sizeof(err)) ||
 	    cgs_opt_defaults(&set, err, sizeof(err))) {
-		fprintf(stderr, "cgscale compare: internal error: %s\n", err);
+		cgs_errs("compare", "internal error: %s", err);
 		goto out;
 	}
 	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
@@ -236,11 +241,15 @@ int cmp_cmd_compare(int argc, char **argv)
 	if (!rc && nsides > CMP_MAX_SIDES)
 		rc = cgs_errf(err, sizeof(err), -EINVAL, "at most %d sides", CMP_MAX_SIDES);
 	if (rc) {
-		fprintf(stderr, "cgscale compare: %s\n", err);
+		cgs_errs("compare", "%s", err);
 		goto out;
 	}
-	if (cli.html && !(html = rpt_output_path(cli.html, err, sizeof(err)))) {
-		fprintf(stderr, "cgscale compare: --html %s\n", err);
+	if (cli.html && !(html = rpt_output_path("--html", cli.html, err, sizeof(err)))) {
+		cgs_errs("compare", "%s", err);
+		goto out;
+	}
+	if (cli.junit && cgs_check_out_path("--junit", cli.junit, err, sizeof(err))) {
+		cgs_errs("compare", "%s", err);
 		goto out;
 	}
 	/* from here on, bad input is a commit to skip when bisecting */
@@ -252,20 +261,20 @@ int cmp_cmd_compare(int argc, char **argv)
 		r.nsides++;
 		snprintf(r.sides[s].label, sizeof(r.sides[s].label), "%c", 'A' + s);
 		if (cmp_side_load(&r.sides[s], argv[first + s], err, sizeof(err))) {
-			fprintf(stderr, "cgscale compare: %s\n", *err ? err : "out of memory");
+			cgs_errs("compare", "%s", *err ? err : "out of memory");
 			goto out;
 		}
 	}
 	rc = cmp_analyse(&r, err, sizeof(err));
 	if (rc == -EXDEV) {
-		fprintf(stderr, "cgscale compare: incomparable inputs: %s\n", r.problem);
+		cgs_errs("compare", "incomparable inputs: %s", r.problem);
 		status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_INCOMPARABLE;
 		if (html)   /* the page shows the environment diff: why */
 			write_html(&r, html);
 		goto out;
 	}
 	if (rc) {
-		fprintf(stderr, "cgscale compare: %s\n", *err ? err : strerror(-rc));
+		cgs_errs("compare", "%s", *err ? err : strerror(-rc));
 		goto out;
 	}
 	if (cmp_profile_analyse(&r, pfloor, pthr, &prof)) {
@@ -274,11 +283,11 @@ int cmp_cmd_compare(int argc, char **argv)
 	}
 	r.prof = &prof;
 	if (cmp_print(&r, cli.format, stdout) || fflush(stdout)) {
-		fprintf(stderr, "cgscale compare: cannot write the output: %s\n", strerror(errno));
+		cgs_errs("compare", "cannot write the output: %s", strerror(errno));
 		goto out;
 	}
 	if (cli.junit && cmp_write_junit(&r, cli.junit, err, sizeof(err))) {
-		fprintf(stderr, "cgscale compare: %s\n", err);
+		cgs_errs("compare", "%s", err);
 		goto out;
 	}
 	if (html && write_html(&r, html))

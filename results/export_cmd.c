@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../lib/opt.h"
+#include "../lib/util.h"
 #include "compare.h"
 #include "export.h"
 #include "export_folded.h"
@@ -109,7 +110,7 @@ int cmp_cmd_export(int argc, char **argv)
 	status = rc ? CMP_EXIT_BADINPUT : 0;
 out:
 	if (status && *err)
-		fprintf(stderr, "cgscale export: %s\n", err);
+		cgs_errs("export", "%s", err);
 	for (unsigned i = 0; i < n; i++)
 		cmp_side_free(&sides[i]);
 	free(sides);

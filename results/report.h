@@ -418,14 +418,16 @@ int rpt_load(const char *arg, struct rpt_input **in, unsigned *n, char *err,
 void rpt_inputs_free(struct rpt_input *in, unsigned n);
 
 /* Resolve an output argument: a directory gets report.html in it; the
- * directory must be writable. The path (malloc'd), or NULL with @err. */
-char *rpt_output_path(const char *o, char *err, size_t errlen);
+ * directory must be writable. The path (malloc'd), or NULL with @err
+ * naming the option @what. */
+char *rpt_output_path(const char *what, const char *o, char *err, size_t errlen);
 
 /*
  * Finish @d (its charts drawn by @gnuplot; NULL: none) and write it to
  * @path (NULL: stdout) atomically. Returns 0; -ENOENT, written without
- * charts (no gnuplot); -EIO, written but some charts failed; another
- * -errno when nothing was written. @err says why.
+ * charts (no gnuplot); -EIO, written but some charts failed;
+ * -ECANCELED when the write failed (@err says why: never confused with a
+ * missing gnuplot); another -errno when nothing was written.
  */
 int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
 		  char *err, size_t errlen);

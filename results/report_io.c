@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/outpath.h"
 #include "../lib/util.h"
 #include "../lib/walk.h"
 #include "report.h"
@@ -91,29 +92,24 @@ void rpt_inputs_free(struct rpt_input *in, unsigned n)
 	free(in);
 }
 
-char *rpt_output_path(const char *o, char *err, size_t errlen)
+char *rpt_output_path(const char *what, const char *o, char *err, size_t errlen)
 {
 	struct stat st;
-	char *path, *dcopy;
-	int ok;
+	char *path, dir[PATH_MAX];
 
-	if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
-		if (asprintf(&path, "%s/report.html", o) < 0)
+	if (*o && !stat(o, &st) && S_ISDIR(st.st_mode)) {
+		cgs_trim_slashes(o, dir, sizeof(dir));
+		if (asprintf(&path, "%s%sreport.html", dir, strcmp(dir, "/") ? "/" : "") < 0)
 			return NULL;
 	} else {
 		path = strdup(o);
 	}
 	if (!path)
 		return NULL;
-	dcopy = strdup(path);
-	ok = dcopy && !access(dirname(dcopy), W_OK);
-	if (!ok) {
-		snprintf(err, errlen, "-o %s: cannot write in %s (%s); give a path in "
-			 "a writable directory", o, dcopy ? dcopy : "?", strerror(errno));
+	if (cgs_check_out_path(what, path, err, errlen)) {
 		free(path);
 		path = NULL;
 	}
-	free(dcopy);
 	return path;
 }
 
@@ -146,7 +142,7 @@ int rpt_doc_write(struct rpt_doc *d, const char *path, const char *gnuplot,
 		wrc = cgs_write_atomic(path, html, len, err, errlen);
 	}
 	if (wrc)
-		rc = wrc;
+		rc = -ECANCELED;     /* never taken for "no gnuplot" (-ENOENT) */
 	else if (rc)
 		snprintf(err, errlen, "%s", why);
 out:

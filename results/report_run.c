@@ -238,7 +238,8 @@ int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n,
 		}
 	if (rc)
 		goto out;
-	qsort(s.g, s.ng, sizeof(*s.g), group_cmp);
+	if (s.ng)
+		qsort(s.g, s.ng, sizeof(*s.g), group_cmp);
 	for (unsigned i = 0; i < s.ng; i++)
 		rpt_doc_id(d, "p", s.g[i].id, sizeof(s.g[i].id));
 

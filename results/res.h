@@ -135,6 +135,34 @@ double res_cov_pct(const double *v, size_t n);
 
 /* Build the JSON document; NULL on ENOMEM. */
 struct json_object *res_to_json(const struct res_file *f);
+/* One point as it appears in "points". */
+struct json_object *res_point_to_json(const struct res_point *p);
+
+/*
+ * res_journal.c: the journal of a run in progress, one JSON object a line:
+ * the header (the result without points, "cgscale_journal": 1), then each
+ * point as it finished. Lines end in '\n'; NULL on ENOMEM.
+ */
+char *res_journal_header(const struct res_file *f);
+char *res_journal_point(const struct res_point *p);
+
+/* What res_journal_read found besides the points. */
+struct res_journal_info {
+	unsigned points;         /* points recovered */
+	unsigned dropped;        /* complete lines that were not JSON */
+	unsigned first_dropped;  /* the line number of the first of them */
+	size_t torn;             /* bytes of a torn last line, dropped */
+};
+
+/*
+ * Turn a journal's text into a result marked "complete": false, holding
+ * every point it recorded. Lines that do not parse are dropped and counted
+ * in @info. 0, or -EINVAL with @err when the header is not a cgscale
+ * journal header or the recorded points are not valid; -ENOMEM.
+ */
+int res_journal_read(const char *name, const char *buf, size_t len,
+		     struct res_file *f, struct res_journal_info *info,
+		     char *err, size_t errlen);
 
 /*
  * Write @f to @path: a temporary name in the same directory, fsync, then

@@ -5,15 +5,12 @@
  * file, the field and what is wrong (see res.h for the return codes).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -75,12 +72,37 @@ static char *get_str(struct json_object *o, const char *k, bool required,
 	return s;
 }
 
+/* json-c keeps numbers beyond INT64_MAX as uint64: no count of ours is. */
+static bool beyond_int64(struct json_object *v)
+{
+	return json_object_get_int64(v) == INT64_MAX &&
+	       json_object_get_uint64(v) > (uint64_t)INT64_MAX;
+}
+
 static int64_t get_int(struct json_object *o, const char *k, bool required,
 		       struct rd *r, int *rc)
 {
 	struct json_object *v = field(o, k, json_type_int, required, r, rc);
 
+	if (v && beyond_int64(v)) {
+		*rc = rd_fail(r, "'%s' is beyond 2^63, not a value cgscale writes", k);
+		return 0;
+	}
 	return v ? json_object_get_int64(v) : 0;
+}
+
+/* A whole number in [min, max], or *rc set with the key and the range. */
+static int64_t get_range(struct json_object *o, const char *k, bool required,
+			 int64_t min, int64_t max, struct rd *r, int *rc)
+{
+	int64_t v = get_int(o, k, required, r, rc);
+
+	if (!*rc && (v < min || v > max)) {
+		*rc = rd_fail(r, "'%s' is %lld, outside %lld..%lld", k, (long long)v,
+			      (long long)min, (long long)max);
+		return min;
+	}
+	return v;
 }
 
 static uint64_t get_u64(struct json_object *v, struct rd *r, int *rc,
@@ -88,6 +110,11 @@ static uint64_t get_u64(struct json_object *v, struct rd *r, int *rc,
 {
 	if (!json_object_is_type(v, json_type_int)) {
 		*rc = rd_fail(r, "%s should be a whole number", what);
+		return 0;
+	}
+	if (json_object_get_int64(v) < 0 || beyond_int64(v)) {
+		*rc = rd_fail(r, "%s is %s, not a count", what,
+			      json_object_get_int64(v) < 0 ? "negative" : "beyond 2^63");
 		return 0;
 	}
 	return json_object_get_uint64(v);
@@ -125,21 +152,21 @@ static int read_task(struct json_object *o, const struct res_point *p,
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "a task entry is not an object");
-	t->index = (int)get_int(o, "index", true, r, &rc);
+	t->index = (int)get_range(o, "index", true, 0, 1000000, r, &rc);
 	t->pid = (int)get_int(o, "pid", false, r, &rc);
 	t->tid = (int)get_int(o, "tid", false, r, &rc);
 	t->cpuset = get_str(o, "cpuset", false, r, &rc);
 	t->cpu_start = (int)get_int(o, "cpu_start", false, r, &rc);
 	t->cpu_end = (int)get_int(o, "cpu_end", false, r, &rc);
 	t->migrated = get_bool(o, "migrated", r, &rc);
-	t->ops = (uint64_t)get_int(o, "ops", false, r, &rc);
+	t->ops = (uint64_t)get_range(o, "ops", false, 0, INT64_MAX, r, &rc);
 	t->minflt = get_int(o, "minflt", false, r, &rc);
 	t->majflt = get_int(o, "majflt", false, r, &rc);
 	t->status = get_str(o, "status", true, r, &rc);
 	t->error = get_str(o, "error", false, r, &rc);
 	aux = field(o, "aux", json_type_object, false, r, &rc);
 	for (unsigned k = 0; aux && !rc && k < p->naux; k++)
-		t->aux[k] = (uint64_t)get_int(aux, p->aux_name[k], false, r, &rc);
+		t->aux[k] = (uint64_t)get_range(aux, p->aux_name[k], false, 0, INT64_MAX, r, &rc);
 	return rc;
 }
 
@@ -262,8 +289,10 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		uint64_t ns = get_u64(json_object_array_get_idx(t, k), r, &rc,
 				      "samples.t_ns[]");
 
+		if (rc)
+			return rc;
 		/* differences of times are taken in int64_t: keep them sane */
-		if (!rc && ns > RES_MAX_T_NS)
+		if (ns > RES_MAX_T_NS)
 			return rd_fail(r, "samples.t_ns[%u] is not a time since the start", k);
 		p->t_ns[k] = (int64_t)ns;
 		for (int i = 0; res_phase_names[i]; i++)
@@ -273,8 +302,8 @@ static int read_samples(struct json_object *o, struct res_point *p,
 		if (found < 0)
 			return rd_fail(r, "samples.phase[%u] is not start, warmup or measure", k);
 		p->phase[k] = (enum res_phase)found;
-		if (k && p->t_ns[k] < p->t_ns[k - 1])
-			return rd_fail(r, "samples.t_ns goes backwards at %u", k);
+		if (k && p->t_ns[k] <= p->t_ns[k - 1])
+			return rd_fail(r, "samples.t_ns does not increase at %u", k);
 	}
 	if (!rc)
 		rc = read_rows(ops, ntasks, n, p->ops, "samples.ops", r);
@@ -295,7 +324,7 @@ static void read_summary(struct json_object *o, const struct res_point *p,
 
 	if (!v)
 		return;
-	s->ops = (uint64_t)get_int(v, "ops", false, r, rc);
+	s->ops = (uint64_t)get_range(v, "ops", false, 0, INT64_MAX, r, rc);
 	s->elapsed_s = get_num(v, "elapsed_s", r, rc);
 	s->total_ops_per_sec = get_num(v, "total_ops_per_sec", r, rc);
 	s->per_task_ops_per_sec = get_num(v, "per_task_ops_per_sec", r, rc);
@@ -330,21 +359,24 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 
 	if (!json_object_is_type(o, json_type_object))
 		return rd_fail(r, "not an object");
-	p->seq = (unsigned)get_int(o, "seq", false, r, &rc);
+	p->seq = (unsigned)get_range(o, "seq", false, 0, INT_MAX, r, &rc);
 	p->test = get_str(o, "test", true, r, &rc);
 	p->mode = get_str(o, "mode", true, r, &rc);
-	p->tasks = (unsigned)get_int(o, "tasks", true, r, &rc);
-	p->run = (unsigned)get_int(o, "run", false, r, &rc);
+	p->tasks = (unsigned)get_range(o, "tasks", true, 1, 1000000, r, &rc);
+	p->run = (unsigned)get_range(o, "run", false, 0, INT_MAX, r, &rc);
 	p->status = get_str(o, "status", true, r, &rc);
 	p->reason = get_str(o, "reason", false, r, &rc);
 	p->started_at = get_str(o, "started_at", false, r, &rc);
 	td = field(o, "tasks_detail", json_type_array, true, r, &rc);
 	if (rc)
 		return rc;
-	if (!p->tasks || p->tasks > 1000000)
-		return rd_fail(r, "'tasks' is %u, not a task count", p->tasks);
+	if (strcmp(p->mode, "process") && strcmp(p->mode, "thread"))
+		return rd_fail(r, "'mode' is '%.40s', not process or thread", p->mode);
 	if (json_object_array_length(td) > 1000000)
 		return rd_fail(r, "'tasks_detail' is too long");
+	if (!strcmp(p->status, "ok") && json_object_array_length(td) != p->tasks)
+		return rd_fail(r, "'tasks' is %u but tasks_detail lists %zu tasks", p->tasks,
+			       json_object_array_length(td));
 	rc = read_samples(o, p, (unsigned)json_object_array_length(td), r);
 	if (!rc)
 		rc = read_aux(o, p, r);
@@ -354,7 +386,7 @@ static int read_point(struct json_object *o, struct res_point *p, struct rd *r)
 		return rc;
 	if ((pl = field(o, "placement", json_type_object, false, r, &rc))) {
 		p->placement = get_str(pl, "policy", false, r, &rc);
-		p->places = (unsigned)get_int(pl, "places", false, r, &rc);
+		p->places = (unsigned)get_range(pl, "places", false, 0, INT_MAX, r, &rc);
 		p->oversubscribed = get_bool(pl, "oversubscribed", r, &rc);
 	}
 	if ((tm = field(o, "timing", json_type_object, false, r, &rc))) {
@@ -431,92 +463,5 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 		snprintf(r.where, sizeof(r.where), "points[%zu]", i);
 		rc = read_point(json_object_array_get_idx(pts, i), p, &r);
 	}
-	return rc;
-}
-
-int res_read_buf(const char *name, const char *buf, size_t len,
-		 struct res_file *f, char *err, size_t errlen)
-{
-	struct json_tokener *tok = NULL;
-	struct json_object *root = NULL;
-	char inner[400];
-	int rc = 0;
-
-	memset(f, 0, sizeof(*f));
-	if (len >= INT_MAX) {
-		snprintf(err, errlen, "%s: too large for a result file", name);
-		return -EFBIG;
-	}
-	tok = json_tokener_new_ex(RES_MAX_DEPTH);
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) < len - (len && buf[len - 1] == '\n')) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: not valid JSON (%s at byte %zu); the file is truncated or corrupt",
-			 name, e == json_tokener_continue ? "unexpected end"
-							  : json_tokener_error_desc(e),
-			 json_tokener_get_parse_end(tok));
-		goto out;
-	}
-	rc = res_from_json(root, f, inner, sizeof(inner));
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", name, inner);
-		res_file_free(f);
-	}
-out:
-	json_object_put(root);
-	json_tokener_free(tok);
-	return rc;
-}
-
-int res_read_file(const char *path, struct res_file *f, char *err,
-		  size_t errlen)
-{
-	char *buf = NULL;
-	struct stat st;
-	int fd, rc = 0;
-	size_t len = 0;
-
-	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size >= INT_MAX) {
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: not a regular file of sensible size", path);
-		goto out;
-	}
-	buf = malloc(st.st_size + 1);
-	if (!buf) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
-	rc = res_read_buf(path, buf, len, f, err, errlen);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
 	return rc;
 }

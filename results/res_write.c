@@ -125,7 +125,7 @@ static struct json_object *summary_json(const struct res_point *p,
 	return o;
 }
 
-static struct json_object *point_json(const struct res_point *p)
+struct json_object *res_point_to_json(const struct res_point *p)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *pl = json_object_new_object();
@@ -205,7 +205,7 @@ struct json_object *res_to_json(const struct res_file *f)
 	if (f->invocation)
 		cgs_jadd(o, "invocation", cgs_jref(f->invocation));
 	for (unsigned i = 0; i < f->npoints; i++)
-		json_object_array_add(pts, point_json(&f->points[i]));
+		json_object_array_add(pts, res_point_to_json(&f->points[i]));
 	cgs_jadd(o, "points", pts);
 	return o;
 }

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "../lib/opt.h"
+#include "../lib/util.h"
 #include "compare.h"
 
 static void show_one(const struct cmp_result *r, FILE *out)
@@ -134,7 +135,7 @@ int cmp_cmd_show(int argc, char **argv)
 			cmp_note(&r, "%s", r.problem);
 		}
 		if (rc) {
-			fprintf(stderr, "cgscale show: %s\n", *err ? err : strerror(-rc));
+			cgs_errs("show", "%s", *err ? err : strerror(-rc));
 			status = CMP_EXIT_BADINPUT;
 		} else {
 			if (shown++)

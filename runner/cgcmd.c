@@ -22,14 +22,17 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: cgscale cgroup show [run options] [TEST...]\n"
-		     "       cgscale cgroup cleanup [--dry-run]\n\n"
+		     "       cgscale cgroup cleanup [--dry-run] [--force]\n\n"
 		     "show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
 		     "         would create with these options (--cgroup-depth, --cgroup-parent,\n"
 		     "         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
 		     "         --topology DESC|XML, -t resolves on that machine (sweep, 50%%, all).\n"
 		     "cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
 		     "         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
-		     "         gone; never anything else. Exit 1 if some could not be removed.\n");
+		     "         gone; never anything else. The dead run's workers in them are killed;\n"
+		     "         a cgroup that holds any other process (one a person moved there) is kept\n"
+		     "         and its pids named, unless --force. --dry-run shows what would be\n"
+		     "         removed and killed. Exit 1 if some could not be removed.\n");
 }
 
 static void print_layout(const struct cg_layout *l)
@@ -173,13 +176,16 @@ static void report(void *arg, const char *path, const char *what)
 	printf("%s: %s\n", path, what);
 	if (!strcmp(what, "removed") || !strcmp(what, "would remove"))
 		t->removed++;
-	else if (strncmp(what, "turned off", 10))
+	else if (strncmp(what, "turned off", 10) && strncmp(what, "would kill", 10) &&
+		 strncmp(what, "killing", 7))
 		t->kept++;
 }
 
 const struct cgs_opt cgs_cleanup_optdefs[] = {
 	{ "dry-run", 'n', CGS_OPT_BOOL, offsetof(struct cg_clean_opts, dry_run), NULL, 0, 0,
-	  NULL, NULL, "only list what would be removed; needs no root" },
+	  NULL, NULL, "only list what would be removed and killed; needs no root" },
+	{ "force", 0, CGS_OPT_BOOL, offsetof(struct cg_clean_opts, force), NULL, 0, 0,
+	  NULL, NULL, "also remove a dead run's cgroup that holds processes not its own, killing them" },
 };
 const size_t cgs_cleanup_noptdefs = sizeof(cgs_cleanup_optdefs) / sizeof(cgs_cleanup_optdefs[0]);
 

@@ -191,8 +191,12 @@ int cgs_cgrun_validate(struct cgs_run *r, bool dry, char *err, size_t errlen)
 	if (r->o.cgroup_parent) {
 		rc = cg_path_check(r->o.cgroup_parent, c->parent, sizeof(c->parent),
 				   err, errlen);
-		if (rc)
-			return cgs_errf(err, errlen, rc, "--cgroup-parent %s", err);
+		if (rc) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			return cgs_errf(err, errlen, rc, "--cgroup-parent: %s", why);
+		}
 		c->has_parent = true;
 	}
 	/* the layout is recorded even at depth 0, when it can be read */

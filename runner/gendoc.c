@@ -45,6 +45,9 @@ static size_t cmd_sets(const char *cmd, struct cgs_optset *sets)
 	} else if (!strcmp(cmd, "show")) {
 		sets[n++] = (struct cgs_optset){ "show options", cmp_show_optdefs,
 						 cmp_show_noptdefs, NULL };
+	} else if (!strcmp(cmd, "recover")) {
+		sets[n++] = (struct cgs_optset){ "recover options", cgs_recover_optdefs,
+						 cgs_recover_noptdefs, NULL };
 	} else if (!strcmp(cmd, "report")) {
 		sets[n++] = (struct cgs_optset){ "report options", cgs_report_optdefs,
 						 cgs_report_noptdefs, NULL };
@@ -196,6 +199,7 @@ int cgs_gen_completion(const char *shell, const struct cgs_cmd *cmds,
 	bash_cmd("report", "-f", out);
 	bash_cmd("export", "-f", out);
 	bash_cmd("show", "-f", out);
+	bash_cmd("recover", "-f", out);
 	fputs("\tesac\n}\ncomplete -F _cgscale cgscale\n", out);
 	return fflush(out) ? 1 : 0;
 }

@@ -8,8 +8,10 @@
 
 #include "../results/compare.h"
 #include "gendoc.h"
+#include "journal.h"
 #include "pmu.h"
 #include "run.h"
+#include "../lib/util.h"
 #include "../lib/version.h"
 
 static const struct cgs_cmd cgs_cmds[] = {
@@ -21,6 +23,7 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "export", cmp_cmd_export, "write result files as a tidy table (tsv, csv, json-lines) or LKP stats" },
 	{ "cgroup", cgs_cmd_cgroup, "show the cgroups a run would create, or clean up a killed run's" },
 	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
+	{ "recover", cgs_cmd_recover, "turn the journal of a run that did not finish into a result" },
 };
 #define NCMDS (sizeof(cgs_cmds) / sizeof(cgs_cmds[0]))
 
@@ -57,6 +60,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(argv[1], cgs_cmds[i].name))
 			return cgs_cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "cgscale: unknown command '%s'; see 'cgscale --help'\n", argv[1]);
+	cgs_err("unknown command '%s'; see 'cgscale --help'", argv[1]);
 	return 2;
 }

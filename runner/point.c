@@ -48,6 +48,8 @@ static int wait_ready(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 			return -ECANCELED;
 		if (cgs_workers_any_gone(wk))
 			return -ECHILD;
+		if (cgs_workers_frozen(wk, false))
+			return -EDEADLK;
 		if (cgs_now_ns() > deadline)
 			return -ETIMEDOUT;
 		rc = cgs_wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo);
@@ -263,7 +265,7 @@ static int point_measure(const struct cgs_point_spec *spec,
 	struct cgs_point_cost cost;
 	bool killed;
 	int64_t t;
-	int rc;
+	int rc, sig = 0;
 
 	cgs_point_cost_init(&cost);
 	pt->sh = cgs_shared_map(spec->ntasks);
@@ -287,10 +289,14 @@ static int point_measure(const struct cgs_point_spec *spec,
 		res_point_truncate(p, 0);
 	}
 	t = cgs_now_ns();
-	killed = cgs_workers_collect(spec, pt->sh, wk);
+	killed = cgs_workers_collect(spec, pt->sh, wk, &sig);
 	cost.stop_ns = cgs_now_ns() - t;
 	cgs_sampler_prio_leave(&saved);
 	cgs_point_cost_record(&cost, p);
+	if (sig && rc != -EINTR) {      /* heard while stopping the tasks */
+		*signo = sig;
+		rc = -EINTR;
+	}
 	cgs_point_record_tasks(spec, pt->sh, p);
 	if (rc == -EINTR) {
 		free(p->status);

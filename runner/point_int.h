@@ -7,7 +7,9 @@
 #ifndef CGS_POINT_INT_H
 #define CGS_POINT_INT_H
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "point.h"
@@ -19,7 +21,15 @@ struct cgs_workers {
 	pid_t *pid;
 	int *wst;
 	bool *reaped;
+	char frozen_at[PATH_MAX];   /* a frozen cgroup a worker was in, or "" */
+	bool frozen_ours, thawed;   /* that cgroup is this run's; we thawed it */
+	int64_t next_check;         /* of frozen cgroups, monotonic ns */
 };
+
+/* Is a worker in a frozen cgroup now? Checked at most every 250 ms. A
+ * cgroup of this run's (its name holds cgscale-<our pid>-) is thawed when
+ * @thaw, so that its tasks can stop; another's is only named. */
+bool cgs_workers_frozen(struct cgs_workers *wk, bool thaw);
 
 /* Fork one worker per group of @spec (all tasks: one group). */
 int cgs_workers_start(const struct cgs_point_spec *spec,
@@ -29,9 +39,11 @@ int cgs_workers_start(const struct cgs_point_spec *spec,
 bool cgs_workers_any_gone(struct cgs_workers *wk);
 
 /* Stop the tasks and reap the workers and anything left in their process
- * groups. Returns true when they had to be killed. */
+ * groups; no wait without end. Returns true when they had to be killed. A
+ * SIGINT/SIGTERM while waiting kills them at once; *@signo says which. */
 bool cgs_workers_collect(const struct cgs_point_spec *spec,
-			 struct cgs_shared *sh, struct cgs_workers *wk);
+			 struct cgs_shared *sh, struct cgs_workers *wk,
+			 int *signo);
 
 /* The outcome when no task failed on its own: worker or timing trouble. */
 void cgs_workers_outcome(struct res_point *p, int rc, struct cgs_workers *wk,

@@ -16,6 +16,7 @@
 #include "../results/report.h"
 #include "../tests/workload.h"
 #include "../lib/opt.h"
+#include "../lib/util.h"
 #include "run.h"
 
 struct rpt_cli {
@@ -86,7 +87,7 @@ int cgs_cmd_report(int argc, char **argv)
 	struct rpt_input *in = NULL;
 	struct rpt_doc doc = { 0 };
 	char err[1024], title[512], *path = NULL;
-	unsigned n = 0;
+	unsigned n = 0, npoints;
 	int first, rc, status = 2;
 
 	if (cgs_opt_defaults(&set, err, sizeof(err))) {
@@ -100,7 +101,7 @@ int cgs_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (rc) {
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 		goto out;
 	}
 	if (first >= argc) {
@@ -108,15 +109,23 @@ int cgs_cmd_report(int argc, char **argv)
 			"or directories (see 'cgscale report --help')\n");
 		goto out;
 	}
-	if (strcmp(cli.output, "-") && !(path = rpt_output_path(cli.output, err, sizeof(err)))) {
-		fprintf(stderr, "cgscale: %s\n", err);
+	if (strcmp(cli.output, "-") && !(path = rpt_output_path("-o", cli.output, err, sizeof(err)))) {
+		cgs_err("%s", err);
 		goto out;
 	}
 	for (int i = first; i < argc; i++)
 		if (rpt_load(argv[i], &in, &n, err, sizeof(err))) {
-			fprintf(stderr, "cgscale: %s\n", err);
+			cgs_err("%s", err);
 			goto out;
 		}
+	npoints = 0;
+	for (unsigned i = 0; i < n; i++)
+		npoints += in[i].res.npoints;
+	if (!npoints) {
+		cgs_err("report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written",
+			argv[first], argc - first > 1 ? " and the others" : "");
+		goto out;
+	}
 	status = 1;
 	if (cli.title)
 		snprintf(title, sizeof(title), "%s", cli.title);
@@ -129,12 +138,12 @@ int cgs_cmd_report(int argc, char **argv)
 	rc = rpt_doc_write(&doc, path, cli.no_charts ? NULL : cli.gnuplot, err,
 			   sizeof(err));
 	if (rc == -ENOENT)
-		fprintf(stderr, "cgscale: %s: no charts, tables only; install the Debian "
-			"package gnuplot-nox for the charts\n", err);
+		cgs_err("%s: no charts, tables only; install the Debian "
+			"package gnuplot-nox for the charts", err);
 	else if (rc == -EIO)
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 	else if (rc) {
-		fprintf(stderr, "cgscale: %s\n", err);
+		cgs_err("%s", err);
 		status = 2;
 		goto out;
 	}

@@ -26,10 +26,12 @@
 #include <json-c/json.h>
 
 #include "autoruns.h"
+#include "causes.h"
 #include "cgrun.h"
 #include "invoke.h"
 #include "dryrun.h"
 #include "evidence.h"
+#include "journal.h"
 #include "point.h"
 #include "run.h"
 #include "statread.h"
@@ -241,9 +243,12 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	cgs_evidence_end(ev);
 	cgs_statread_end(sr);
 	cgs_cgpoint_end(r->cg, cgp, p);
+	cgs_explain_failure(r->tmpdir, p);
 	pmu_point_free(pp);
 	cgs_profile_point_free(prof);
 	r->npoints_done++;
+	if (rc != -EINTR)
+		cgs_rj_flush(&r->journal, &r->res);
 	point_outcome(r, p, rc, *signo);
 	return rc;
 }
@@ -334,18 +339,6 @@ static int write_results(struct cgs_run *r)
 	res_file_scalability(&r->res);
 	if (res_disturb_mark(&r->res))
 		return -ENOMEM;
-	if (r->out_is_default) {
-		/* results/runs/<stamp>/ is ours to create */
-		char *dir = strdup(r->outpath), *slash = dir ? strrchr(dir, '/') : NULL;
-
-		if (slash) {
-			*slash = 0;
-			mkdir("results", 0755);
-			mkdir("results/runs", 0755);
-			mkdir(dir, 0755);
-		}
-		free(dir);
-	}
 	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
@@ -363,6 +356,7 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
 	pmu_set_free(&r->pmu);
+	cgs_rj_close(&r->journal, true);
 	cgs_profile_set_free(&r->prof);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
@@ -397,6 +391,22 @@ static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 		return EXIT_BADINPUT;
 	}
 	return -1;
+}
+
+/* Room in --tmpdir for the most tasks of every test, with its options. */
+static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
+{
+	const void *opts[64] = { 0 };
+	unsigned most = 0;
+
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	for (unsigned t = 0; t < r->ntests && t < 64; t++)
+		for (size_t i = 0; i < cgs_nworkloads; i++)
+			if (cgs_workloads[i] == r->tests[t])
+				opts[t] = r->wopts[i];
+	return cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
 }
 
 /* Everything checked and set up before the first point: the topology,
@@ -439,6 +449,8 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	rc = cgs_cgrun_preflight(r, err, sizeof(err));
 	if (!rc)
 		rc = cgs_statread_preflight(r, err, sizeof(err));
+	if (!rc)
+		rc = tmpdir_check(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
 		return EXIT_BADINPUT;
@@ -457,18 +469,34 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	return -1;
 }
 
-/* Write and print the results; the exit status of the whole run. */
+static void print_results(const struct cgs_run *r)
+{
+	if (r->o.csv)
+		cgs_print_csv_block(r, 0, stdout);
+	else
+		cgs_print_table(r, stdout);
+	fflush(stdout);
+}
+
+/* Write and print the results (the table even when the file cannot be
+ * written: the journal keeps the points); the exit status of the run. */
 static int run_report(struct cgs_run *r, int rc, int signo)
 {
 	char err[1024];
 	int status = 0;
 
-	if (write_results(r))
+	if (write_results(r)) {
+		/* the figures are measured: show them, and say where they are kept */
+		unsigned left = cgs_rj_flush(&r->journal, &r->res);
+
+		print_results(r);
+		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
+			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path,
+			r->journal.path);
 		return 1;
-	if (r->o.csv)
-		cgs_print_csv_block(r, 0, stdout);
-	else
-		cgs_print_table(r, stdout);
+	}
+	cgs_rj_close(&r->journal, false);
+	print_results(r);
 	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
@@ -487,6 +515,23 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 	return status;
 }
 
+/* Name the output and open its journal before the first point; -1 to go
+ * on, else the exit status (nothing run). */
+static int journal_start(struct cgs_run *r)
+{
+	char err[1024];
+	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
+				     r->out_in_dir, err, sizeof(err));
+
+	if (!rc)
+		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
+	if (!rc)
+		return -1;
+	cgs_governor_restore(&r->gov);
+	cgs_err("%s", err);
+	return EXIT_BADINPUT;
+}
+
 int cgs_cmd_run(int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
@@ -497,6 +542,7 @@ int cgs_cmd_run(int argc, char **argv)
 	if (!r)
 		return EXIT_INTERNAL;
 	r->sigfd = -1;
+	r->journal.fd = -1;
 	r->argc = argc;
 	r->argv = argv;
 	status = run_parse(r, sets, &nsets, argc, argv, &first);
@@ -505,6 +551,9 @@ int cgs_cmd_run(int argc, char **argv)
 	if (status >= 0)
 		goto out;
 	fill_header(r, argc, argv);
+	status = journal_start(r);
+	if (status >= 0)
+		goto out;
 	rc = run_all(r, &signo);
 	cgs_progress_done(r);
 	cgs_governor_restore(&r->gov);

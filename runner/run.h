@@ -15,6 +15,7 @@
 #include "../results/res.h"
 #include "../tests/workload.h"
 #include "env.h"
+#include "journal.h"
 #include "../lib/opt.h"
 #include "pmu.h"
 #include "profile.h"
@@ -74,7 +75,9 @@ struct cgs_run {
 	struct cgs_places places;
 	char tmpdir[PATH_MAX];
 	char outpath[PATH_MAX];
-	bool out_is_default;
+	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
+	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
+	struct cgs_rjournal journal;     /* journal.c: <outpath>.partial */
 	struct cgs_governor gov;
 	struct res_file res;
 	int sigfd;

@@ -194,15 +194,42 @@ static int dir_writable(const char *dir)
 	return 0;
 }
 
+/* The name of the file itself must fit the filesystem, with the journal's
+ * ".partial" after it. */
+static int check_name_length(const char *path, const char *dir, char *err,
+			     size_t errlen)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	long max = pathconf(dir, _PC_NAME_MAX);
+
+	if (max <= 0)
+		max = NAME_MAX;
+	if ((long)strlen(base) + 8 > max)
+		return cgs_errf(err, errlen, -ENAMETOOLONG,
+				"-o: the file name %.40s... is %zu characters; %s allows %ld with the journal's \".partial\": choose a shorter name",
+				base, strlen(base), dir, max - 8);
+	if (strlen(path) + 8 >= PATH_MAX)
+		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is longer than PATH_MAX; choose a shorter one");
+	return 0;
+}
+
 static int check_output(struct cgs_run *r, char *err, size_t errlen)
 {
-	char stamp[32], dir[PATH_MAX];
+	char stamp[32], dir[PATH_MAX], o[PATH_MAX];
 	struct stat st;
-	const char *o = r->o.output;
+	size_t n;
 	int rc;
 
 	cgs_stamp_now(stamp, sizeof(stamp));
-	if (!o) {
+	if (r->o.output && !*r->o.output)
+		return cgs_errf(err, errlen, -EINVAL, "-o '': give a file or directory name");
+	if (r->o.output && strlen(r->o.output) >= PATH_MAX - 64)
+		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is longer than PATH_MAX; choose a shorter one");
+	snprintf(o, sizeof(o), "%s", r->o.output ? r->o.output : "");
+	/* "dir/" and "dir//" name dir: no double slash in the paths we print */
+	for (n = strlen(o); n > 1 && o[n - 1] == '/'; n--)
+		o[n - 1] = 0;
+	if (!r->o.output) {
 		/* results/runs/<stamp>/result.json; check the nearest parent */
 		snprintf(r->outpath, sizeof(r->outpath),
 			 "results/runs/%s/result.json", stamp);
@@ -213,11 +240,16 @@ static int check_output(struct cgs_run *r, char *err, size_t errlen)
 		if (stat(dir, &st))
 			snprintf(dir, sizeof(dir), ".");
 	} else if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(r->outpath, sizeof(r->outpath), "%s/cgscale-%s.json", o, stamp);
+		snprintf(r->outpath, sizeof(r->outpath), "%s%scgscale-%s.json", o,
+			 strcmp(o, "/") ? "/" : "", stamp);
+		r->out_in_dir = true;
 		snprintf(dir, sizeof(dir), "%s", o);
 	} else {
 		const char *slash = strrchr(o, '/');
 
+		if (o[strlen(o) - 1] == '/' || strlen(r->o.output) != strlen(o))
+			return cgs_errf(err, errlen, -ENOENT, "-o %s: no such directory; create it or choose another path",
+					r->o.output);
 		snprintf(r->outpath, sizeof(r->outpath), "%s", o);
 		if (!slash)
 			snprintf(dir, sizeof(dir), ".");
@@ -227,6 +259,9 @@ static int check_output(struct cgs_run *r, char *err, size_t errlen)
 			return cgs_errf(err, errlen, -ENOENT,
 					"-o %s: directory %s does not exist; create it or choose another path",
 					o, dir);
+		rc = check_name_length(o, dir, err, errlen);
+		if (rc)
+			return rc;
 	}
 	rc = dir_writable(dir);
 	if (rc)

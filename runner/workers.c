@@ -2,15 +2,19 @@
 /*
  * workers.c - the worker processes of one point: start one per group of
  * tasks, notice one that died, stop and reap them (and anything left in
- * their process groups), and turn what became of them into the point's
- * outcome when no task failed on its own.
+ * their process groups) within bounded waits - thawing a frozen cgroup of
+ * the run's - and turn what became of them into the point's outcome when
+ * no task failed on its own.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "../lib/freeze.h"
 #include "../lib/util.h"
 #include "point_int.h"
 #include "task.h"
@@ -38,10 +42,46 @@ static bool all_gone(struct cgs_workers *wk)
 	return true;
 }
 
-/* Stop the tasks and reap the workers and anything left in their process
- * groups. Returns true when they had to be killed. */
+bool cgs_workers_frozen(struct cgs_workers *wk, bool thaw)
+{
+	char where[PATH_MAX], mark[48];
+
+	if (cgs_now_ns() < wk->next_check)
+		return false;
+	wk->next_check = cgs_now_ns() + 250000000;
+	snprintf(mark, sizeof(mark), "/cgscale-%d-", (int)getpid());
+	for (unsigned g = 0; g < wk->n; g++) {
+		if (wk->reaped[g] || wk->pid[g] <= 0 ||
+		    cgs_frozen(wk->pid[g], where, sizeof(where)) != 1)
+			continue;
+		snprintf(wk->frozen_at, sizeof(wk->frozen_at), "%s", where);
+		wk->frozen_ours = strstr(where, mark);
+		if (thaw && wk->frozen_ours && !cgs_thaw(where))
+			wk->thawed = true;
+		return true;
+	}
+	return false;
+}
+
+/* Reap worker @g within 5 s of its SIGKILL (a frozen one is thawed if
+ * ours); never a wait without end. */
+static void reap_killed(struct cgs_workers *wk, unsigned g)
+{
+	int64_t deadline = cgs_now_ns() + 5000000000LL;
+	int dummy;
+
+	while (!wk->reaped[g] && cgs_now_ns() < deadline) {
+		if (waitpid(wk->pid[g], &wk->wst[g], WNOHANG) == wk->pid[g]) {
+			wk->reaped[g] = true;
+			break;
+		}
+		cgs_workers_frozen(wk, true);
+		cgs_wait_until(cgs_now_ns() + 2000000, -1, &dummy);
+	}
+}
+
 bool cgs_workers_collect(const struct cgs_point_spec *spec, struct cgs_shared *sh,
-		    struct cgs_workers *wk)
+			 struct cgs_workers *wk, int *signo)
 {
 	int64_t deadline = cgs_now_ns() + spec->stop_timeout_ns;
 	bool killed = false;
@@ -50,18 +90,20 @@ bool cgs_workers_collect(const struct cgs_point_spec *spec, struct cgs_shared *s
 	atomic_store(&sh->stop, 1);
 	cgs_gate_open(sh);    /* tasks still at the gate leave at once */
 	while (!all_gone(wk)) {
+		if (cgs_workers_frozen(wk, true) && !wk->frozen_ours)
+			deadline = 0;     /* not ours to thaw: they cannot stop */
 		if (cgs_now_ns() > deadline) {
 			for (unsigned g = 0; g < wk->n; g++) {
 				if (wk->reaped[g] || wk->pid[g] <= 0)
 					continue;
 				kill(-wk->pid[g], SIGKILL);
-				if (waitpid(wk->pid[g], &wk->wst[g], 0) == wk->pid[g])
-					wk->reaped[g] = true;
+				reap_killed(wk, g);
 			}
 			killed = true;
 			break;
 		}
-		cgs_wait_until(cgs_now_ns() + 2000000, -1, &dummy);
+		if (cgs_wait_until(cgs_now_ns() + 2000000, spec->sigfd, signo) == -EINTR)
+			deadline = 0;
 	}
 	/* the groups: tasks or partners orphaned by a dead worker come to
 	 * us (we are a child subreaper); kill and reap them */
@@ -83,6 +125,13 @@ void cgs_workers_outcome(struct res_point *p, int rc, struct cgs_workers *wk,
 {
 	if (p->status)
 		return;
+	if (wk->frozen_at[0]) {
+		p->status = strdup("failed");
+		p->reason = cgs_fmt("the cgroup %s was frozen%s", wk->frozen_at,
+				    wk->thawed ? "; thawed to stop the tasks"
+				    : wk->frozen_ours ? "" : " (not this run's: left frozen)");
+		return;
+	}
 	if (killed) {
 		p->status = strdup("failed");
 		p->reason = cgs_fmt("tasks did not stop within %.0f s and were killed",

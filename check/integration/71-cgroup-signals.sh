@@ -3,7 +3,8 @@
 # Nested cgroups and signals: SIGINT mid-point removes the point's cgroups
 # before the runner exits; SIGKILL leaves them (the runner cannot help it)
 # but no process, and `cgscale cgroup cleanup` then removes exactly those:
-# never a cgroup without our marker, never one whose runner still lives.
+# never a cgroup without our marker, never one whose runner still lives,
+# never one holding a process that is not a cgscale worker unless --force.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "cgroup tests need root"
@@ -69,8 +70,9 @@ done
 left=$(ours $pid | wc -l)
 [ "$left" -eq 6 ] || fail "expected 6 cgroups left by SIGKILL (2 hierarchies x 3), found: $(ours $pid)"
 
-# a process in a leftover cgroup: cleanup waits a bounded time, then kills
-# it (v1: SIGKILL per pid)
+# a process someone moved into a leftover cgroup is not a cgscale worker:
+# cleanup keeps that cgroup and names the pid; --dry-run --force says it
+# would kill it; --force kills it (v1: SIGKILL per pid)
 sleep 300 &
 stray=$!
 echo $stray >"$(ours $pid | grep memory | grep 'cgscale-t0$')/cgroup.procs" || fail "cannot place the stray"
@@ -79,10 +81,21 @@ echo $stray >"$(ours $pid | grep memory | grep 'cgscale-t0$')/cgroup.procs" || f
 parent=$(dirname "$(ours $pid | grep memory | head -n 1)")
 mkdir "$parent/cgscale-decoy-$$" || fail "cannot make the decoy"
 
-"$CGSCALE" cgroup cleanup --dry-run >dry.txt 2>&1 || fail "dry run: $(cat dry.txt)"
+"$CGSCALE" cgroup cleanup --dry-run >dry.txt 2>&1
 [ "$(ours $pid | wc -l)" -eq 6 ] || fail "--dry-run removed something"
 grep -q "cgscale-$pid-.*would remove" dry.txt || fail "--dry-run does not list them: $(cat dry.txt)"
-"$CGSCALE" cgroup cleanup >clean.txt 2>&1
+grep -q "cgscale-t0: kept: it holds processes that are not cgscale's workers: $stray (sleep)" dry.txt ||
+	fail "--dry-run does not name the stray: $(cat dry.txt)"
+"$CGSCALE" cgroup cleanup >keep.txt 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "cleanup with a stray: exit $rc, expected 1: $(cat keep.txt)"
+kill -0 $stray || fail "cleanup without --force killed a process that is not ours"
+grep -q "$stray (sleep); move them out, or give --force" keep.txt || fail "the stray not named: $(cat keep.txt)"
+[ -d "$(ours $pid | grep memory | grep 'cgscale-t0$')" ] || fail "the stray's cgroup was removed"
+"$CGSCALE" cgroup cleanup --dry-run --force >dryf.txt 2>&1
+grep -q "would kill.*$stray (sleep)" dryf.txt || fail "--dry-run --force does not say it would kill: $(cat dryf.txt)"
+kill -0 $stray || fail "--dry-run --force killed"
+"$CGSCALE" cgroup cleanup --force >clean.txt 2>&1
 rc=$?
 cat clean.txt
 [ $rc -eq 0 ] || fail "cleanup exit $rc"

@@ -21,8 +21,10 @@
 #   `- cgscale-..-N           and comes back; per-task leaves; cpu.max and
 #      `- cgscale-t0, -t1     memory.max read back
 #   OOM: 2:memory.max=32M fails the point and flags oom_kill
-#   C: SIGKILL mid-point, then `cgscale cgroup cleanup` removes the tree and
-#      the runner's leaf (cgroup.kill for a process left inside), turns
+#   C: SIGKILL mid-point, then `cgscale cgroup cleanup` keeps the tree while
+#      a process that is not a cgscale worker is in it (naming it), and
+#      `cleanup --force` removes the tree and the runner's leaf (cgroup.kill
+#      for that process), turns
 #      /box's controllers off, leaves a decoy without our marker
 # Boot 2 (-smp 8,sockets=2,cores=2,threads=2): hwloc sees 2 packages with
 #   SMT, and --placement cores/pus/spread bind where they say.
@@ -119,11 +121,17 @@ jq_check oom.json '.points[0] | .status == "failed" and .cgroup.flagged == true 
 [ "$(val left_after_kill)" -ge 4 ] && [ "$(val runner_leaf_after_kill)" = 1 ] ||
 	fail "C: SIGKILL should leave the tree and the runner's leaf: $(val left_after_kill), $(val runner_leaf_after_kill)"
 [ "$(val procs_after_kill)" = 0 ] || fail "C: processes outlived the runner"
-[ "$(val rc_cleanup)" = 0 ] || fail "C: cleanup exit $(val rc_cleanup): $(cat cleanup.txt)"
+vm_block v2.txt cleanup_keep >cleanup_keep.txt
+[ "$(val rc_cleanup_keep)" = 1 ] && [ "$(val stray_alive_after_keep)" = 1 ] ||
+	fail "C: cleanup without --force: exit $(val rc_cleanup_keep), stray alive $(val stray_alive_after_keep): $(cat cleanup_keep.txt)"
+grep -q "not cgscale's workers: [0-9]* (sleep); move them out, or give --force" cleanup_keep.txt ||
+	fail "C: cleanup without --force did not name the stray: $(cat cleanup_keep.txt)"
+[ "$(val rc_cleanup)" = 0 ] || fail "C: cleanup --force exit $(val rc_cleanup): $(cat cleanup.txt)"
 [ "$(val left_after_cleanup)" = 1 ] && [ "$(val decoy_after_cleanup)" = 1 ] ||
 	fail "C: after cleanup $(val left_after_cleanup) cgscale-* cgroups (the decoy: $(val decoy_after_cleanup)): $(cat cleanup.txt)"
 grep -q 'cgscale-decoy: has the cgscale name prefix but no cgscale marker' cleanup.txt || fail "C: decoy not reported"
-grep -q 'runner: removed' cleanup.txt || fail "C: the runner's leaf was not removed"
+# the runner's leaf holds no stray: the first cleanup removes it already
+cat cleanup_keep.txt cleanup.txt | grep -q 'runner: removed' || fail "C: the runner's leaf was not removed"
 [ "$(val stray_status)" = 137 ] || fail "C: a process left in the tree ended with $(val stray_status), not cgroup.kill's SIGKILL"
 [ -z "$(val box_subtree_after_cleanup)" ] || fail "C: /box still enables '$(val box_subtree_after_cleanup)'"
 

@@ -26,7 +26,7 @@ for tmpl in "$REPO"/doc/man/*.1.in; do
 	[ -s "pages/$page.txt" ] || fail "man -l rendered nothing for $page"
 done
 n=$(ls pages/*.1 | wc -l)
-[ "$n" -ge 9 ] || fail "only $n pages"
+[ "$n" -ge 10 ] || fail "only $n pages"
 "$CGSCALE" --gen-man cgscale-nosuch </dev/null >/dev/null 2>&1 && fail "--gen-man accepted an unknown page"
 
 # The options --help lists for CMD (its option lines, "  -x, --name" or
@@ -39,7 +39,7 @@ missing() {
 		grep -q -- "$o\\b" "$2" || echo "$o"
 	done
 }
-for cmd in run compare report export show; do
+for cmd in run compare report export show recover; do
 	[ "$("$CGSCALE" $cmd --help | grep -c -- "^  .*--")" -gt 0 ] || fail "$cmd --help lists no option"
 	m=$(missing "$cmd" "pages/cgscale-$cmd.txt")
 	[ -z "$m" ] || fail "cgscale-$cmd(1) lacks options of '$cmd --help':" $m
@@ -48,7 +48,9 @@ done
 # cgroup show takes the run options; cleanup has its own
 m=$(missing run pages/cgscale-cgroup.txt "run options")
 [ -z "$m" ] || fail "cgscale-cgroup(1) lacks run options:" $m
-grep -q -- '--dry-run' pages/cgscale-cgroup.txt || fail "cgscale-cgroup(1) lacks cleanup's --dry-run"
+for o in --dry-run --force; do
+	grep -q -- "$o" pages/cgscale-cgroup.txt || fail "cgscale-cgroup(1) lacks cleanup's $o"
+done
 # The check can fail: a page without its generated part lacks them.
 grep -v '^@OPTIONS@$' "$REPO/doc/man/cgscale-run.1.in" | "$CGSCALE" --gen-man cgscale-run >cut.1
 MANWIDTH=3000 man -l cut.1 2>/dev/null >cut.txt

@@ -64,7 +64,7 @@ jq_check point.json '.complete == true and ([.points[] | .status == "ok" and .su
 	"the installed binary measured its points"
 jq_check point.json ".tool.git == \"$git\"" "the result records the commit"
 man=$T/root/usr/share/man
-for p in cgscale cgscale-run cgscale-list cgscale-events cgscale-compare cgscale-show cgscale-export cgscale-cgroup cgscale-report; do
+for p in cgscale cgscale-run cgscale-list cgscale-events cgscale-compare cgscale-show cgscale-export cgscale-cgroup cgscale-report cgscale-recover; do
 	[ -f "$man/man1/$p.1.gz" ] || fail "no $p(1) in the package"
 done
 MANPATH=$man MANWIDTH=80 man cgscale-run >man.txt 2>man.err || fail "man cgscale-run failed: $(cat man.err)"

@@ -1,0 +1,313 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The 13 fault cases of a hostile user, each checked for what matters: the
+# exit status and reason, no finished point lost (the result, or the
+# journal recovered, holds every point that had finished), and nothing
+# left behind (no process of ours, no cgroup of the run's, no temporary
+# file). Cases: normal exit; SIGINT; SIGTERM; SIGKILL of the runner then
+# recover; SIGKILL of a task; SIGSEGV of a task thread; OOM in the leaf;
+# the sendfile receiver killed; a full filesystem for the output; an
+# unwritable output; a full tmpdir; SIGSTOP/SIGCONT of the runner; a
+# frozen cgroup. Root only (cgroups, tmpfs mounts).
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "the fault cases need root (cgroups, tmpfs mounts)"
+ulimit -c 0
+# a sanitizer build would catch the SIGSEGV and SIGBUS sent to its tasks
+# itself and exit 1: let them kill, as in the release build
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0"
+M="$T/m"
+mkdir "$M"
+trap 'umount "$M" 2>/dev/null; rm -rf "$T"' EXIT
+passed=0 failed=0 names=
+# a case fails by returning non-zero after saying why
+bad() { echo "  FAIL: $*" >&2; return 1; }
+case_() {
+	name=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "ok: $name"
+	else
+		failed=$((failed + 1))
+		names="$names; $name"
+		echo "FAILED: $name"
+	fi
+	umount "$M" 2>/dev/null
+}
+
+# descendants PID: every process below PID
+descendants() {
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+# wait_lines FILE N: until FILE has N complete lines
+wait_lines() {
+	for i in $(seq 150); do
+		[ -f "$1" ] && [ "$(wc -l <"$1" 2>/dev/null)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# clean PID DIR...: nothing of runner PID left: processes, cgroups, temp
+# files (.NAME.XXXXXX of an atomic write, cgscale.XXXXXX of a task)
+clean() {
+	pid=$1
+	shift
+	for i in $(seq 25); do
+		[ -z "$(our_procs)" ] && break
+		sleep 0.2
+	done
+	[ -z "$(our_procs)" ] || { bad "processes left: $(our_procs)"; return 1; }
+	cg=$(find /sys/fs/cgroup -mindepth 2 -maxdepth 8 -type d -name "cgscale-$pid-*" 2>/dev/null)
+	[ -z "$cg" ] || { bad "cgroups left: $cg"; return 1; }
+	for d in "$T" "$@"; do
+		tmp=$(find "$d" -maxdepth 1 -name '.*.??????' -o -maxdepth 1 -name 'cgscale.??????' 2>/dev/null)
+		[ -z "$tmp" ] || { bad "temporary files left: $tmp"; return 1; }
+	done
+	return 0
+}
+RUN="run -q -m process -t 1,2 -w 0 -d 0.6 -i 0.2"
+
+normal() {
+	"$CGSCALE" $RUN -o n.json page_fault1 >/dev/null 2>e.txt &
+	pid=$!
+	wait $pid || { bad "exit $?: $(cat e.txt)"; return 1; }
+	jq -e '.complete and (.points | length) == 2 and all(.points[]; .status == "ok")' n.json >/dev/null ||
+		{ bad "result"; return 1; }
+	[ -e n.json.partial ] && { bad "journal left"; return 1; }
+	clean $pid
+}
+
+# signal SIG WANT: stop a run mid-way; every point done before is kept
+signal() {
+	"$CGSCALE" $RUN -o s$1.json page_fault1 page_fault3 >/dev/null 2>e.txt &
+	pid=$!
+	wait_lines s$1.json.partial 3 || { bad "no journal"; return 1; }
+	done_before=$(($(wc -l <s$1.json.partial) - 1))
+	kill -$1 $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq $2 ] || { bad "exit $rc, expected $2"; return 1; }
+	jq -e ".complete == false and (.points | length) >= $done_before" s$1.json >/dev/null ||
+		{ bad "points lost: $done_before done, $(jq '.points | length' s$1.json) kept"; return 1; }
+	[ -e s$1.json.partial ] && { bad "journal left"; return 1; }
+	clean $pid
+}
+sigint() { signal INT 130; }
+sigterm() { signal TERM 143; }
+
+sigkill_recover() {
+	"$CGSCALE" $RUN --cgroup-depth 1 -o k.json page_fault1 page_fault3 >/dev/null 2>&1 &
+	pid=$!
+	wait_lines k.json.partial 3 || { bad "no journal"; return 1; }
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	n=$(($(wc -l <k.json.partial) - 1))
+	"$CGSCALE" recover k.json.partial 2>e.txt || { bad "recover: $(cat e.txt)"; return 1; }
+	jq -e ".complete == false and (.points | length) == $n" k.json >/dev/null ||
+		{ bad "recovered $(jq '.points | length' k.json) of $n points"; return 1; }
+	"$CGSCALE" show k.json >/dev/null 2>&1 || { bad "show of the recovered result"; return 1; }
+	# the cgroups a SIGKILL leaves go with the next run (it cleans up the
+	# dead runs' cgroups under its parents)
+	"$CGSCALE" run -q -m thread -t 1 -w 0 -d 0.2 -i 0.1 --cgroup-depth 1 -o k2.json page_fault1 \
+		>/dev/null 2>&1 || { bad "the next run"; return 1; }
+	clean $pid
+}
+
+# kill_task SIG MODE WANT: send SIG to one task of the first point
+kill_task() {
+	"$CGSCALE" run -q -m $2 -t 2,1 -w 0 -d 2 -i 0.5 -o t$1.json page_fault1 >/dev/null 2>e.txt &
+	pid=$!
+	victim=
+	for i in $(seq 50); do
+		for c in $(descendants $pid); do
+			for th in /proc/$c/task/*; do     # a thread, in thread mode
+				[ "$(cat $th/comm 2>/dev/null)" = cgs:page_fault1 ] && victim=${th##*/}
+			done
+		done
+		[ -n "$victim" ] && break
+		sleep 0.1
+	done
+	[ -n "$victim" ] || { bad "no task found"; return 1; }
+	sleep 0.5
+	kill -$1 $victim
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
+	jq -e --arg re "$3" '(.points | length) == 2 and .points[0].status == "failed" and
+		(.points[0].reason | test($re)) and .points[1].status == "ok"' t$1.json >/dev/null ||
+		{ bad "results: $(jq -c '[.points[] | {status, reason}]' t$1.json)"; return 1; }
+	clean $pid
+}
+task_kill() { kill_task KILL process "signal 9"; }
+thread_segv() { kill_task SEGV thread "signal 11"; }
+
+oom() {
+	grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo ||
+		grep -q cgroup2 /proc/self/mountinfo || { bad "no memory cgroup"; return 1; }
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 1 -i 0.5 --cgroup-set 1:memory.limit_in_bytes=32M \
+		-o oom.json page_fault2 >/dev/null 2>e.txt &
+	pid=$!
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
+	jq -e '.points[0].status == "failed" and
+		(.points[0].reason | test("^OOM-killed in /sys/fs/cgroup/.*cgscale-[0-9]+-.* \\(memory limit 33554432 bytes\\)"))' \
+		oom.json >/dev/null || { bad "reason: $(jq -r '.points[0].reason' oom.json)"; return 1; }
+	clean $pid
+}
+
+receiver() {
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 30 -i 1 -o sf.json sendfile >/dev/null 2>e.txt &
+	pid=$!
+	victim=
+	for i in $(seq 100); do
+		for c in $(descendants $pid); do
+			[ "$(cat /proc/$c/comm 2>/dev/null)" = cgs:sf-recv ] && victim=$c
+		done
+		[ -n "$victim" ] && break
+		sleep 0.1
+	done
+	[ -n "$victim" ] || { bad "no receiver found"; return 1; }
+	sleep 0.5
+	kill -KILL $victim
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc: $(cat e.txt)"; return 1; }
+	jq -e '.points[0].status == "failed" and (.points[0].reason | test("sf-recv"))' sf.json >/dev/null ||
+		{ bad "reason: $(jq -r '.points[0].reason' sf.json)"; return 1; }
+	clean $pid
+}
+
+full_output() {
+	mount -t tmpfs -o size=256k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+	"$CGSCALE" $RUN -o "$M/r.json" page_fault1 page_fault3 >table.txt 2>e.txt &
+	pid=$!
+	wait_lines "$M/r.json.partial" 2 || { bad "no journal"; return 1; }
+	dd if=/dev/zero of="$M/fill" bs=4k 2>/dev/null
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1"; return 1; }
+	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
+	grep -q "cgscale recover $M/r.json.partial" e.txt || { bad "journal not named: $(cat e.txt)"; return 1; }
+	n=$(($(wc -l <"$M/r.json.partial") - 1))
+	rm "$M/fill"
+	"$CGSCALE" recover "$M/r.json.partial" 2>/dev/null || { bad "recover"; return 1; }
+	jq -e ".complete == false and (.points | length) == $n and $n >= 1" "$M/r.json" >/dev/null ||
+		{ bad "recovered points"; return 1; }
+	clean $pid "$M"
+}
+
+unwritable() {
+	# refused before the first point
+	"$CGSCALE" $RUN -o /proc/r.json page_fault1 >o.txt 2>e.txt
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s o.txt ] || { bad "-o /proc/r.json: exit $rc"; return 1; }
+	# made read-only mid-run (a read-only bind mount over the directory:
+	# the journal, open before, still takes points): the table, exit 1
+	mount -t tmpfs -o size=4m cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+	"$CGSCALE" $RUN -o "$M/r.json" page_fault1 page_fault3 >table.txt 2>e.txt &
+	pid=$!
+	wait_lines "$M/r.json.partial" 3 || { bad "no journal"; return 1; }
+	mount --bind "$M" "$M" && mount -o remount,ro,bind "$M" || { bad "cannot make it read-only"; return 1; }
+	wait $pid
+	rc=$?
+	umount "$M"
+	[ $rc -eq 1 ] || { bad "read-only output: exit $rc"; return 1; }
+	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
+	grep -q "Read-only file system" e.txt || { bad "the cause not said: $(cat e.txt)"; return 1; }
+	n=$(($(wc -l <"$M/r.json.partial") - 1))
+	"$CGSCALE" recover "$M/r.json.partial" 2>/dev/null || { bad "recover"; return 1; }
+	jq -e "(.points | length) == $n and $n == 4" "$M/r.json" >/dev/null || { bad "recovered $n points"; return 1; }
+	clean $pid "$M"
+}
+
+full_tmpdir() {
+	mount -t tmpfs -o size=140m cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+	# too small for 2 tasks: refused before the first point, naming the need
+	"$CGSCALE" run -q -m process -t 2 -d 0.5 -i 0.25 --tmpdir "$M" page_fault3 >o.txt 2>e.txt
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "needs 256 MiB" e.txt || { bad "not refused: exit $rc: $(cat e.txt)"; return 1; }
+	# filled up after the check (80 MiB written during the first point):
+	# page_fault3's shared mapping gets SIGBUS, and the reason says why
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 1 -i 0.5 --tmpdir "$M" -o bus.json fallocate2 page_fault3 \
+		>/dev/null 2>e.txt &
+	pid=$!
+	wait_lines bus.json.partial 1 || { bad "no journal"; return 1; }
+	dd if=/dev/zero of="$M/fill" bs=1M count=80 2>/dev/null
+	wait $pid
+	rm -f "$M/fill"
+	jq -e '.points[1].status == "failed" and (.points[1].reason | test("SIGBUS on a file in --tmpdir .*: it filled up"))' \
+		bus.json >/dev/null || { bad "reason: $(jq -r '.points[1].reason' bus.json)"; return 1; }
+	clean $pid "$M"
+}
+
+stop_cont() {
+	"$CGSCALE" $RUN -o sc.json page_fault1 >/dev/null 2>e.txt &
+	pid=$!
+	wait_lines sc.json.partial 1 || { bad "no journal"; return 1; }
+	sleep 0.3
+	kill -STOP $pid
+	sleep 2
+	kill -CONT $pid
+	wait $pid || { bad "exit $?: $(cat e.txt)"; return 1; }
+	jq -e '.complete and (.points | length) == 2 and all(.points[]; .status == "ok")' sc.json >/dev/null ||
+		{ bad "results: $(jq -c '[.points[] | {status, reason}]' sc.json)"; return 1; }
+	clean $pid
+}
+
+frozen() {
+	grep -q ' - cgroup cgroup [^ ]*freezer' /proc/self/mountinfo ||
+		grep -q cgroup2 /proc/self/mountinfo || { bad "no freezer"; return 1; }
+	start=$(date +%s)
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 1 -i 0.5 --cgroup-set 1:freezer.state=FROZEN \
+		-o fz.json page_fault1 >/dev/null 2>e.txt &
+	pid=$!
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc: $(cat e.txt)"; return 1; }
+	[ $(($(date +%s) - start)) -lt 20 ] || { bad "took $(($(date +%s) - start)) s"; return 1; }
+	jq -e '.points[0].status == "failed" and (.points[0].reason | test("frozen"))' fz.json >/dev/null ||
+		{ bad "reason: $(jq -r '.points[0].reason' fz.json)"; return 1; }
+	clean $pid || return 1
+	# frozen from outside mid-point: bounded, and SIGTERM still heard
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 3 -i 0.5 --cgroup-set 1:freezer.state=THAWED \
+		-o fz2.json page_fault1 >/dev/null 2>e.txt &
+	pid=$!
+	fz=
+	for i in $(seq 50); do
+		fz=$(find /sys/fs/cgroup/freezer -maxdepth 6 -type d -name "cgscale-$pid-*" 2>/dev/null | head -n 1)
+		[ -n "$fz" ] && break
+		sleep 0.1
+	done
+	[ -n "$fz" ] || { bad "no freezer cgroup of the run"; kill -INT $pid; wait $pid; return 1; }
+	sleep 0.5
+	echo FROZEN >"$fz/freezer.state"
+	sleep 0.5
+	kill -TERM $pid
+	start=$(date +%s)
+	wait $pid
+	rc=$?
+	[ $rc -eq 143 ] || { bad "frozen, then SIGTERM: exit $rc: $(cat e.txt)"; return 1; }
+	[ $(($(date +%s) - start)) -lt 10 ] || { bad "SIGTERM took $(($(date +%s) - start)) s"; return 1; }
+	clean $pid
+}
+
+case_ "normal exit" normal
+case_ "SIGINT" sigint
+case_ "SIGTERM" sigterm
+case_ "SIGKILL of the runner, then recover" sigkill_recover
+case_ "SIGKILL of a task" task_kill
+case_ "SIGSEGV of a task thread" thread_segv
+case_ "OOM in the leaf" oom
+case_ "the sendfile receiver killed" receiver
+case_ "a full filesystem for the output" full_output
+case_ "an unwritable output" unwritable
+case_ "a full tmpdir" full_tmpdir
+case_ "SIGSTOP/SIGCONT of the runner" stop_cont
+case_ "a frozen cgroup" frozen
+echo "fault cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
+[ $failed -eq 0 ]

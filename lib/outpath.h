@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outpath.h - check an output file's path before any work is done: a
+ * name, in an existing writable directory, short enough for the
+ * filesystem (with room for the temporary name of an atomic write).
+ */
+#ifndef CGS_OUTPATH_H
+#define CGS_OUTPATH_H
+
+#include <stddef.h>
+
+/* Room a name needs beyond itself: cgs_write_atomic's ".NAME.XXXXXX" and
+ * a run's "NAME.partial" journal. */
+#define CGS_OUT_NAME_EXTRA 8
+
+/* 0, or -errno with a one-line message in @err naming @what (e.g. "-o"),
+ * the path, the problem and the fix. An existing directory is refused:
+ * the caller resolves directories first. */
+int cgs_check_out_path(const char *what, const char *path, char *err,
+		       size_t errlen);
+
+/* Copy @dir to @buf without trailing slashes ("/" stays "/"). */
+void cgs_trim_slashes(const char *dir, char *buf, size_t len);
+
+#endif
