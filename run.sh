@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - run cgscale's default suite: page_fault1-3 and fallocate2, in
 # process and thread mode, with 1 task and with one task per CPU.
 #

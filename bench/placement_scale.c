@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * placement_scale.c - how long the placement orders take on large
  * described machines: cgs_places_build for each policy on synthetic

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # quiet.sh - sourced by the model comparisons: wait for a quiet machine.
 #
 # QUIET=CPUS (e.g. 0.1): before each run, wait until the whole machine was

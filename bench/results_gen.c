@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * results_gen.c - a large result file for the results-scale bench, made
  * with the runner's own writer: the header and point metadata of a small

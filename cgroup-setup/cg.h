@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg.h - cgroup-setup: build, use and remove the nested cgroups a cgscale
  * point runs in, on cgroup v1, v2 or a v1/v2 hybrid, on top of libcgroup

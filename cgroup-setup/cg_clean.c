@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_clean.c - `cgscale cgroup cleanup`: find the cgroups a killed
  * cgscale left behind and remove them, deepest first. A directory is

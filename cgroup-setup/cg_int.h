@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_int.h - what the files of cgroup-setup/ share among themselves.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_knob.c - what the user may name: cgroup path components
  * ([A-Za-z0-9._-], no "." or ".."), parent paths, and --cgroup-set

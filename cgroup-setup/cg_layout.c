@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_layout.c - which cgroup hierarchies are mounted, where, with which
  * controllers, and where this process sits in each: pure v1, pure v2, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_lib.c - the libcgroup 2.0.2 boundary: every libcgroup call of
  * cgscale is here, and its positive ECG* codes become -errno (ECGOTHER:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_procs.c - who is in a cgroup that a dead run left: its own workers
  * (comm "cgscale", or "cgs:..." as workers, tasks and partners name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_tree.c - the cgroups of one point: plan which hierarchies and paths
  * a layout needs, create them top first (each marked, each level's knobs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_v2.c - the steps libcgroup 2.0.2 cannot do, done on cgroupfs files
  * directly: the parent's cgroup.subtree_control on v2 (2.0.2 never writes

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """browser-check.py PAGE.html SHOT.png - render a report in headless Chromium
 and say what a reader would meet: console errors, uncaught exceptions,
 requests other than the page itself, and the size of every chart.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """layers.py - keep cgscale's layers pointing one way.
 
   lib/                                   the plumbing; includes nothing of ours

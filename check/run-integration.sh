@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-integration.sh CGSCALE [CGSCALE_SAN] - run every executable
 # check/integration/*.sh in order with $CGSCALE (and $CGSCALE_SAN, the
 # sanitizer build) set. Exit 0 = pass, 77 = skip (with a reason on its

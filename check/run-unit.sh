@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run-unit.sh - run each unit test binary given (normal and ASan+UBSan
 # builds); print one line per binary and fail if any failed.
 fail=0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flametree.c - folded stacks as a tree of frames (flametree.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flametree.h - folded stacks as a tree of frames, the shape a flame
  * graph draws: each node is one frame reached by one path from the root,

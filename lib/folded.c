@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * folded.c - collapsed stacks and what is derived from them (folded.h).
  */

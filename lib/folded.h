@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * folded.h - collapsed ("folded") stacks: "root;caller;leaf count", the
  * format flamegraph.pl, inferno and speedscope read. A set of stacks with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * freeze.c - frozen cgroups (freeze.h): the mounts come from
  * /proc/self/mountinfo, the task's cgroups from /proc/PID/cgroup; the

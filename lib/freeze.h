@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * freeze.h - is a process in a frozen cgroup (the v1 freezer's
  * freezer.state, or cgroup v2's cgroup.freeze), which cgroup froze it, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * futex.h - the one futex wrapper: wait while *@w == @val (with an
  * optional relative timeout), and wake @n waiters. Not FUTEX_PRIVATE:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.c - the append-only line journal of journal.h: one write() and
  * one fsync() a line, cut back on failure; a record lock marks a live writer.

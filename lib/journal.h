@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.h - an append-only line journal: each record is one line, put
  * down with one write() and fsync()ed, so that after a crash the file holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.h - the json-c helpers every layer uses: a number that is null
  * when not finite, a string that is null when NULL, and adding a key.

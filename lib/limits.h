@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * limits.h - limits that more than one layer must agree on.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt.c - the typed option table engine: parsing, defaults, ranges, help
  * and the echo of effective values into results. See opt.h.
@@ -222,7 +223,7 @@ int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 	return 0;
 }
 
-static const char *type_metavar(const struct cgs_opt *o)
+const char *cgs_opt_metavar(const struct cgs_opt *o)
 {
 	if (o->metavar)
 		return o->metavar;
@@ -250,13 +251,13 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 				 o->short_name ? ", " : "  ", o->name);
 		else if (o->type == CGS_OPT_OPTSTR)
 			snprintf(left, sizeof(left), "    --%s[=%s]", o->name,
-				 type_metavar(o));
+				 cgs_opt_metavar(o));
 		else
 			snprintf(left, sizeof(left), "%c%c%s--%s %s",
 				 o->short_name ? '-' : ' ',
 				 o->short_name ? o->short_name : ' ',
 				 o->short_name ? ", " : "  ", o->name,
-				 type_metavar(o));
+				 cgs_opt_metavar(o));
 		if (o->type == CGS_OPT_ENUM) {
 			size_t n = 0;
 

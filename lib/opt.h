@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt.h - one typed option table drives parsing, defaults, range checks,
  * help and the echo of effective values into the results (fio's idea).
@@ -110,6 +111,9 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 
 /* Free the strings and lists that parsing allocated in @set. */
 void cgs_opt_free(const struct cgs_optset *set);
+
+/* The placeholder of @o's value in help: its metavar, else by type. */
+const char *cgs_opt_metavar(const struct cgs_opt *o);
 
 /* Print the help of @set, one option per line, with default and range. */
 void cgs_opt_help(const struct cgs_optset *set, FILE *out);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outpath.c - the output path check of outpath.h, shared by run, report,
  * compare --junit/--html and recover, so that a bad output is refused

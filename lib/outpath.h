@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outpath.h - check an output file's path before any work is done: a
  * name, in an existing writable directory, short enough for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf_ring.c - drain a perf_event mmap ring buffer (see perf_ring.h).
  * The kernel writes data_head; we read up to it after a read barrier and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf_ring.h - a perf_event mmap ring buffer, read by the process that
  * opened the event (not by the profiled task): map it, then drain every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pidmap.c - pid to index by binary search in a sorted copy (pidmap.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pidmap.h - from a pid back to the index it was started as, in
  * O(log n): a worker that reaps thousands of children looks each one up

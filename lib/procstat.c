@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * procstat.c - the /proc parsers of procstat.h.
  */

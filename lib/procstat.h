@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * procstat.h - parsers for the /proc files the runner reads at the edges
  * of the measured window: /proc/vmstat ("key value" lines) and a task's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statfile.c - read and parse the cgroup statistics files of statfile.h.
  * One read = open + pread from offset 0 until end of file + close: what a

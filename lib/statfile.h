@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statfile.h - the cgroup statistics files (memory.stat, cgroup.stat,
  * cpu.stat, memory.numa_stat): their names, the targets a reader names,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * symtab.c - symbol tables from kallsyms and from ELF files (symtab.h).
  */

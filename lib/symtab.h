@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * symtab.h - address to function name: the kernel's from /proc/kallsyms
  * (text symbols; each runs to the next one), and an ELF file's from its

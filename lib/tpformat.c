@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tpformat.c - the tracefs format parser of tpformat.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tpformat.h - the text tracefs gives about a tracepoint: where a field
  * sits in the raw record (events/<group>/<name>/format), reading it from

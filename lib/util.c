@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.c - one-line file I/O, atomic writes, time stamps and messages.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util.h - small helpers shared by the runner's files: reading and
  * writing one-line files (procfs, sysfs), time stamps, formatted strings.

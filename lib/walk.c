@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * walk.c - the one walk of a results directory: every *.json file under
  * a directory, depth first, in name order, hidden entries skipped (so the

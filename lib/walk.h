@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * walk.h - every result file (*.json) under a directory, in name order.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * boot2.c - variance between and within invocations, and the two-level
  * bootstrap interval of the % change (boot2.h). Knobs: none; the level,

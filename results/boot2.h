@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * boot2.h - runs grouped by invocation: the variance between invocations
  * (separate processes, separate boots) against the variance within one,

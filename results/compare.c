@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.c - the analysis of `cgscale compare`: the
  * grouping of runs by point (test, mode, tasks, cgroup layout, workload

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare.h - `cgscale compare`, `show` and `export`: load the sides (a
  * result file or a directory of them each), diff their environments,
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../lib/opt.h"
 #include "boot2.h"
 #include "res.h"
 #include "stats.h"
@@ -253,5 +255,14 @@ void cmp_group_name(const struct cmp_group *g, char *buf, size_t len);
 int cmp_cmd_compare(int argc, char **argv);
 int cmp_cmd_show(int argc, char **argv);
 int cmp_cmd_export(int argc, char **argv);
+
+/* The options of `cgscale compare` and `cgscale export`, also the source
+ * of their man pages and shell completion. */
+extern const struct cgs_opt cmp_optdefs[];
+extern const size_t cmp_noptdefs;
+extern const struct cgs_opt cmp_export_optdefs[];
+extern const size_t cmp_export_noptdefs;
+extern const struct cgs_opt cmp_show_optdefs[];
+extern const size_t cmp_show_noptdefs;
 
 #endif

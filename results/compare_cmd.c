@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_cmd.c - `cgscale compare BASE NEW [NEW...]`: the option table,
  * loading the sides, the analysis, the output and the exit status.
@@ -29,7 +30,7 @@ struct cmp_cli {
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
-static const struct cgs_opt cmp_optdefs[] = {
+const struct cgs_opt cmp_optdefs[] = {
 	OPT_NUMBER("threshold", 'T', CO(threshold), "2", 0, 1000, "PCT",
 		"practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T"),
 	OPT_NUMBER("threshold-secondary", 0, CO(threshold2), "5", 0, 1000, "PCT",
@@ -68,7 +69,8 @@ static const struct cgs_opt cmp_optdefs[] = {
 	OPT_STRING("html", 0, CO(html), NULL, "FILE",
 		"also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
 };
-#define NOPTS (ARRAY_SIZE(cmp_optdefs))
+const size_t cmp_noptdefs = ARRAY_SIZE(cmp_optdefs);
+#define NOPTS cmp_noptdefs
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_env.c - diff the environments of the sides, as mmtests prints
  * an environment header: every leaf of each file's kernel, machine,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_fmt.c - the human formats of `cgscale compare`: text (aligned
  * blocks, one per point) and markdown (one table, for a mail or a PR), and

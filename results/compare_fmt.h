@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_fmt.h - helpers the human formats of `cgscale compare` share
  * (compare_fmt_util.c), and the lkp and mmtests printers.

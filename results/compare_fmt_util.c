@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_fmt_util.c - what every human format of `cgscale compare` shares:
  * number formatting, the run header, the environment diff, the notes and

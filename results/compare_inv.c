@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_inv.c - runs grouped by invocation in compare: which invocation
  * each run came from (a file's invocation.id, or the file itself), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_json.c - the machine formats of `cgscale compare`: --format
  * json (every statistic, every run value, the environment, the verdicts

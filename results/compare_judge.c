@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_judge.c - the verdict of one metric of one point from its
  * interval, the sides' noise and, when one outlier run made a side noisy,

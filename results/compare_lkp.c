@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_lkp.c - `cgscale compare --format lkp`: the layout of lkp-tests'
  * ncompare (lib/compare.rb: show_group_header, show_perf_header,

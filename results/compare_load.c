@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_load.c - collect the result files of one side: the argument is
  * a file, or a directory searched recursively (sorted by name, hidden

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_metrics.c - the metric table of `cgscale compare` (one line per
  * metric: name, unit, direction, threshold class, extractor), how a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_mmtests.c - `cgscale compare --format mmtests`: the table of
  * mmtests' compare-kernels.sh (bin/lib/MMTests/Compare.pm and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_profile.c - profile shares compared between sides
  * (compare_profile.h). Each run of a point gives, per key, 100 x samples

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_profile.h - the profiles of two sides compared: every symbol's
  * self and children share of the samples, and LKP's call traces, one value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_profile_fmt.c - the profile comparison written out: text (the
  * first keys per point and side, with CI, p, q and verdict), LKP's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_wopts.c - a point's workload options as one canonical string,
  * the part of compare's grouping key (and of the workload.options field)

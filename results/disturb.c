@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * disturb.c - mark runs whose conditions differ clearly from their
  * siblings': steal, foreign load (idle far below the siblings' median, or

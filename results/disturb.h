@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * disturb.h - tell disturbed runs apart: a run whose conditions differ
  * clearly from those of its siblings (the other runs of the same point in

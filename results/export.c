@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export.c - `cgscale export`: every observation of the result files in
  * one tidy long table (results/SCHEMA.md, "The export"), as TSV, CSV or

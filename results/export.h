@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export.h - `cgscale export`: the result files as one tidy long table
  * (TSV, CSV, JSON lines; export.c) or as LKP's `key: value` stats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export_cmd.c - the `cgscale export` command line: pick the format, load
  * every input before writing anything, then write the table (export.c) or
@@ -24,7 +25,7 @@ struct exp_opts {
 	char *point, *out_dir;
 };
 
-static const struct cgs_opt exp_defs[] = {
+const struct cgs_opt cmp_export_optdefs[] = {
 	OPT_ENUM("format", 'f', offsetof(struct exp_opts, format), "tsv", exp_format_names,
 		"tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats"),
 	OPT_BOOL("tsv", 0, offsetof(struct exp_opts, tsv), "the same as --format tsv"),
@@ -35,6 +36,7 @@ static const struct cgs_opt exp_defs[] = {
 	OPT_STRING("out-dir", 0, offsetof(struct exp_opts, out_dir), NULL, "DIR",
 		"--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
 };
+const size_t cmp_export_noptdefs = ARRAY_SIZE(cmp_export_optdefs);
 
 static void export_usage(const struct cgs_optset *set)
 {
@@ -54,8 +56,8 @@ static void export_usage(const struct cgs_optset *set)
 int cmp_cmd_export(int argc, char **argv)
 {
 	struct exp_opts o = { 0 };
-	struct cgs_optset set = { "export options", exp_defs,
-				  ARRAY_SIZE(exp_defs), &o };
+	struct cgs_optset set = { "export options", cmp_export_optdefs,
+				  cmp_export_noptdefs, &o };
 	struct cmp_side *sides = NULL;
 	int first = 0, rc, status = CMP_EXIT_BADINPUT;
 	unsigned n = 0;

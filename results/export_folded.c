@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export_folded.c - `cgscale export --folded`: a point's collapsed stacks
  * from the "profile" sections of result files, in the format

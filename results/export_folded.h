@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export_folded.h - `cgscale export --folded` (export_folded.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * export_lkp.c - `cgscale export --format lkp-stats`: the `key: value`
  * lines an LKP program's parse prints (LKP prefixes them with the program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hist.c - the log-bucketed latency histogram of hist.h: bucket
  * arithmetic, percentiles, merging, and its JSON form.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hist.h - a log-bucketed latency histogram in the spirit of HdrHistogram:
  * values (ns) below 128 are counted exactly; above, every power of two is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - `cgscale report`: one self-contained HTML page (XHTML, so a
  * plain XML parser validates it) with inline SVG charts and the tables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_axis.c - what the report's charts draw, computed here and not by
  * the plotting program so that it is tested: axis ranges on tick

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_cgroup.c - a point's cgroup section (results/SCHEMA.md, "cgroup")
  * as a reader wants it: the layout, a warning when the point was

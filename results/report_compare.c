@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_compare.c - the page of `cgscale compare --html`: what was
  * compared and how, the verdict counts, the notes and power warnings,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_dist.c - the per-task figure of a point with many tasks. Above
  * RPT_TASK_BARS tasks a bar per task is unreadable and the table behind

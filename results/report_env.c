@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_env.c - the head of a report: the environment of each result
  * file as one table (a column per file, rows that differ marked), with

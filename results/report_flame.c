@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_flame.c - flame graphs as inline SVG (report_flame.h), drawn
  * the way flamegraph.pl draws them: the root at the bottom, each frame as

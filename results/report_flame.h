@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_flame.h - flame graphs in the pages: one per point of a report
  * (all its ok runs merged) and a differential one per point and side of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_flame_diff.c - compare --html: per point and new side with
  * profiles, the differential flame graph (the new side's shape, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_gnuplot.c - draw every chart of a page with one run of gnuplot:
  * one script (report_plot.c) with all charts, fed on gnuplot's stdin,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_html.c - the report page as a list of blocks: text (XHTML, built
  * in memory streams), charts (drawn all at once by gnuplot when the page

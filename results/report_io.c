@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_io.c - what `cgscale report` and `compare --html` read and write:
  * result files (a file, or every *.json under a directory, in name

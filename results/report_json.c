@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_json.c - tables of JSON sections whose shape the report does not
  * know (cgroup layouts, sections of future modules, a perf section of an

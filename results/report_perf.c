@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_perf.c - a point's perf counters (its "perf" section, see
  * results/SCHEMA.md) as the summary a kernel developer reads: one row per

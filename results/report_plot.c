@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_plot.c - a chart as plain data (struct rpt_chart: series, bands,
  * axes fitted to them) and the gnuplot commands that draw it with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_point.c - the section of one (test, mode, tasks) in the report:
  * what the runs were (placement, timing, failures), a bar per task of its

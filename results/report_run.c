@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_run.c - the report of one or more result files: the points of
  * all files grouped by (test, mode, tasks), their runs pooled; the page's

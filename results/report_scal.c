@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_scal.c - the report's scalability charts of one test: total ops/s
  * against tasks per mode with will-it-scale's linear reference, then one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_text.c - every string that goes into the report passes here: a
  * result file is data from anywhere (a test name, a kernel version, a

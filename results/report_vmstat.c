@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_vmstat.c - a point's "vmstat" section (results/SCHEMA.md) as the
  * evidence table of an LKP report: the notable /proc/vmstat counters that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res.h - the in-memory model of one result file, its JSON writer and
  * reader, and the per-point summary arithmetic. results/SCHEMA.md is the

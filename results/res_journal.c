@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_journal.c - the journal of a run in progress (see res.h and
  * SCHEMA.md, "The journal"): the header line and the point lines it is

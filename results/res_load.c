@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_load.c - a result file's bytes to the model: read the file whole,
  * parse it with json-c (depth-limited), and tell a truncated or corrupt

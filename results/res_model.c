@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_model.c - allocation of the result model and the per-point summary
  * arithmetic: rates over the real elapsed time of the measured intervals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_read.c - read a result file back into the model, checking every
  * field it uses. Bad input never crashes: it gets one line that names the

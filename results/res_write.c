@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_write.c - the result model as JSON (json-c), written atomically:
  * temporary file in the target directory, fsync, rename. NaN and infinity

@@ -1,7 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * robust.c - the Hodges-Lehmann shift and its rank-based interval, the CoV
  * without the most extreme run, and the predicted half-width of compare's
- * interval (robust.h). Knobs: none; the level comes from the caller.
+ * interval (robust.h). The exact Mann-Whitney quantile is R's (qwilcox,
+ * libRmath). Knobs: none; the level comes from the caller.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +13,9 @@
 #include "robust.h"
 #include "stats.h"
 
+#define MATHLIB_STANDALONE 1
+#include <Rmath.h>
+
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -18,38 +23,18 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* R's qwilcox gives the smallest q with P(U <= q) >= p; the largest u
+ * with P(U <= u) <= p is q itself when P(U <= q) is p (to rounding), else
+ * q - 1. */
 long st_mwu_lower_quantile(size_t na, size_t nb, double p)
 {
-	size_t nmax = na * nb;
-	double *f = calloc((nmax + 1) * (na + 1), sizeof(*f)), total, cum = 0;
-	long best = -1;
+	double q = qwilcox(p, (double)na, (double)nb, 1, 0);
+	double at = pwilcox(q, (double)na, (double)nb, 1, 0);
 
-	/* F(m, u) counts the orders of m values of A and n of B whose U (pairs
-	 * with the A value above the B value) is u. The largest value is an A
-	 * (n pairs more) or a B (none): c(m, n, u) = c(m - 1, n, u - n) +
-	 * c(m, n - 1, u). Rows are kept for the current n, m upwards. */
-	if (!f)
+	wilcox_free();  /* its table is cached in a static */
+	if (isnan(q))
 		return -2;
-#define F(m, u) f[(size_t)(m) * (nmax + 1) + (u)]
-	for (size_t m = 0; m <= na; m++)
-		F(m, 0) = 1;
-	for (size_t n = 1; n <= nb; n++)
-		for (size_t m = 1; m <= na; m++)
-			for (size_t u = n; u <= nmax; u++)
-				F(m, u) += F(m - 1, u - n);
-	total = 0;
-	for (size_t u = 0; u <= nmax; u++)
-		total += F(na, u);
-	for (size_t u = 0; u <= nmax; u++) {
-		cum += F(na, u);
-		if (cum / total <= p * (1 + 1e-12))
-			best = (long)u;
-		else
-			break;
-	}
-#undef F
-	free(f);
-	return best;
+	return at <= p * (1 + 1e-12) ? (long)q : (long)q - 1;
 }
 
 /* The rank of the lower end of the interval, 1-based; 0 when none. */

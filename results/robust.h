@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * robust.h - rank-based and outlier-aware statistics beside the mean-based
  * ones of stats.h: the Hodges-Lehmann shift with its distribution-free
@@ -28,7 +29,7 @@ int st_hl_shift_pct(const double *base, size_t nb, const double *new,
 
 /* The largest u with P(U <= u) <= @p under the exact null distribution of
  * Mann-Whitney's U for @na against @nb values without ties; -1 when even
- * P(U = 0) is above @p. Returns -2 on ENOMEM. */
+ * P(U = 0) is above @p (R's qwilcox). Returns -2 on bad arguments. */
 long st_mwu_lower_quantile(size_t na, size_t nb, double p);
 
 /* The CoV (%) of @v after leaving out the one value farthest from the

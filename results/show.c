@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * show.c - `cgscale show FILE...` prints the summary of result files (a
  * directory counts as one set of runs): the critical environment fields
@@ -12,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "../lib/macros.h"
 #include "../lib/opt.h"
 #include "../lib/util.h"
 #include "compare.h"
@@ -79,30 +81,43 @@ static void show_one(const struct cmp_result *r, FILE *out)
 		fprintf(out, "  note: %s\n", r->notes[i]);
 }
 
+/* The options of show; the base is a bool. */
+const struct cgs_opt cmp_show_optdefs[] = {
+	OPT_BOOL("keep-disturbed", 0, 0,
+		"use disturbed runs in the figures instead of leaving them out"),
+};
+const size_t cmp_show_noptdefs = ARRAY_SIZE(cmp_show_optdefs);
+
+static void show_usage(const struct cgs_optset *set, FILE *out)
+{
+	fprintf(out, "usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
+		"Print the summary of result files: the environment that matters for comparing,\n"
+		"and per point the runs and each metric's mean and CoV across runs (one value per\n"
+		"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
+		"counted, listed and left out of the figures, unless --keep-disturbed.\n");
+	cgs_opt_help(set, out);
+	fprintf(out, "\nExit status: 0, or 2 when an input cannot be read.\n");
+}
+
 int cmp_cmd_show(int argc, char **argv)
 {
-	int status = 0, shown = 0;
+	int status = 0, shown = 0, first = 0, rc;
 	bool keep = false;
+	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &keep };
 	char err[1024];
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fprintf(argc < 2 ? stderr : stdout,
-			"usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
-			"Print the summary of result files: the environment that matters for comparing,\n"
-			"and per point the runs and each metric's mean and CoV across runs (one value per\n"
-			"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
-			"counted, listed and left out of the figures, unless --keep-disturbed.\n"
-			"Exit status: 0, or 2 when an input cannot be read.\n");
-		return argc < 2 ? CMP_EXIT_BADINPUT : 0;
+	rc = argc < 2 ? 1 : cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1 || (!rc && first >= argc)) {
+		show_usage(&set, argc < 2 || !rc ? stderr : stdout);
+		return argc < 2 || !rc ? CMP_EXIT_BADINPUT : 0;
 	}
-	for (int a = 1; a < argc; a++) {
+	if (rc) {
+		fprintf(stderr, "cgscale show: %s\n", err);
+		return CMP_EXIT_BADINPUT;
+	}
+	for (int a = first; a < argc; a++) {
 		struct cmp_result r = { 0 };
-		int rc;
 
-		if (!strcmp(argv[a], "--keep-disturbed")) {
-			keep = true;
-			continue;
-		}
 		cmp_opts_default(&r.o);
 		r.o.keep_unmeasured = true;
 		r.o.keep_disturbed = keep;

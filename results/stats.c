@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.c - descriptive statistics, Mann-Whitney U, Welch's t, the
  * expanded percentile bootstrap of the % change, Benjamini-Hochberg and
- * the run-count estimate. No external library: the t distribution comes
- * from the regularised incomplete beta function (continued fraction).
- * Knobs: ST_MWU_EXACT_MAX (stats.h) bounds the exact Mann-Whitney table.
+ * the run-count estimate. The normal and t distributions and the exact
+ * Mann-Whitney distribution without ties are R's (libRmath, Debian
+ * r-mathlib); the exact distribution with ties, the bootstrap, BH and the
+ * power estimate are our own. Knobs: ST_MWU_PWILCOX_MAX and
+ * ST_MWU_EXACT_MAX (stats.h) say when a p-value is exact.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +14,9 @@
 #include <string.h>
 
 #include "stats.h"
+
+#define MATHLIB_STANDALONE 1
+#include <Rmath.h>
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -63,124 +69,30 @@ int st_describe(const double *v, size_t n, struct st_desc *d)
 	return 0;
 }
 
+/* The distributions are R's own (libRmath), the code behind R's pnorm,
+ * qnorm, pt, qt, t.test and wilcox.test. */
 double st_norm_cdf(double z)
 {
-	return 0.5 * erfc(-z / M_SQRT2);
+	return pnorm(z, 0, 1, 1, 0);
 }
 
-/* Acklam's rational approximation, polished by one Halley step. */
 double st_norm_quantile(double p)
 {
-	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02,
-		-2.759285104469687e+02, 1.383577518672690e+02,
-		-3.066479806614716e+01, 2.506628277459239e+00 };
-	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02,
-		-1.556989798598866e+02, 6.680131188771972e+01,
-		-1.328068155288572e+01 };
-	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01,
-		-2.400758277161838e+00, -2.549732539343734e+00,
-		4.374664141464968e+00, 2.938163982698783e+00 };
-	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01,
-		2.445134137142996e+00, 3.754408661907416e+00 };
-	double q, r, x, e, u;
-
-	if (!(p > 0 && p < 1))
-		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
-	if (p < 0.02425 || p > 1 - 0.02425) {
-		q = sqrt(-2 * log(p < 0.5 ? p : 1 - p));
-		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-		if (p > 0.5)
-			x = -x;
-	} else {
-		q = p - 0.5;
-		r = q * q;
-		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-	}
-	e = st_norm_cdf(x) - p;
-	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
-	return x - u / (1 + x * u / 2);
-}
-
-/* Continued fraction of the incomplete beta function (modified Lentz). */
-static double betacf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
-
-	d = 1 / (fabs(d) < tiny ? tiny : d);
-	h = d;
-	for (int m = 1; m <= 500; m++) {
-		double m2 = 2.0 * m, num, del;
-
-		num = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		d = 1 / (fabs(d) < tiny ? tiny : d);
-		c = fabs(c) < tiny ? tiny : c;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-15)
-			break;
-	}
-	return h;
-}
-
-double st_betainc(double a, double b, double x)
-{
-	double front;
-
-	if (!(x > 0))
-		return 0;
-	if (!(x < 1))
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-		    b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * betacf(a, b, x) / a;
-	return 1 - front * betacf(b, a, 1 - x) / b;
+	return qnorm(p, 0, 1, 1, 0);
 }
 
 double st_t_cdf(double t, double df)
 {
-	double tail;
-
 	if (isnan(t) || !(df > 0))
 		return NAN;
-	if (isinf(df))
-		return st_norm_cdf(t);
-	if (isinf(t))
-		return t > 0 ? 1 : 0;
-	tail = 0.5 * st_betainc(df / 2, 0.5, df / (df + t * t));
-	return t > 0 ? 1 - tail : tail;
+	return pt(t, df, 1, 0);
 }
 
 double st_t_quantile(double p, double df)
 {
-	double lo = -1, hi = 1;
-
-	if (!(p > 0 && p < 1) || !(df > 0))
-		return p == 0 ? -INFINITY : p == 1 ? INFINITY : NAN;
-	while (st_t_cdf(hi, df) < p && hi < 1e300)
-		hi *= 2;
-	while (st_t_cdf(lo, df) > p && lo > -1e300)
-		lo *= 2;
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 + fabs(lo)); i++) {
-		double mid = (lo + hi) / 2;
-
-		if (st_t_cdf(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+	if (!(p >= 0 && p <= 1) || !(df > 0))
+		return NAN;
+	return qt(p, df, 1, 0);
 }
 
 struct ranked {
@@ -230,6 +142,20 @@ static int mwu_exact(const unsigned *r2, size_t n, size_t k, unsigned w2,
 	return 0;
 }
 
+/* R's exact two-sided p of U = @u of the @m values against @n, no ties:
+ * the tail on @u's side, doubled, as wilcox.test(exact = TRUE). */
+static double mwu_pwilcox(double u, size_t m, size_t n)
+{
+	double p;
+
+	if (u > m * (double)n / 2)
+		p = pwilcox(u - 1, (double)m, (double)n, 0, 0);
+	else
+		p = pwilcox(u, (double)m, (double)n, 1, 0);
+	wilcox_free();  /* its table is cached in a static */
+	return fmin(1.0, 2 * p);
+}
+
 int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		    struct st_test *out)
 {
@@ -277,6 +203,11 @@ int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		if (all[i].from_b)
 			wb += r2[i];
 	}
+	if (ties == 0 && na < ST_MWU_PWILCOX_MAX && nb < ST_MWU_PWILCOX_MAX) {
+		out->exact = true;
+		out->p = mwu_pwilcox(out->stat, nb, na);
+		goto out;
+	}
 	if (n <= ST_MWU_EXACT_MAX) {
 		out->exact = true;
 		rc = mwu_exact(r2, n, k, w2, &out->p);
@@ -290,7 +221,7 @@ int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		goto out;
 	}
 	z = fmax(0, fabs(u - mu) - 0.5) / sqrt(var);
-	out->p = fmin(1.0, erfc(z / M_SQRT2));
+	out->p = fmin(1.0, 2 * pnorm(z, 0, 1, 0, 0));
 out:
 	free(all);
 	free(r2);

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats.h - the statistics of `cgscale compare`, in plain C: descriptive
+ * stats.h - the statistics of `cgscale compare`, on R's distributions: descriptive
  * statistics, the Mann-Whitney U test (exact for small samples, normal
  * approximation with tie correction beyond), Welch's t-test, a bootstrap
  * confidence interval of the % change of the mean, Benjamini-Hochberg
@@ -15,7 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exact Mann-Whitney distribution up to this many values in all. */
+/* Exact Mann-Whitney p without ties while both sides have fewer values
+ * than this (R's pwilcox, as wilcox.test decides); with ties, exact (our
+ * own count over midranks) up to ST_MWU_EXACT_MAX values in all. */
+#define ST_MWU_PWILCOX_MAX 50
 #define ST_MWU_EXACT_MAX 50
 
 struct st_desc {
@@ -33,9 +37,6 @@ double st_norm_quantile(double p);
 double st_t_cdf(double t, double df);
 double st_t_quantile(double p, double df);
 
-/* Regularised incomplete beta function I_x(a, b). */
-double st_betainc(double a, double b, double x);
-
 struct st_test {
 	double stat;   /* U of @b (pairs b > a, ties half), or Welch's t */
 	double df;     /* Welch: Welch-Satterthwaite df; else NAN */
@@ -44,10 +45,12 @@ struct st_test {
 };
 
 /*
- * Mann-Whitney U test of @a against @b, two-sided. Exact (the permutation
- * distribution of the rank sum, midranks for ties) when na + nb is at most
- * ST_MWU_EXACT_MAX, else the normal approximation with tie and continuity
- * corrections. Returns 0, -EINVAL when a side is empty, or -ENOMEM.
+ * Mann-Whitney U test of @a against @b, two-sided, as R's wilcox.test:
+ * without ties and below ST_MWU_PWILCOX_MAX a side, exact (R's pwilcox).
+ * With ties, where R falls back to the normal approximation, exact too
+ * (the permutation distribution of the midrank sum) up to ST_MWU_EXACT_MAX
+ * values in all. Else the normal approximation with tie and continuity
+ * corrections, R's wilcox.test(exact = FALSE). Returns 0, -EINVAL when a side is empty, or -ENOMEM.
  */
 int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		    struct st_test *out);

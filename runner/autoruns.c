@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * autoruns.c - `run -r auto` (autoruns.h): after each round, the clean
  * runs of each point (test, mode, tasks, cgroup layout) give the

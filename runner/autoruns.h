@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * autoruns.h - `run -r auto`: repeat the points, interleaved, until the
  * interval compare would give for each point's primary metric (one value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * causes.c - see causes.h. The OOM cause comes from the memory events the
  * cgroup module already put in extra.cgroup (flags "oom_kill +N in PATH",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * causes.h - failures named by their cause: --tmpdir's free space checked
  * against what the tests will fill before the first point, and a failed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgcmd.c - `cgscale cgroup show [run options]` prints the cgroups a run
  * with these options would create, where, with which knobs, and creates
@@ -180,27 +181,35 @@ static void report(void *arg, const char *path, const char *what)
 		t->kept++;
 }
 
+const struct cgs_opt cgs_cleanup_optdefs[] = {
+	OPT_BOOL("dry-run", 'n', offsetof(struct cg_clean_opts, dry_run),
+		"only list what would be removed and killed; needs no root"),
+	OPT_BOOL("force", 0, offsetof(struct cg_clean_opts, force),
+		"also remove a dead run's cgroup that holds processes not its own, killing them"),
+};
+const size_t cgs_cleanup_noptdefs = ARRAY_SIZE(cgs_cleanup_optdefs);
+
 static int cmd_cleanup(int argc, char **argv)
 {
 	struct cg_clean_opts o = { .wait_ns = 2 * 1000000000LL, .report = report };
+	struct cgs_optset set = { "cleanup options", cgs_cleanup_optdefs,
+				  cgs_cleanup_noptdefs, &o };
 	struct tally t = { 0, 0 };
 	struct cg_layout l;
 	char err[1024];
-	int rc;
+	int rc, first = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run") || !strcmp(argv[i], "-n")) {
-			o.dry_run = true;
-		} else if (!strcmp(argv[i], "--force")) {
-			o.force = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return 0;
-		} else {
-			cgs_err("cgroup cleanup: unknown argument '%s'; see 'cgscale cgroup --help'",
-				argv[i]);
-			return EXIT_BADINPUT;
-		}
+	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (!rc && first < argc)
+		rc = cgs_errf(err, sizeof(err), -EINVAL,
+			      "unknown argument '%s'; see 'cgscale cgroup --help'", argv[first]);
+	if (rc) {
+		cgs_err("cgroup cleanup: %s", err);
+		return EXIT_BADINPUT;
 	}
 	o.arg = &t;
 	if (geteuid() && !o.dry_run) {

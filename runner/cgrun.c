@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgrun.c - the --cgroup-* options of `cgscale run`: check them, resolve
  * the layouts (each --cgroup-depth value is one, run in ABBA order), pick

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgrun.h - nested cgroups in `cgscale run`: the --cgroup-* options
  * resolved into layouts (one per --cgroup-depth value, an axis of the

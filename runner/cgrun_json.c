@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgrun_json.c - a point's extra.cgroup section (results/SCHEMA.md):
  * the layout string the compare tool groups on, every level's full path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgrun_point.c - the cgroups of one point: a fresh tree per point (so
  * memory.events, failcnt and peaks are the point's own), one worker per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cputime.c - the CPU-time observer: every task's user and system time
  * (utime and stime of /proc/PID/task/TID/stat, in clock ticks) read by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cputime.h - the CPU-time observer (cputime.c): each task's user and
  * system time over a point's measured window, into its "cputime" section.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * csv_out.c - `run --csv` and `--csv-dir`: will-it-scale's runtest.py CSV,
  * which LKP's programs/will-it-scale/parse reads. One CSV holds one test in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dryrun.c - print the plan of a run without running it (dryrun.h).
  */

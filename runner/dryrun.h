@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dryrun.h - `cgscale run --dry-run`: the plan of a run, printed, with
  * nothing run, made or written: every point in order, where each task

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * env.c - capture the environment a run depends on, as LKP's runtest and
  * mmtests do: kernel release and command line, THP, ASLR, autogroup,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * env.h - what the results record about the machine and its settings:
  * kernel (uname, cmdline, THP, ASLR, autogroup), machine (CPU model,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * evidence.c - which evidence observers a point gets (evidence.h): vmstat
  * and CPU time (unless --no-vmstat / --no-cputime), the tracepoint sets of

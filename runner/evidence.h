@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * evidence.h - the observers that record why a point's figure is what it
  * is, beside the figure itself: /proc/vmstat deltas over the measured

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * invoke.c - `run --invocations K` (invoke.h). The process the user
  * started checks everything, then runs cgscale again K times, one after

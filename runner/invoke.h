@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * invoke.h - `run --invocations K`: the whole run, K times, each a fresh
  * process (a re-exec of cgscale) writing its own result file into the -o

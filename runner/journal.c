@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.c - the run's journal (<output>.partial) and `cgscale recover`.
  * A finished point is appended at once (lib/journal.c: one write, fsync),
@@ -210,10 +211,11 @@ struct rcv_cli {
 	char *output;
 };
 
-static const struct cgs_opt rcv_optdefs[] = {
+const struct cgs_opt cgs_recover_optdefs[] = {
 	OPT_STRING("output", 'o', offsetof(struct rcv_cli, output), NULL, "FILE",
 		"the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
 };
+const size_t cgs_recover_noptdefs = ARRAY_SIZE(cgs_recover_optdefs);
 
 static void rcv_usage(const struct cgs_optset *set, FILE *out)
 {
@@ -230,7 +232,7 @@ static void rcv_usage(const struct cgs_optset *set, FILE *out)
 int cgs_cmd_recover(int argc, char **argv)
 {
 	struct rcv_cli cli = { 0 };
-	struct cgs_optset set = { "recover options", rcv_optdefs, ARRAY_SIZE(rcv_optdefs), &cli };
+	struct cgs_optset set = { "recover options", cgs_recover_optdefs, cgs_recover_noptdefs, &cli };
 	char err[1024], out[PATH_MAX] = "";
 	unsigned n = 0;
 	int first, rc, status = 2;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal.h - the run's journal beside its output (<output>.partial): each
  * finished point is appended as it finishes, so a killed run, a full disk
@@ -43,5 +44,8 @@ void cgs_rj_close(struct cgs_rjournal *j, bool keep);
 
 /* `cgscale recover JOURNAL`: returns the exit status. */
 int cgs_cmd_recover(int argc, char **argv);
+/* The options of `cgscale recover` (also its page and completion). */
+extern const struct cgs_opt cgs_recover_optdefs[];
+extern const size_t cgs_recover_noptdefs;
 
 #endif

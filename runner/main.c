@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main.c - the cgscale command: dispatch to a subcommand from one table.
  * Each subcommand returns the process exit status itself.
@@ -6,18 +7,13 @@
 #include <string.h>
 
 #include "../results/compare.h"
+#include "gendoc.h"
 #include "journal.h"
 #include "pmu.h"
 #include "run.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 #include "../lib/macros.h"
-
-struct cgs_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-};
 
 static const struct cgs_cmd cgs_cmds[] = {
 	{ "run", cgs_cmd_run, "run workloads and write a result file" },
@@ -30,13 +26,14 @@ static const struct cgs_cmd cgs_cmds[] = {
 	{ "report", cgs_cmd_report, "write an HTML page with charts and tables of result files" },
 	{ "recover", cgs_cmd_recover, "turn the journal of a run that did not finish into a result" },
 };
+#define NCMDS (ARRAY_SIZE(cgs_cmds))
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
 		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
 		     "and memory-cgroup paths.\n\ncommands:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(cgs_cmds); i++)
+	for (size_t i = 0; i < NCMDS; i++)
 		fprintf(out, "  %-10s %s\n", cgs_cmds[i].name, cgs_cmds[i].help);
 	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
 }
@@ -56,7 +53,12 @@ int main(int argc, char **argv)
 		printf("cgscale %s (git %s)\n", CGS_VERSION, CGS_GIT);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(cgs_cmds); i++)
+	/* hidden: what `make` generates the man pages and completion with */
+	if (!strcmp(argv[1], "--gen-man") && argc == 3)
+		return cgs_gen_man(argv[2], cgs_cmds, NCMDS, stdin, stdout);
+	if (!strcmp(argv[1], "--gen-completion") && argc == 3)
+		return cgs_gen_completion(argv[2], cgs_cmds, NCMDS, stdout);
+	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(argv[1], cgs_cmds[i].name))
 			return cgs_cmds[i].fn(argc - 1, argv + 1);
 	cgs_err("unknown command '%s'; see 'cgscale --help'", argv[1]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * output.c - what a run prints: the table of points on stdout (runs of a
  * point averaged), will-it-scale's runtest.py CSV with --csv, and the

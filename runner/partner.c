@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * partner.c - a task's partner (see tests/partner.h): a thread in thread
  * mode, a child process of the task in process mode, bound next to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmu.c - the perf counters of one point, driven as a cgs_observer.
  * When every task waits at the gate: one group per task (its pid in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmu.h - per-task perf counters (`-e/--events`): event names encoded by
  * libpfm4, checked on the runner itself before anything runs, then one

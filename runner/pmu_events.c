@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmu_events.c - the events of -e: names in libpfm4 syntax, encoded by
  * pfm_get_os_event_encoding (there is no table of encodings here), then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmu_report.c - from a point's group reads to its "perf" section: raw
  * counts, time_enabled and time_running per task and interval; totals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pmu_table.c - the perf counter lines under a point's row of the table,
  * in perf stat's style: the total over the measured window (all tasks),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point.c - run one point: prepare, start the worker and its tasks, wait
  * for all of them at the gate, open it, sample every task's counter with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point.h - run one point (test, mode, task count): start the tasks,
  * release them together, sample every task's counter at timed instants,

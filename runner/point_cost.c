@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point_cost.c - the harness's own cost per point (see point_cost.h),
  * written into the point's "harness" section.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point_cost.h - what running a point cost the harness itself, recorded
  * in the point as "harness": the time from starting the workers to every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point_int.h - what point.c shares with the files it delegates to:
  * workers.c (the worker processes) and point_record.c (the tasks'

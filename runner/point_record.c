@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point_record.c - copy the tasks' info records into the point and
  * decide its status from theirs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.c - the sampled profile of each point (profile.h): the run-wide
  * set-up (rate, event, permissions, symbols) and the per-point observer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.h - `--profile[=HZ]`: a sampled profile of the measured tasks
  * in the measured window. One sampling event per task (cycles where the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile_out.c - a point's "profile" section (counts, per-symbol self
  * and children, bounded folded stacks) and its lines in the run table:

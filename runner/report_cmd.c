@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_cmd.c - `cgscale report [options] RESULT...`: load result files
  * (or directories of them), build the page (results/report*.c), draw its
@@ -25,7 +26,7 @@ struct rpt_cli {
 };
 
 #define RC(f) offsetof(struct rpt_cli, f)
-static const struct cgs_opt rpt_optdefs[] = {
+const struct cgs_opt cgs_report_optdefs[] = {
 	OPT_STRING("output", 'o', RC(output), "report.html", "FILE",
 		"the page to write, a directory to put report.html in, or - for stdout"),
 	OPT_STRING("title", 0, RC(title), NULL, "TEXT",
@@ -34,7 +35,8 @@ static const struct cgs_opt rpt_optdefs[] = {
 		"the gnuplot that draws the charts (Debian package gnuplot-nox)"),
 	OPT_BOOL("no-charts", 0, RC(no_charts), "tables only: do not run gnuplot"),
 };
-#define NOPTS (ARRAY_SIZE(rpt_optdefs))
+const size_t cgs_report_noptdefs = ARRAY_SIZE(cgs_report_optdefs);
+#define NOPTS cgs_report_noptdefs
 
 static void usage(const struct cgs_optset *set, FILE *out)
 {
@@ -82,7 +84,7 @@ static const char *describe(const char *test, char *buf, size_t len)
 int cgs_cmd_report(int argc, char **argv)
 {
 	struct rpt_cli cli = { 0 };
-	struct cgs_optset set = { "report options", rpt_optdefs, NOPTS, &cli };
+	struct cgs_optset set = { "report options", cgs_report_optdefs, cgs_report_noptdefs, &cli };
 	struct rpt_input *in = NULL;
 	struct rpt_doc doc = { 0 };
 	char err[1024], title[512], *path = NULL;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.c - `cgscale run [options] TEST...`: check the input, then for each
  * run, test, task count and mode run one point, and write every sample to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.h - the state of one `cgscale run` invocation, passed explicitly to
  * every part of it: the effective options, the tests and their options,
@@ -115,12 +116,18 @@ int cgs_cmd_list(int argc, char **argv);
 
 /* `cgscale cgroup show|cleanup` (cgcmd.c). */
 int cgs_cmd_cgroup(int argc, char **argv);
+/* The options of `cgscale cgroup cleanup` (also its page and completion). */
+extern const struct cgs_opt cgs_cleanup_optdefs[];
+extern const size_t cgs_cleanup_noptdefs;
 /* The cgroups each layout of @cg would make, on stdout (cgcmd.c); 0, or
  * 1 when one cannot be made here. */
 int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* `cgscale report` (report_cmd.c): the HTML page of result files. */
 int cgs_cmd_report(int argc, char **argv);
+/* The options of `cgscale report` (also its man page and completion). */
+extern const struct cgs_opt cgs_report_optdefs[];
+extern const size_t cgs_report_noptdefs;
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_opts.c - the options of `cgscale run` (one typed table: parsing,
  * defaults, ranges, help and the echo into results) and the checks of

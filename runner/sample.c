@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sample.c - the pure arithmetic of sampling, kept apart so it can be
  * unit-tested: the schedule of sample instants (warm-up, then the

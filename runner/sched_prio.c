@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sched_prio.c - the sampler at a low SCHED_FIFO priority where it may,
  * and the record of what it ran at (see sched_prio.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sched_prio.h - the sampler's scheduling priority. The runner's thread
  * samples at SCHED_FIFO (a low real-time priority) where it may, so that

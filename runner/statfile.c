@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statfile.c - find the cgroup statistics files of statfile.h (reading
  * and parsing them is lib/statfile.c's).

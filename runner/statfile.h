@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statfile.h - where the cgroup statistics files that the stat_read
  * workload and the concurrent reader (--stat-reader) read are: which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statread.c - the concurrent stats reader of statread.h: its thread and
  * the observer hooks that start, harvest and stop it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statread.h - the concurrent stats reader (--stat-reader HZ): a thread of
  * the runner, outside the measured tasks and pinned with hwloc, that reads

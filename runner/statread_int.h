@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statread_int.h - the state of one point's stats observers, shared by
  * statread.c (the reader thread and the hooks) and statread_out.c (the

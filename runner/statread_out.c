@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statread_out.c - the stats reader's bookkeeping and output: checking
  * its options, its state, the point's extra.stat_reader and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * task.c - the worker process and the life of one task: bind to its
  * place, set up, wait at the gate, loop until told to stop, tear down.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * task.h - the tasks of one point and the memory they share with the
  * runner: a start gate, a stop flag, one op counter per task on its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * task_api.c - the part of the workload API (tests/workload.h) that the
  * runner implements for the tasks: failure messages, a task's temporary

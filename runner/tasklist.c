@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tasklist.c - parse -t/--tasks into a sorted, unique list of task
  * counts. Percentages and "all" count the online CPUs (PUs) hwloc sees;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tasklist.h - the -t/--tasks parser: a number, a list "1,2,4", a range
  * "1-8", a percentage "50%" of the online CPUs (rounded down, at least 1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topo.c - topology load and summary, and the placement orders (cores,
  * pus, spread) computed on hwloc objects, so that they can be unit-tested

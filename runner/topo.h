@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topo.h - the machine's topology (hwloc) and the ordered list of places
  * tasks are bound to. Task i goes to place i mod nplaces; more tasks than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topo_desc.c - load the machine --topology describes, and refuse to run
  * real tasks on it (see topo_desc.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topo_desc.h - --topology: plan for a machine described rather than
  * this one, as an hwloc synthetic description ("pack:2 numa:2 l3:1

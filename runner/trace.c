@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace.c - --trace: the sets, and resolving them once per run (trace.h).
  *

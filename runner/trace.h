@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace.h - --trace SETS: kernel tracepoints counted and timed system-wide
  * during each point's measured window, through perf_event_open with

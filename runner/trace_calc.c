@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_calc.c - the memcg-flush records of a point turned into figures
  * (trace.h), pure so it is unit-tested on made-up records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_calc.h - the records of --trace turned into figures (trace_calc.c):
  * pure, so it is unit-tested on made-up records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_point.c - the --trace observer of one point. When all tasks wait
  * at the gate it opens every supported tracepoint on every CPU (pid -1:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_point.h - the --trace observer of one point (trace_point.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmstat.c - the vmstat observer: /proc/vmstat read at the sample that
  * opens the measured window and at every measured sample after it (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmstat.h - the vmstat observer (vmstat.c): /proc/vmstat deltas over a
  * point's measured window, into its "vmstat" section.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * workers.c - the worker processes of one point: start one per group of
  * tasks, notice one that died, stop and reap them (and anything left in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fallocate2 - separate file fallocate (will-it-scale fallocate2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * list.h - every workload, one line each, in the stable order that
  * `cgscale list` prints and the runner uses. Add a line here and a

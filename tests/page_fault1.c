@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * page_fault1 - anonymous memory page faults (will-it-scale page_fault1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * page_fault2 - separate file private mapping page fault (will-it-scale).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * page_fault_file.c - the shared loop of page_fault2 and page_fault3.
  *

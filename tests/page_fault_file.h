@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * page_fault_file.h - the file-backed half of page_fault2 and page_fault3:
  * each task maps a 128 MiB sparse file of its own in --tmpdir, writes one

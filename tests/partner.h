@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * partner.h - a helper per task, for workloads that need two ends (the
  * receiver of sendfile, as will-it-scale's new_task() gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * registry.c - the table of workloads built from list.h, look-up by name,
  * and the start-up check of each entry (fio's check_engine_ops idea).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * remap - stress-ng 0.15.06's remap stressor (`stress-ng --remap N`), the
  * case of the mlock rework regression in LKP's stress-ng reports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * remap.h - the pieces of the remap workload that unit tests call: the
  * pass orders, one mlock + remap_file_pages + munlock step, and the

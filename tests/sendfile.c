@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sendfile - netperf TCP_SENDFILE over loopback (`netperf -t TCP_SENDFILE
  * -- -m 10K`), the case of LKP's netperf memcg reports.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * spin.h - an exact per-op slowdown for calibration (the page-fault
  * workloads' --pfN-spin NS): busy-wait NS nanoseconds, measured with

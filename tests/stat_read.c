@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stat_read - read a cgroup statistics file whole, in a loop: the read
  * side of the memcg stats trade-off (a memory.stat read flushes the

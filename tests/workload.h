@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * workload.h - the whole contract between a workload and the runner.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_res_read.c - libFuzzer harness for the result reader and for what
  * compare does with whatever the reader accepts: read the input as a

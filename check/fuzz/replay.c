@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay.c - run the fuzz harness over files given on the command line,
  * for machines without clang's libFuzzer: built with gcc and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 05-layers.sh - the layer check (check/layers.py) passes on our tree,
 # and fails, naming the file and line or the pair, on a tree with an
 # upward include, a sideways include, two headers that include each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Each workload runs 1 s in each mode with 1 and 2 tasks: every point is ok
 # with ops > 0 in every task; the page_fault tests take one minor fault per
 # op (getrusage per task); the JSON holds every labelled sample.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A sampler that wakes late (here: the runner stopped for 1.5 s during the
 # warm-up, as on a starved machine) must not shorten the measurement:
 # measurement instants count from the real start of the window, missed

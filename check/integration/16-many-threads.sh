@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 16-many-threads.sh - thousands of runnable threads must not make the
 # sampler late. 2048 fallocate2 threads on this 2-vCPU machine (1024 x
 # oversubscribed; at normal priority the sampler was seconds late at 1024)

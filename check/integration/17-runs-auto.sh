@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -r auto: the runs stop at the target when it is easy (T = 5000%, reached even on a loaded box: three
 # runs), at --max-runs when it cannot be reached (T = 0.0001%), and the
 # target, the stop reason and each point's figures are in the result.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 18-dry-run.sh - run --dry-run plans and runs nothing; --topology plans
 # for a described box: a 2-socket, 448-PU synthetic one (the issue's
 # "pack:2 numa:2 l3:1 core:56 pu:2") and an lstopo XML file; real tasks on

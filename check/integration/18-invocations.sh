@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run --invocations K: K fresh processes, one file each in the -o
 # directory, each recording its own invocation id, index and the series;
 # compare groups the runs by invocation and uses the two-level bootstrap

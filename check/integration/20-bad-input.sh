@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input: a one-line error naming the problem, exit status 2, and
 # nothing written (no results directory, no file).
 . "$(dirname "$0")/lib.sh"

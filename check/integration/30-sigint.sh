@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT mid-run: exit 130, a valid JSON file marked incomplete holding the
 # completed points, and no child process left. SIGTERM likewise (143).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A task that crashes fails its point with the task and the signal, the run
 # exits non-zero, and later points still run; --fail-fast stops there.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 45-perf-counters.sh - per-task perf counters (-e) with software events,
 # which count on any Linux with perf_event: page_fault1 and page_fault3,
 # 1 and 2 tasks, process and thread mode.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 46-perf-nonroot.sh - perf counters for a user who is not root, run as
 # nobody (setpriv, no groups; its files in a directory of its own):
 #   - with kernel.perf_event_paranoid >= 2, events asked for user+kernel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 47-profile.sh - `run --profile`: sampled stacks of the measured tasks.
 #   - page_fault1: the samples are the task's CPU time (task-clock) x the
 #     rate, within -15%/+10%; the kernel's page fault handler (exc_page_fault, as

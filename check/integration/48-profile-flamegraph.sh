@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 48-profile-flamegraph.sh - the folded stacks of `export --folded` in a
 # real consumer: Brendan Gregg's flamegraph.pl (FLAMEGRAPH=path to it, from
 # https://github.com/brendangregg/FlameGraph, fetched into a temp folder,

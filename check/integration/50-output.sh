@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Output forms: --csv gives runtest.py's columns (one test; several are
 # refused, --csv-dir writes one file each), -o DIR names a file in
 # it, the default goes under results/runs/, list and help work, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 60-compare-real.sh - the runner writes, compare reads: a real page_fault3
 # run of 3 repetitions compared with itself (A/A) exits 0 with NO_CHANGE,
 # and every per-run figure compare reports is the one in the file (round

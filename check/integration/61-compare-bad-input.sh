@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 61-compare-bad-input.sh - bad input never crashes compare: a truncated,
 # corrupt or foreign JSON file, a newer schema_version, a file with no
 # measured point, a missing file each get one line on stderr that names

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cgscale report: from a real small run (2 tests, 2 modes, 1 and 2 tasks,
 # 2 runs) a well-formed XHTML page (xmllint) with one inline SVG per figure,
 # no script and no outside reference; without gnuplot or with a failing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 63-report-many-tasks.sh - above 64 tasks the report draws the per-task
 # figure as the distribution of the tasks' rates (sorted, one line per
 # run) with a table of quantiles that names the slowest and fastest task,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cgscale compare --html: from two real small runs (an A/A comparison) and
 # a copy of one made 25% slower at 2 tasks, a well-formed page with the
 # verdicts, the environment diff, a forest plot per metric and the sides

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The report in a real browser: headless Chromium (Debian's chromium)
 # renders the page of a real small run and of a comparison of two, and
 # the page without gnuplot, driven over the DevTools protocol

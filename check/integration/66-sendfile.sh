@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 66-sendfile.sh - the sendfile workload (netperf TCP_SENDFILE) in both
 # modes at 1 and 2 tasks, over IPv6 and IPv4: every point ok, every byte
 # sent received, Mbit/s > 0, the family used recorded. Then a receiver

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 67-remap.sh - the remap workload (stress-ng remap) in both modes at 1
 # and 2 tasks, on a tmpdir file and on anonymous shmem: every point ok,
 # ops counted per page, bogo-ops counted per verified pass (so ops and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 68-export-tidy.sh - `cgscale export` read by a real consumer, pandas
 # (Debian's python3-pandas): a real run of four tests (two without
 # options, two with aux counters) exported as TSV, CSV and JSON lines

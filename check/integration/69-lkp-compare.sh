@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 69-lkp-compare.sh - `compare --format lkp` against lkp-tests' own
 # formatting code: with LKP_SRC set to an lkp-tests checkout, Ruby loads
 # its lib/compare.rb and renders the same per-run values of two real runs

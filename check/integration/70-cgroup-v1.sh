@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Nested cgroups on a host whose memory controller is on cgroup v1 (this
 # machine: a v1/v2 hybrid). Under the runner's own memory cgroup:
 #

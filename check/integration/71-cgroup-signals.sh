@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Nested cgroups and signals: SIGINT mid-point removes the point's cgroups
 # before the runner exits; SIGKILL leaves them (the runner cannot help it)
 # but no process, and `cgscale cgroup cleanup` then removes exactly those:

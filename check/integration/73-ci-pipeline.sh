@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 73-ci-pipeline.sh - the example GitLab pipeline (integrations/ci/
 # gitlab-ci.yml) parses as YAML with GitLab's structure (every job's stage
 # is declared, its needs exist, script is a list of strings, the JUnit

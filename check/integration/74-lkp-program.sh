@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 74-lkp-program.sh - cgscale as an LKP program (integrations/lkp/).
 # Always: the pkg/ lists are scripts/deps.sh's, run and parse are valid
 # shell, and `export --format lkp-stats` is checked against the result

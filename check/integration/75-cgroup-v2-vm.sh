@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cgroup v2, which this host cannot give us (its memory controller is on
 # v1), in a small VM: Debian's kernel (downloaded once into build/vm-cache,
 # never installed) and an initramfs with busybox and cgscale, under QEMU

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # stat_read: each task reads its cgroup's statistics file whole in a loop.
 #  - at depth 3, for each --stat-target, every point is ok with ops > 0 in
 #    every task, and the file read is that of the leaf, level 1 or the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --stat-reader: a reader thread outside the tasks reads memory.stat 50
 # times a second while page_fault1 runs in a cgroup tree of depth 3 (the
 # reader reads level 1, the top, whose read covers the whole subtree).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 78-evidence.sh - the evidence every point records by default, checked
 # against what the kernel says elsewhere:
 #   - page_fault1 (one op = one page touched = one fault): vmstat's pgfault

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 79-trace.sh - --trace memcg-flush: the kernel's memcg stats flushes and
 # the rstat lock, from tracepoints, in a depth-3 cgroup tree while the
 # stat reader reads level 1's memory.stat, at 10 Hz and at 100 Hz.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 80-fuzz-reader.sh - a short libFuzzer run of the result reader and of
 # compare on what it accepts (check/fuzz/fuzz_res_read.c), seeded with the
 # committed corpus; new inputs go to a temporary directory, so the corpus

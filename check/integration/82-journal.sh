@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The journal: every finished point is in <output>.partial as it finishes;
 # after a SIGKILL of the runner `cgscale recover` (or the next run into the
 # same output) makes a normal result marked incomplete that show, compare

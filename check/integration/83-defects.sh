@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The defects an adversarial test found, each refused or fixed: outputs
 # checked before any work (run -o, report -o, compare --junit/--html), a
 # failed write never reported as written, garbled or raw messages, and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The 13 fault cases of a hostile user, each checked for what matters: the
 # exit status and reason, no finished point lost (the result, or the
 # journal recovered, holds every point that had finished), and nothing

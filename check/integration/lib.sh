@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - helpers for the integration tests (sourced, not run).
 # Each test gets $T, a temporary directory removed on exit, and runs
 # cgscale from inside it so that default paths land there too.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * synth.h - synthetic result files for the compare tests: each run is one
  * point whose tasks each do exactly a chosen ops/s in every measured

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_boot2.c - runs grouped by invocation, on synthetic data with known
  * between- and within-invocation variance: the ANOVA estimates against a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_cgroup.c - cgroup-setup/ and the runner's cgroup options without
  * touching a real cgroup: name and path checks, --cgroup-set parsing, the

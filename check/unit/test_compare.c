@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_compare.c - compare end to end on synthetic result files with a
  * known shift and noise (synth.h): A/A gives no REGRESSION, a 10% drop at

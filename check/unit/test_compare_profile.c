@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_compare_profile.c - the profile comparison on synthetic profiles
  * with a known change: stacks main;fault;charge (c samples of 1000) and

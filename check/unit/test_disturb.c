@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_disturb.c - disturbed runs and the robust verdicts on synthetic
  * data with known answers: the marking rules one by one (steal, foreign

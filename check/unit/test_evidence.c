@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_evidence.c - the evidence a point records: the /proc/vmstat and
  * task stat parsers, the tracefs format parser and the CPU list, the

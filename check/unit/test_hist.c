@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_hist.c - the latency histogram: bucket edges (contiguous, exact
  * below 128 ns, at most 1/64 wide), percentiles of known distributions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_journal.c - the line journal (lib/journal.c) and the run journal
  * it carries (results/res_journal.c): every appended line survives, a torn

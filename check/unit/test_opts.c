@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_opts.c - the option-table engine (values, ranges, parsing, help,
  * echo) and the start-up check of the workload registry.

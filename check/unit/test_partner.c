@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_partner.c - a task's partner in both modes: it runs on its own
  * copy of the argument, its aux counts reach the task, its failure and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pidmap.c - pid -> index: pids out of order (wrapped pid numbers),
  * unstarted slots (0 or -1) skipped, misses, and an empty map.

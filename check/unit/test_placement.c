@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_placement.c - the placement orders on synthetic hwloc topologies
  * (pack:2 core:4 pu:2 and pack:2 numa:2 core:8 pu:2), for every policy:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pmu.c - the perf counter module without a PMU: -e parsing and
  * encoding through libpfm4 (names, modifiers, unknown names, default,

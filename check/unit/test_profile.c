@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_profile.c - the profile plumbing of lib/: folded stacks (parse,
  * bound with the total kept, self/children as perf counts them, LKP call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_remap.c - the remap workload's pieces: the four pass orders, and
  * the verification after real remap_file_pages passes, which must catch

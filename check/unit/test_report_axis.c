@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report_axis.c - what the report's charts draw: nice steps, axis
  * ranges and ticks (zero-based, integer, padded, tight, log2, degenerate

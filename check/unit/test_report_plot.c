@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report_plot.c - charts through a real gnuplot (skipped where it is
  * not installed): every series style and both kinds of band draw, each

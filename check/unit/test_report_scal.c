@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report_scal.c - the report's scalability charts on synthetic runs:
  * one task count is drawn as points with no linear line and an x axis

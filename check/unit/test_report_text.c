@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report_text.c - every string put into the report is escaped: HTML
  * entities, invalid UTF-8 and control characters replaced, gnuplot

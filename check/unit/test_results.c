@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_results.c - the JSON result file: a full round trip through the
  * writer and the reader (every figure survives, NaN as null included),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_robust.c - the robust statistics of compare on synthetic data with
  * known answers: the exact Mann-Whitney quantiles against the published

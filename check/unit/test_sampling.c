@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_sampling.c - the sampling arithmetic: the schedule of instants,
  * /proc/stat percentages, and the per-point summary, whose rates divide

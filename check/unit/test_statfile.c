@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_statfile.c - where a statistics file is, in cgroup-setup's layout
  * (hybrid v1/v2 as on the dev machine, pure v2, pure v1, a cgroup

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_stats.c - the statistics of compare against known values: exact
  * Mann-Whitney p for small samples, the t distribution against closed
@@ -97,26 +98,29 @@ static void test_mwu_exact_overlap(void **state)
 	assert_int_equal(st_mann_whitney(a, 0, b, 3, &t), -EINVAL);
 }
 
-/* Above the exact limit, the normal approximation: check against the
- * exact value at the limit, and the z formula on separated samples. */
+/* From 50 values a side, the normal approximation: the z formula on
+ * overlapping samples; below, without ties, exact, and the normal
+ * approximation is close to it. */
 static void test_mwu_normal(void **state)
 {
-	double a[40], b[40], c[25], z;
+	double a[60], b[60], c[25], z;
 	struct st_test t;
 
 	(void)state;
-	for (int i = 0; i < 40; i++) {
+	for (int i = 0; i < 60; i++) {
 		a[i] = i;
-		b[i] = i + 30.5;  /* overlap of 9, no ties */
+		b[i] = i + 50.5;  /* overlap of 10, no ties */
 	}
 	for (int i = 0; i < 25; i++)
 		c[i] = i + 3.5;
-	assert_int_equal(st_mann_whitney(a, 40, b, 40, &t), 0);
+	assert_int_equal(st_mann_whitney(a, 60, b, 60, &t), 0);
 	assert_false(t.exact);
-	/* U_b = pairs b > a: 1600 minus the 1+2+..+9 = 45 pairs a > b */
-	close_to(t.stat, 1600 - 45, 0);
-	z = (fabs(1555 - 800.0) - 0.5) / sqrt(40 * 40 * 81 / 12.0);
+	/* U_b = pairs b > a: 3600 minus the 1+2+..+9 = 45 pairs a > b */
+	close_to(t.stat, 3600 - 45, 0);
+	z = (fabs(3555 - 1800.0) - 0.5) / sqrt(60 * 60 * 121 / 12.0);
 	close_to(t.p, erfc(z / sqrt(2)), 1e-15);
+	assert_int_equal(st_mann_whitney(a, 40, b, 40, &t), 0);
+	assert_true(t.exact);
 	/* at 25 vs 25 (exact) the normal approximation is close */
 	assert_int_equal(st_mann_whitney(a, 25, c, 25, &t), 0);
 	assert_true(t.exact);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_tasklist.c - the -t parser: numbers, lists, ranges, percentages of
  * 2, 104 and 256 CPUs (rounded down, at least 1), all, sweep, and the

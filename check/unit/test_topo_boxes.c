@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_topo_boxes.c - placement orders and the `sweep` ladder on described
  * boxes, loaded as --topology would load them: a 2-socket SMT box with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vm-lib.sh - boot a throw-away VM for the cgroup v2 tests (sourced).
 #
 #   vm_kernel              Debian's kernel, as an uncompressed vmlinux in
