@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "../../lib/macros.h"
 #include "../../lib/optdoc.h"
 #include "../../runner/gendoc.h"
 
@@ -26,18 +27,14 @@ struct o {
 
 static const char *const colours[] = { "red", "dark-green", NULL };
 static const struct cgs_opt table[] = {
-	{ "num", 'n', CGS_OPT_INT, offsetof(struct o, n), "3", 1, 10, NULL, NULL,
-	  "a number, e.g. -1 is out" },
-	{ "colour", 0, CGS_OPT_ENUM, offsetof(struct o, e), "red", 0, 0, colours, NULL,
-	  "a colour" },
-	{ "dry-run", 0, CGS_OPT_BOOL, offsetof(struct o, b), NULL, 0, 0, NULL, NULL,
-	  "a flag with a back\\slash" },
-	{ "out", 'o', CGS_OPT_STRING, offsetof(struct o, s), NULL, 0, 0, NULL, "FILE",
-	  ".starts with a dot" },
-	{ "profile", 0, CGS_OPT_OPTSTR, offsetof(struct o, prof), NULL, 0, 0, NULL, "HZ",
-	  "an optional value" },
+	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL,
+		"a number, e.g. -1 is out"),
+	OPT_ENUM("colour", 0, offsetof(struct o, e), "red", colours, "a colour"),
+	OPT_BOOL("dry-run", 0, offsetof(struct o, b), "a flag with a back\\slash"),
+	OPT_STRING("out", 'o', offsetof(struct o, s), NULL, "FILE", ".starts with a dot"),
+	OPT_OPTSTR("profile", 0, offsetof(struct o, prof), "HZ", "an optional value"),
 };
-static const struct cgs_optset set = { "demo options", table, 5, NULL };
+static const struct cgs_optset set = { "demo options", table, ARRAY_SIZE(table), NULL };
 
 /* Run @fn on the set into a string (caller frees). */
 static char *render(void (*fn)(const struct cgs_optset *, FILE *))
