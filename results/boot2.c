@@ -217,18 +217,6 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double pct_at(const double *v, size_t n, double q)
-{
-	double pos = q * (n - 1);
-	size_t i = (size_t)pos;
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	if (pos == i || !isfinite(v[i + 1]))
-		return pos == i ? v[i] : v[i + 1];  /* no inf - inf */
-	return v[i] + (pos - i) * (v[i + 1] - v[i]);
-}
-
 int st_boot2_ci_pct(const double *base, const unsigned *ib, size_t nb,
 		    const double *new, const unsigned *in, size_t nn,
 		    double level, unsigned resamples, uint64_t seed,
@@ -280,8 +268,8 @@ int st_boot2_ci_pct(const double *base, const unsigned *ib, size_t nb,
 		d[i] = sb * ob.mean > 0 ? 100.0 * (sn / sb - 1) : INFINITY;
 	}
 	qsort(d, resamples, sizeof(*d), cmp_d);
-	*lo = pct_at(d, resamples, tail);
-	*hi = pct_at(d, resamples, 1 - tail);
+	*lo = st_quantile_sorted(d, resamples, tail);
+	*hi = st_quantile_sorted(d, resamples, 1 - tail);
 out:
 	free(d);
 	plan_free(&pb);

@@ -345,8 +345,7 @@ static double resample_mean(struct st_rng *r, const double *v, size_t n)
 	return s / n;
 }
 
-/* Linear interpolation between order statistics of sorted @v. */
-static double quantile_sorted(const double *v, size_t n, double q)
+double st_quantile_sorted(const double *v, size_t n, double q)
 {
 	double pos = q * (n - 1);
 	size_t i = (size_t)pos;
@@ -394,8 +393,8 @@ int st_boot_ci_pct(const double *base, size_t nb, const double *new,
 		d[i] = sb * mb > 0 ? 100.0 * (sn / sb - 1) : INFINITY;
 	}
 	qsort(d, resamples, sizeof(*d), cmp_double);
-	*lo = quantile_sorted(d, resamples, tail);
-	*hi = quantile_sorted(d, resamples, 1 - tail);
+	*lo = st_quantile_sorted(d, resamples, tail);
+	*hi = st_quantile_sorted(d, resamples, 1 - tail);
 	free(d);
 	return 0;
 }

@@ -100,4 +100,8 @@ int st_boot_ci_pct(const double *base, size_t nb, const double *new,
 unsigned st_runs_needed(double cov_pct, double effect_pct, double alpha,
 			double power);
 
+/* Linear interpolation between the order statistics of sorted @v (n > 0):
+ * the q-quantile, never inf - inf. */
+double st_quantile_sorted(const double *v, size_t n, double q);
+
 #endif

@@ -111,6 +111,10 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 /* `cgscale run`: returns the process exit status. */
 int cgs_cmd_run(int argc, char **argv);
 
+/* Run every point of @r in order (run_points.c). 0, -EINTR with *@signo
+ * when a signal stopped the run, or -errno. */
+int cgs_run_all(struct cgs_run *r, int *signo);
+
 /* `cgscale list`. */
 int cgs_cmd_list(int argc, char **argv);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# 63-run-sh.sh - a newcomer's first run: ./run.sh --quick in a copy of the
+# 09-run-sh.sh - a newcomer's first run: ./run.sh --quick in a copy of the
 # tree (tracked files, plus this build so that make has little to do)
 # installs or finds gnuplot-nox (scripts/deps.sh run lists it), runs the
 # default suite and writes a report whose charts are there: one inline
