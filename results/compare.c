@@ -5,7 +5,7 @@
  * options), one value per run and metric, the statistics of each side,
  * and per non-baseline side the % change, its bootstrap interval, the
  * p-values, Benjamini-Hochberg across the secondary metrics of a point,
- * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_metrics[].
+ * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_base_metrics[].
  */
 #include <errno.h>
 #include <math.h>
@@ -64,7 +64,7 @@ static struct cmp_group *group_add(struct cmp_result *r, const struct res_point 
 	g->wopts = strdup(wopts);
 	g->tasks = p->tasks;
 	g->cell = calloc(r->nsides, sizeof(*g->cell));
-	g->delta = calloc((size_t)r->nsides * cmp_nmetrics, sizeof(*g->delta));
+	g->delta = calloc((size_t)r->nsides * r->ms.n, sizeof(*g->delta));
 	r->ngroups++;
 	if (!g->test || !g->mode || (layout && !g->layout) || !g->wopts ||
 	    !g->cell || !g->delta)
@@ -208,8 +208,8 @@ static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		}
 		c->ok++;
 		c->layout = layout;
-		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
-			double v = cmp_metric_value(&cmp_metrics[m], p);
+		for (size_t m = 0; !rc && m < r->ms.n; m++) {
+			double v = cmp_metric_value(&r->ms.m[m], p);
 
 			if (isfinite(v))
 				rc = push(c, m, v, inv);
@@ -271,7 +271,7 @@ static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
 
 static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_metric *mt = &r->ms.m[m];
 	const struct cmp_cell *a = &g->cell[0], *b = &g->cell[s];
 	struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	double ma = a->d[m].mean, cov;
@@ -324,13 +324,13 @@ static int adjust(struct cmp_result *r, struct cmp_group *g, unsigned s)
 	double p[CMP_MAX_METRICS] = { 0 }, q[CMP_MAX_METRICS] = { 0 };
 	int rc;
 
-	for (size_t m = 0; m < cmp_nmetrics; m++) {
+	for (size_t m = 0; m < r->ms.n; m++) {
 		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
-		p[m] = d->valid && cmp_metrics[m].cls != CMP_PRIMARY ? d->p : NAN;
+		p[m] = d->valid && r->ms.m[m].cls != CMP_PRIMARY ? d->p : NAN;
 	}
-	rc = st_bh(p, cmp_nmetrics, q);
-	for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+	rc = st_bh(p, r->ms.n, q);
+	for (size_t m = 0; !rc && m < r->ms.n; m++)
 		cmp_delta_of(r, g, s, m)->q = q[m];
 	return rc;
 }
@@ -340,7 +340,7 @@ static int describe_group(struct cmp_result *r, struct cmp_group *g)
 	int rc = 0;
 
 	for (unsigned s = 0; s < r->nsides; s++)
-		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+		for (size_t m = 0; !rc && m < r->ms.n; m++)
 			rc = st_describe(g->cell[s].v[m], g->cell[s].n[m], &g->cell[s].d[m]);
 	return rc;
 }
@@ -372,14 +372,14 @@ static int judge_group(struct cmp_result *r, struct cmp_group *g)
 	int rc = 0;
 
 	for (unsigned s = 1; !rc && s < r->nsides; s++) {
-		for (size_t m = 0; !rc && m < cmp_nmetrics; m++)
+		for (size_t m = 0; !rc && m < r->ms.n; m++)
 			rc = delta(r, g, s, m);
 		if (!rc)
 			rc = adjust(r, g, s);
-		for (size_t m = 0; !rc && m < cmp_nmetrics; m++) {
+		for (size_t m = 0; !rc && m < r->ms.n; m++) {
 			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
-			if (!d->valid && cmp_metrics[m].cls == CMP_PRIMARY &&
+			if (!d->valid && r->ms.m[m].cls == CMP_PRIMARY &&
 			    (g->cell[0].disturbed || g->cell[s].disturbed)) {
 				/* every run of a side disturbed: say so */
 				d->valid = true;
@@ -389,7 +389,7 @@ static int judge_group(struct cmp_result *r, struct cmp_group *g)
 			}
 			if (!d->valid)
 				continue;
-			d->verdict = cmp_judge(d, cmp_metrics[m].cls,
+			d->verdict = cmp_judge(d, r->ms.m[m].cls,
 					       g->cell[0].d[m].cov_pct,
 					       g->cell[s].d[m].cov_pct,
 					       g->cell[0].n[m], g->cell[s].n[m], &r->o);
@@ -433,7 +433,7 @@ static int coverage_notes(struct cmp_result *r)
 
 int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 {
-	int rc = 0;
+	int rc = cmp_mset_build(r, err, errlen);
 
 	for (unsigned s = 0; !rc && s < r->nsides; s++)
 		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
@@ -477,7 +477,7 @@ void cmp_result_free(struct cmp_result *r)
 		struct cmp_group *g = &r->groups[i];
 
 		for (unsigned s = 0; g->cell && s < r->nsides; s++)
-			for (size_t m = 0; m < cmp_nmetrics; m++) {
+			for (size_t m = 0; m < r->ms.n; m++) {
 				free(g->cell[s].v[m]);
 				free(g->cell[s].inv[m]);
 			}

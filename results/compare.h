@@ -6,9 +6,11 @@
  * and print them in one of several formats. results/COMPARE.md explains
  * the output, the statistics and the exit codes.
  *
- * The metrics are one const table (cmp_metrics[], compare.c): a new metric
- * is one line, either with an extractor function or with a dotted path to
- * a number in a point's extra sections (e.g. "perf.ipc").
+ * The metrics are one const table (cmp_base_metrics[], compare_metrics.c):
+ * a new metric is one line, either with an extractor function or with a
+ * dotted path to a number in a point's extra sections (e.g. "perf.ipc").
+ * A comparison's own set (struct cmp_mset) adds one "aux.NAME" metric per
+ * aux counter its inputs have, named and with the unit the results give.
  */
 #ifndef CGS_COMPARE_H
 #define CGS_COMPARE_H
@@ -55,9 +57,39 @@ struct cmp_metric {
 	/* the value of one run, NAN when absent; NULL: use extra_path */
 	double (*get)(const struct res_point *p);
 	const char *extra_path;   /* dotted path to a number in p->extra */
+	const char *aux;          /* an aux counter's name: its rate per task */
 };
-extern const struct cmp_metric cmp_metrics[];
-extern const size_t cmp_nmetrics;
+/* The metrics every comparison has; the row with a NULL name marks where
+ * the aux counters' metrics go. */
+extern const struct cmp_metric cmp_base_metrics[];
+extern const size_t cmp_nbase_metrics;
+
+/* The metrics of one comparison: the base table with the marker replaced
+ * by one "aux.NAME" row per aux counter name of the inputs, in the order
+ * first seen. Names and units point into the inputs (or aux_name). */
+struct cmp_mset {
+	struct cmp_metric m[CMP_MAX_METRICS];
+	size_t n;
+	unsigned naux;
+	char aux_name[CMP_MAX_METRICS][72];   /* "aux.NAME" */
+	const char *aux_src[CMP_MAX_METRICS], *aux_unit[CMP_MAX_METRICS];
+};
+
+/* @ms as the base table alone, then with the aux counters of @f's points
+ * added. cmp_mset_add fails with -E2BIG when CMP_MAX_METRICS would not
+ * hold them. */
+void cmp_mset_init(struct cmp_mset *ms);
+int cmp_mset_add(struct cmp_mset *ms, const struct res_file *f);
+int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p);
+
+/* The index of the metric named @name in @ms, or -1. */
+int cmp_mset_find(const struct cmp_mset *ms, const char *name);
+
+/* @r->ms from @r's inputs, then @r->o.metric_off from --metrics
+ * (@r->o.metrics), whose aux.NAME entries can be checked only now: an
+ * unknown one is an error said in @err. Called first by cmp_analyse. */
+struct cmp_result;
+int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen);
 
 /* A metric's value for one point, NAN when absent. */
 double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p);
@@ -80,7 +112,8 @@ struct cmp_opts {
 	bool keep_unmeasured;          /* show: a file without a measured
 					* point is not an error */
 	bool keep_disturbed;           /* use disturbed runs (disturb.h) */
-	bool metric_off[CMP_MAX_METRICS];
+	const char *metrics;           /* --metrics: compare only these */
+	bool metric_off[CMP_MAX_METRICS];   /* set by cmp_analyse from it */
 };
 
 /* Fill @o with the documented defaults. */
@@ -144,7 +177,7 @@ struct cmp_group {
 	char *test, *mode, *layout, *wopts;  /* layout: NULL with axis cgroup */
 	unsigned tasks;
 	struct cmp_cell *cell;        /* [nsides] */
-	struct cmp_delta *delta;      /* [nsides * cmp_nmetrics]; side 0 unused */
+	struct cmp_delta *delta;      /* [nsides * ms.n]; side 0 unused */
 	bool common;                  /* the baseline and a new side have runs */
 };
 
@@ -159,6 +192,7 @@ struct cmp_profile;
 
 struct cmp_result {
 	struct cmp_opts o;
+	struct cmp_mset ms;           /* the metrics, set by cmp_analyse */
 	struct cmp_side *sides;
 	unsigned nsides;
 	struct cmp_group *groups;
@@ -176,8 +210,7 @@ static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
 					     const struct cmp_group *g,
 					     unsigned side, unsigned metric)
 {
-	(void)r;
-	return &g->delta[side * cmp_nmetrics + metric];
+	return &g->delta[side * r->ms.n + metric];
 }
 
 /* A point's workload options as "k=v,k=v", keys sorted, so that key

@@ -88,10 +88,19 @@ static void usage(const struct cgs_optset *set, FILE *out)
 		     "Secondary metrics also need a Benjamini-Hochberg q below --alpha.\n");
 	cgs_opt_help(set, out);
 	fprintf(out, "\nmetrics:\n");
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", cmp_metrics[m].name,
-			cmp_metrics[m].unit, cmp_class_names[cmp_metrics[m].cls],
-			cmp_metrics[m].dir > 0 ? "higher" : "lower", cmp_metrics[m].desc);
+	for (size_t m = 0; m < cmp_nbase_metrics; m++) {
+		const struct cmp_metric *mt = &cmp_base_metrics[m];
+
+		if (!mt->name)   /* where the inputs' aux counters go */
+			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", "aux.NAME", "UNIT",
+				cmp_class_names[mt->cls], "higher",
+				"each aux counter of the inputs per task, in the unit its result gives "
+				"(sendfile's aux.rx_bytes, remap's aux.passes)");
+		else
+			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", mt->name, mt->unit,
+				cmp_class_names[mt->cls], mt->dir > 0 ? "higher" : "lower",
+				mt->desc);
+	}
 	fprintf(out, "\nexit status:\n"
 		     "  0  no REGRESSION\n"
 		     "  1  at least one REGRESSION\n"
@@ -103,8 +112,10 @@ static void usage(const struct cgs_optset *set, FILE *out)
 		     "\nSee results/COMPARE.md for how to read the output and the statistics used.\n");
 }
 
-static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
-			 size_t errlen)
+/* --metrics: the names of the base table are checked here, before any
+ * input is read; aux.NAME ones by cmp_analyse, once the inputs say which
+ * exist. */
+static int check_metrics(const char *list, char *err, size_t errlen)
 {
 	char *copy, *save, *tok;
 	int rc = 0, n = 0;
@@ -114,18 +125,17 @@ static int parse_metrics(const char *list, struct cmp_opts *o, char *err,
 	copy = strdup(list);
 	if (!copy)
 		return -ENOMEM;
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		o->metric_off[m] = true;
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		size_t m;
 
-		for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, tok); m++)
-			;
-		if (m == cmp_nmetrics)
-			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
-		else
-			o->metric_off[m] = false;
 		n++;
+		if (!strncmp(tok, "aux.", 4) && tok[4])
+			continue;
+		for (m = 0; m < cmp_nbase_metrics; m++)
+			if (cmp_base_metrics[m].name && !strcmp(cmp_base_metrics[m].name, tok))
+				break;
+		if (m == cmp_nbase_metrics)
+			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 	}
 	free(copy);
 	if (!rc && !n)
@@ -148,7 +158,8 @@ static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 	if (!*c->axis || strchr(c->axis, ' '))
 		rc = cgs_errf(err, errlen, -EINVAL, "--axis '%s' is not a field name", c->axis);
 	if (!rc)
-		rc = parse_metrics(c->metrics, o, err, errlen);
+		rc = check_metrics(c->metrics, err, errlen);
+	o->metrics = c->metrics;
 	o->welch = c->welch;
 	o->axis = c->axis;
 	o->allow_env_diff = c->allow_env_diff;

@@ -57,8 +57,8 @@ static void print_text(const struct cmp_result *r, FILE *out)
 			continue;
 		cmp_group_name(g, name, sizeof(name));
 		fprintf(out, "\n%s\n", name);
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
-			const struct cmp_metric *mt = &cmp_metrics[m];
+		for (size_t m = 0; m < r->ms.n; m++) {
+			const struct cmp_metric *mt = &r->ms.m[m];
 
 			if ((!g->cell[0].n[m] && !any_valid(r, g, m)) || r->o.metric_off[m])
 				continue;
@@ -86,7 +86,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 				fprintf(out, " %9s  %-21s %-8s %s%s%s%s\n", cmp_fmt_pct(a, 32, dl->pct), ci,
 					cmp_fmt_pval(b, 32, dl->p), cmp_verdict_names[dl->verdict],
 					*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
-				if (cmp_metrics[m].cls == CMP_PRIMARY || dl->by_rank)
+				if (r->ms.m[m].cls == CMP_PRIMARY || dl->by_rank)
 					hl_line(dl, out);
 				if (r->o.welch)
 					fprintf(out, "    %-4s Welch t = %.3f, df = %.1f; Mann-Whitney p = %s%s\n",
@@ -121,7 +121,7 @@ static void print_markdown(const struct cmp_result *r, FILE *out)
 		if (!g->common)
 			continue;
 		cmp_group_name(g, name, sizeof(name));
-		for (size_t m = 0; m < cmp_nmetrics; m++)
+		for (size_t m = 0; m < r->ms.n; m++)
 			for (unsigned s = 1; s < r->nsides; s++) {
 				const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
 				const struct st_desc *x = &g->cell[0].d[m], *y = &g->cell[s].d[m];
@@ -130,7 +130,7 @@ static void print_markdown(const struct cmp_result *r, FILE *out)
 				if (!dl->valid)
 					continue;
 				fprintf(out, "| %s | %s | %s ± %.1f%% | %s | %s ± %.1f%% | %s | [%s, %s] | %s | %s%s%s |\n",
-					name, cmp_metrics[m].name, cmp_fmt_num(a, 32, x->mean), x->cov_pct,
+					name, r->ms.m[m].name, cmp_fmt_num(a, 32, x->mean), x->cov_pct,
 					r->sides[s].label, cmp_fmt_num(b, 32, y->mean), y->cov_pct,
 					cmp_fmt_pct(c, 32, dl->pct), cmp_fmt_pct(d, 32, dl->lo), cmp_fmt_pct(e, 32, dl->hi),
 					cmp_fmt_pval(f, 32, dl->p),

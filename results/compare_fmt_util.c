@@ -156,11 +156,11 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 				lead, r->sides[s].label, g->cell[s].disturbed,
 				g->cell[s].ok + g->cell[s].disturbed);
 	for (unsigned s = 1; s < r->nsides; s++)
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
+		for (size_t m = 0; m < r->ms.n; m++) {
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 			size_t na = g->cell[0].n[m], nb = g->cell[s].n[m];
 
-			if (!d->valid || cmp_metrics[m].cls != CMP_PRIMARY)
+			if (!d->valid || r->ms.m[m].cls != CMP_PRIMARY)
 				continue;
 			if (d->min_p >= r->o.alpha)
 				fprintf(out, "%spower: %s %zu vs %s %zu runs can never give p < %g (the smallest p is %.3g);",
@@ -172,10 +172,10 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 			else
 				continue;
 			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
-				d->runs_needed, d->threshold, d->threshold, cmp_metrics[m].name);
+				d->runs_needed, d->threshold, d->threshold, r->ms.m[m].name);
 		}
 	for (unsigned s = 1; s < r->nsides; s++)
-		for (size_t m = 0; m < cmp_nmetrics; m++)
-			if (cmp_metrics[m].cls == CMP_PRIMARY)
+		for (size_t m = 0; m < r->ms.n; m++)
+			if (r->ms.m[m].cls == CMP_PRIMARY)
 				cmp_inv_print(r, g, s, m, out, lead);
 }

@@ -103,7 +103,7 @@ static struct json_object *desc_json(const struct cmp_cell *c, size_t m)
 static struct json_object *delta_json(const struct cmp_result *r,
 				      const struct cmp_group *g, unsigned s, size_t m)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_metric *mt = &r->ms.m[m];
 	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	struct json_object *o = json_object_new_object();
 
@@ -158,15 +158,15 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 		cgs_jadd(so, "fail_reason", cgs_jstr(c->fail_reason));
 		cgs_jadd(so, "cgroup", cgs_jstr(c->layout));
 		cgs_jadd(so, "drift_pct", cgs_jnum(c->drift_pct));
-		for (size_t m = 0; m < cmp_nmetrics; m++)
+		for (size_t m = 0; m < r->ms.n; m++)
 			if (c->n[m] && !r->o.metric_off[m])
-				cgs_jadd(mo, cmp_metrics[m].name, desc_json(c, m));
+				cgs_jadd(mo, r->ms.m[m].name, desc_json(c, m));
 		cgs_jadd(so, "metrics", mo);
 		cgs_jadd(sides, r->sides[s].label, so);
 	}
 	cgs_jadd(o, "sides", sides);
 	for (unsigned s = 1; g->common && s < r->nsides; s++)
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
+		for (size_t m = 0; m < r->ms.n; m++) {
 			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
 			if (d->valid)
@@ -238,7 +238,7 @@ static void junit_case(const struct cmp_result *r, const struct cmp_group *g,
 	fputs("    <testcase classname=\"cgscale.", f);
 	xml_escaped(f, name);
 	fputs("\" name=\"", f);
-	xml_escaped(f, cmp_metrics[m].name);
+	xml_escaped(f, r->ms.m[m].name);
 	fputc(' ', f);
 	xml_escaped(f, r->sides[s].name);
 	fprintf(f, " (%s) vs ", r->sides[s].label);
@@ -267,7 +267,7 @@ static void junit_body(const struct cmp_result *r, FILE *f)
 		unsigned tests = 0, fail = 0, skip = 0;
 
 		for (unsigned i = 0; i < r->ngroups; i++)
-			for (size_t m = 0; r->groups[i].common && m < cmp_nmetrics; m++) {
+			for (size_t m = 0; r->groups[i].common && m < r->ms.n; m++) {
 				const struct cmp_delta *d = cmp_delta_of(r, &r->groups[i], s, m);
 
 				if (!d->valid)
@@ -283,7 +283,7 @@ static void junit_body(const struct cmp_result *r, FILE *f)
 		fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\">\n",
 			tests, fail, skip);
 		for (unsigned i = 0; i < r->ngroups; i++)
-			for (size_t m = 0; r->groups[i].common && m < cmp_nmetrics; m++)
+			for (size_t m = 0; r->groups[i].common && m < r->ms.n; m++)
 				if (cmp_delta_of(r, &r->groups[i], s, m)->valid)
 					junit_case(r, &r->groups[i], s, m, f);
 		fputs("  </testsuite>\n", f);

@@ -148,7 +148,7 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 			fprintf(out, "%+*.2g%% ", LKP_REL_WIDTH, p);
 		lkp_value(out, avg, sd);
 	}
-	fprintf(out, "  %s.%s\n", g->test, cmp_metrics[m].name);
+	fprintf(out, "  %s.%s\n", g->test, r->ms.m[m].name);
 }
 
 void cmp_print_lkp(const struct cmp_result *r, FILE *out)
@@ -159,7 +159,7 @@ void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 
 		if (!g->common)
 			continue;
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
+		for (size_t m = 0; m < r->ms.n; m++) {
 			bool all = !r->o.metric_off[m];
 
 			for (unsigned s = 0; s < r->nsides && all; s++)

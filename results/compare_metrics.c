@@ -3,7 +3,7 @@
  * compare_metrics.c - the metric table of `cgscale compare` (one line per
  * metric: name, unit, direction, threshold class, extractor), how a
  * metric and a point's cgroup layout are read, the default options, and
- * the exit status that the verdicts give. Knobs: cmp_metrics[].
+ * the exit status that the verdicts give. Knobs: cmp_base_metrics[].
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "perf_metric.h"
 #include "../lib/macros.h"
+#include "../lib/util.h"
 
 const char *const cmp_class_names[] = {
 	[CMP_PRIMARY] = "primary", [CMP_SECONDARY] = "secondary",
@@ -45,30 +46,9 @@ static double m_scalability(const struct res_point *p)
 	return p->tasks > 1 ? p->sum.scalability : NAN;
 }
 
-/* A workload's aux counter as a rate per task, in its unit; NAN if none. */
-static double aux_task_rate(const struct res_point *p, const char *name)
-{
-	for (unsigned k = 0; k < p->naux; k++)
-		if (!strcmp(p->aux_name[k], name))
-			return p->sum.aux_task_rate[k];
-	return NAN;
-}
-
-/* sendfile: received Mbit/s per task, LKP's netperf.Throughput_Mbps. */
-static double m_rx_mbps(const struct res_point *p)
-{
-	return aux_task_rate(p, "rx_bytes");
-}
-
-/* remap: stress-ng bogo-ops/s of all tasks, LKP's remap.ops_per_sec. */
-static double m_bogo_ops(const struct res_point *p)
-{
-	return aux_task_rate(p, "passes") * p->tasks;
-}
-
 /* The derived perf metrics that compare compares (perf_metric.h). */
 #define CMP_PERF_ROW_YES(nm, dir, unit, desc) \
-	{ nm, unit, desc, dir, CMP_SECONDARY, NULL, "perf.metrics." nm },
+	{ nm, unit, desc, dir, CMP_SECONDARY, NULL, "perf.metrics." nm, NULL },
 #define CMP_PERF_ROW_NO(nm, dir, unit, desc)
 #define CMP_PERF_ROW_(id, nm, how, ty, num, den, sc, lab, wh, cmp, dir, unit, desc) \
 	CMP_PERF_ROW_##cmp(nm, dir, unit, desc)
@@ -77,79 +57,173 @@ static double m_bogo_ops(const struct res_point *p)
  * The metrics, one line each: an extractor, or a dotted path to a number
  * in the point's extra sections (absent: the metric is not compared).
  */
-const struct cmp_metric cmp_metrics[] = {
+const struct cmp_metric cmp_base_metrics[] = {
 	{ "per_task_ops", "ops/s",
 	  "mean ops/s of one task (LKP per_process_ops / per_thread_ops)",
-	  +1, CMP_PRIMARY, m_per_task, NULL },
+	  +1, CMP_PRIMARY, m_per_task, NULL, NULL },
 	{ "min_task_ops", "ops/s", "ops/s of the slowest task (fairness)",
-	  +1, CMP_SECONDARY, m_min_task, NULL },
+	  +1, CMP_SECONDARY, m_min_task, NULL, NULL },
 	{ "scalability", "ratio", "ops(N) / (N x ops(1)) in the same run",
-	  +1, CMP_SECONDARY, m_scalability, NULL },
-	/* the workloads' own figures, from their aux counters */
-	{ "rx_mbps", "Mbit/s", "sendfile: Mbit/s received per task (LKP netperf.Throughput_Mbps)",
-	  +1, CMP_SECONDARY, m_rx_mbps, NULL },
-	{ "bogo_ops", "bogo-ops/s", "remap: stress-ng bogo-ops/s of all tasks (LKP remap.ops_per_sec)",
-	  +1, CMP_SECONDARY, m_bogo_ops, NULL },
+	  +1, CMP_SECONDARY, m_scalability, NULL, NULL },
+	/* here the workloads' own figures: aux.NAME per aux counter of the
+	 * inputs, per task, in the unit the result gives (struct cmp_mset) */
+	{ NULL, NULL, NULL, +1, CMP_SECONDARY, NULL, NULL, NULL },
 	/* perf counters (run -e), from the point's "perf" section */
 	RES_PERF_METRICS(CMP_PERF_ROW_)
 	/* latency of the concurrent stats reader (run --stat-reader); the
 	 * tail percentiles are noisier and get the tail threshold */
 	{ "stat_p50", "ns", "median latency of one read of the stat file (--stat-reader)",
-	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p50_ns" },
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p50_ns", NULL },
 	{ "stat_p90", "ns", "90th percentile latency of a stat-file read",
-	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p90_ns" },
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p90_ns", NULL },
 	{ "stat_p99", "ns", "99th percentile latency of a stat-file read",
-	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_ns" },
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_ns", NULL },
 	{ "stat_p99_9", "ns", "99.9th percentile latency of a stat-file read",
-	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns" },
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns", NULL },
 	{ "stat_max", "ns", "slowest stat-file read",
-	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns" },
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns", NULL },
 	/* CPU time of the tasks over the window (on by default; seed 004) */
 	{ "sys_us_per_op", "us/op", "system CPU time of the tasks per op",
-	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op" },
+	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op", NULL },
 	{ "user_us_per_op", "us/op", "user CPU time of the tasks per op",
-	  -1, CMP_SECONDARY, NULL, "cputime.user_us_per_op" },
+	  -1, CMP_SECONDARY, NULL, "cputime.user_us_per_op", NULL },
 	/* /proc/vmstat over the window, system-wide, named as LKP does: per
 	 * second they follow the throughput, per op they are work per op */
 	{ "proc-vmstat.pgfault", "/s", "page faults per second, system-wide",
-	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfault" },
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfault", NULL },
 	{ "proc-vmstat.pgfault.per_op", "/op", "page faults per op, system-wide",
-	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfault" },
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfault", NULL },
 	{ "proc-vmstat.pgalloc_normal", "/s", "pages allocated from ZONE_NORMAL per second",
-	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgalloc_normal" },
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgalloc_normal", NULL },
 	{ "proc-vmstat.pgalloc_normal.per_op", "/op", "pages allocated from ZONE_NORMAL per op",
-	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgalloc_normal" },
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgalloc_normal", NULL },
 	{ "proc-vmstat.pgfree", "/s", "pages freed per second",
-	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfree" },
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfree", NULL },
 	{ "proc-vmstat.pgfree.per_op", "/op", "pages freed per op",
-	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfree" },
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfree", NULL },
 	{ "proc-vmstat.numa_hit", "/s", "allocations on the intended node per second",
-	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.numa_hit" },
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.numa_hit", NULL },
 	{ "proc-vmstat.numa_hit.per_op", "/op", "allocations on the intended node per op",
-	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.numa_hit" },
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.numa_hit", NULL },
 	/* memcg stats flushing (run --trace memcg-flush): flushes of the
 	 * point's own cgroups, and the rstat lock per flush, system-wide */
 	{ "flush_per_sec", "/s", "memcg stats flushes of the point's cgroups per second (--trace)",
-	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_sec" },
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_sec", NULL },
 	{ "flush_per_op", "/op", "memcg stats flushes of the point's cgroups per op",
-	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_op" },
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_op", NULL },
 	{ "flush_per_read", "/read", "memcg stats flushes of the point's cgroups per --stat-reader read",
-	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_read" },
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_read", NULL },
 	{ "rstat_hold_p50", "ns", "median time the rstat lock was held per flush (--trace)",
-	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_per_flush.p50_ns" },
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_per_flush.p50_ns", NULL },
 	{ "rstat_hold_p99", "ns", "99th percentile rstat lock hold per flush",
-	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.p99_ns" },
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.p99_ns", NULL },
 	{ "rstat_hold_max", "ns", "longest rstat lock hold per flush",
-	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.max_ns" },
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.max_ns", NULL },
 	{ "rstat_wait_p99", "ns", "99th percentile wait for the rstat lock per flush",
-	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.p99_ns" },
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.p99_ns", NULL },
 	{ "rstat_wait_max", "ns", "longest wait for the rstat lock per flush",
-	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns" },
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns", NULL },
 };
-const size_t cmp_nmetrics = ARRAY_SIZE(cmp_metrics);
+const size_t cmp_nbase_metrics = ARRAY_SIZE(cmp_base_metrics);
 
-_Static_assert(ARRAY_SIZE(cmp_metrics) <= CMP_MAX_METRICS,
+/* a point's aux counters always fit: one point's set never fails */
+_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX <= CMP_MAX_METRICS,
 	       "raise CMP_MAX_METRICS");
+
+/* The base rows with the aux rows at the marker. */
+static void mset_assemble(struct cmp_mset *ms)
+{
+	ms->n = 0;
+	for (size_t b = 0; b < cmp_nbase_metrics; b++) {
+		if (cmp_base_metrics[b].name) {
+			ms->m[ms->n++] = cmp_base_metrics[b];
+			continue;
+		}
+		for (unsigned k = 0; k < ms->naux; k++) {
+			struct cmp_metric *mt = &ms->m[ms->n++];
+
+			*mt = cmp_base_metrics[b];
+			mt->name = ms->aux_name[k];
+			mt->unit = ms->aux_unit[k];
+			mt->desc = "a workload's aux counter, per task";
+			mt->aux = ms->aux_src[k];
+		}
+	}
+}
+
+void cmp_mset_init(struct cmp_mset *ms)
+{
+	memset(ms, 0, sizeof(*ms));
+	mset_assemble(ms);
+}
+
+int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
+{
+	for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++) {
+		unsigned a;
+
+		for (a = 0; a < ms->naux && strcmp(ms->aux_src[a], p->aux_name[k]); a++)
+			;
+		if (a < ms->naux)
+			continue;
+		if (cmp_nbase_metrics + ms->naux >= CMP_MAX_METRICS)
+			return -E2BIG;
+		ms->aux_src[a] = p->aux_name[k];
+		ms->aux_unit[a] = p->aux_unit[k] ? p->aux_unit[k] : "";
+		snprintf(ms->aux_name[a], sizeof(ms->aux_name[a]), "aux.%s",
+			 p->aux_name[k]);
+		ms->naux++;
+	}
+	mset_assemble(ms);
+	return 0;
+}
+
+int cmp_mset_add(struct cmp_mset *ms, const struct res_file *f)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; !rc && i < f->npoints; i++)
+		rc = cmp_mset_add_point(ms, &f->points[i]);
+	return rc;
+}
+
+int cmp_mset_find(const struct cmp_mset *ms, const char *name)
+{
+	for (size_t m = 0; m < ms->n; m++)
+		if (!strcmp(ms->m[m].name, name))
+			return (int)m;
+	return -1;
+}
+
+int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen)
+{
+	char *copy, *save, *tok;
+	int rc = 0;
+
+	cmp_mset_init(&r->ms);
+	for (unsigned s = 0; !rc && s < r->nsides; s++)
+		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
+			rc = cmp_mset_add(&r->ms, &r->sides[s].files[f].res);
+	if (rc)
+		return cgs_errf(err, errlen, rc, "more aux counters than compare can hold (%d metrics)",
+				CMP_MAX_METRICS);
+	if (!r->o.metrics)
+		return 0;
+	if (!(copy = strdup(r->o.metrics)))
+		return -ENOMEM;
+	for (size_t m = 0; m < r->ms.n; m++)
+		r->o.metric_off[m] = true;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		int m = cmp_mset_find(&r->ms, tok);
+
+		if (m < 0)
+			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
+		else
+			r->o.metric_off[m] = false;
+	}
+	free(copy);
+	return rc;
+}
 
 double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 {
@@ -159,6 +233,12 @@ double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 
 	if (m->get)
 		return m->get(p);
+	if (m->aux) {
+		for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++)
+			if (!strcmp(p->aux_name[k], m->aux))
+				return p->sum.aux_task_rate[k];
+		return NAN;
+	}
 	for (s = m->extra_path; o && s && *s;) {
 		size_t n = strcspn(s, ".");
 

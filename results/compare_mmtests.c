@@ -87,7 +87,7 @@ static const char *stat_name(enum mm_stat k, bool hmean)
 static void mm_row(const struct cmp_result *r, const struct cmp_group *g, size_t m,
 		   enum mm_stat k, int oplen, FILE *out)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_metric *mt = &r->ms.m[m];
 	bool hmean = mt->dir > 0;
 	int dir = k == MM_SD || k == MM_COV ? -1 : mt->dir;
 	double base[MM_NSTAT], st[MM_NSTAT];
@@ -154,8 +154,8 @@ static void mm_table(const struct cmp_result *r, const char *test, size_t m, FIL
 		}
 	if (!oplen)
 		return;
-	fprintf(out, "\n%s %s (%s, %s is better)\n", test, cmp_metrics[m].name,
-		cmp_metrics[m].unit, cmp_metrics[m].dir > 0 ? "higher" : "lower");
+	fprintf(out, "\n%s %s (%s, %s is better)\n", test, r->ms.m[m].name,
+		r->ms.m[m].unit, r->ms.m[m].dir > 0 ? "higher" : "lower");
 	for (int row = 0; row < 2; row++) {
 		fprintf(out, "%*s", 10 + oplen, "");
 		for (unsigned s = 0; s < r->nsides; s++) {
@@ -190,7 +190,7 @@ void cmp_print_mmtests(const struct cmp_result *r, FILE *out)
 			first = strcmp(r->groups[j].test, r->groups[i].test) != 0;
 		if (!first)
 			continue;
-		for (size_t m = 0; m < cmp_nmetrics; m++)
+		for (size_t m = 0; m < r->ms.n; m++)
 			mm_table(r, r->groups[i].test, m, out);
 	}
 	fputc('\n', out);

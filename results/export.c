@@ -219,12 +219,16 @@ static void export_point(FILE *out, enum exp_format fmt, const char *file,
 			     .wopts = exp_wopts_text(p), .scope = "point",
 			     .task = -1, .interval = -1 };
 	char name[CGS_MAX_AUX][80];
+	struct cmp_mset ms;
 
 	res_point_summarise(p);
+	cmp_mset_init(&ms);
+	if (cmp_mset_add_point(&ms, p))   /* cannot be: CGS_MAX_AUX is small */
+		cmp_mset_init(&ms);
 	if (!p->status || p->status == RES_OK) {
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
-			r.metric = cmp_metrics[m].name, r.unit = cmp_metrics[m].unit;
-			r.value = cmp_metric_value(&cmp_metrics[m], p);
+		for (size_t m = 0; m < ms.n; m++) {
+			r.metric = ms.m[m].name, r.unit = ms.m[m].unit;
+			r.value = cmp_metric_value(&ms.m[m], p);
 			write_row(out, fmt, &r);
 		}
 		r.metric = "total_ops_per_sec", r.unit = "ops/s";

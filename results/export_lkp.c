@@ -4,8 +4,8 @@
  * lines an LKP program's parse prints (LKP prefixes them with the program
  * name, "cgscale."). Keys follow LKP's own where the work is the same:
  * will-it-scale's per_process_ops, per_thread_ops, scalability, workload
- * and <N>.processes/<N>.threads; netperf's Throughput_Mbps for sendfile;
- * stress-ng's remap.ops_per_sec for remap. Our own: every other compare
+ * and <N>.processes/<N>.threads; netperf's Throughput_Mbps for sendfile,
+ * stress-ng's remap.ops_per_sec for remap (lkp_aliases[]). Our own: every other compare
  * metric (perf, stat reader latencies), the cgroup memory.stat deltas, and
  * with run --profile the kernel profile as LKP's perf-profile.self and
  * .children keys (shares of at least EXP_LKP_PROFILE_FLOOR %).
@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,26 @@
 #include "compare.h"
 #include "compare_profile.h"
 #include "export.h"
+#include "../lib/macros.h"
+#include "../lib/limits.h"
 
 #define EXP_LKP_PROFILE_FLOOR 0.5
+
+/*
+ * LKP's names for a workload's aux counter: the key of the LKP program
+ * that does the same work, and whether LKP's figure is of all tasks (the
+ * per-task rate x tasks) or per task. Compare itself names no counter; it
+ * compares them all as aux.NAME.
+ */
+static const struct lkp_alias {
+	const char *test, *aux, *key;
+	bool all_tasks;
+} lkp_aliases[] = {
+	/* netperf's Throughput_Mbps: Mbit/s received by one stream */
+	{ "sendfile", "rx_bytes", "Throughput_Mbps", false },
+	/* stress-ng's remap.ops_per_sec: bogo-ops/s of all instances */
+	{ "remap", "passes", "remap.ops_per_sec", true },
+};
 
 /* A running mean. */
 struct acc {
@@ -54,7 +73,9 @@ struct lkp_state {
 	struct lkp_cell *cell;
 	unsigned ncell, failed;
 	struct acc per_task[2];             /* process, thread */
+	struct cmp_mset ms;                 /* the metrics of all the files */
 	struct acc metric[CMP_MAX_METRICS];
+	struct acc alias[ARRAY_SIZE(lkp_aliases)];
 	struct json_object *memstat;        /* field -> [sum, n] */
 	struct json_object *prof;           /* perf-profile key -> [sum %, n] */
 	unsigned nprof;                     /* points with a profile */
@@ -158,6 +179,21 @@ static int add_profile(struct lkp_state *st, const struct res_point *p)
 	return 0;
 }
 
+/* @p's aux counters that LKP has a name for. */
+static void add_aliases(struct lkp_state *st, const struct res_point *p)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
+		const struct lkp_alias *al = &lkp_aliases[a];
+
+		if (strcmp(al->test, p->test))
+			continue;
+		for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++)
+			if (!strcmp(p->aux_name[k], al->aux))
+				acc_add(&st->alias[a], p->sum.aux_task_rate[k] *
+					(al->all_tasks ? p->tasks : 1));
+	}
+}
+
 static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 		     size_t errlen)
 {
@@ -182,8 +218,9 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 	acc_add(&c->idle, p->sum.idle_pct);
 	acc_add(&c->scal, p->tasks > 1 ? p->sum.scalability : NAN);
 	acc_add(&st->per_task[thread], p->sum.per_task_ops_per_sec);
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		acc_add(&st->metric[m], cmp_metric_value(&cmp_metrics[m], p));
+	for (size_t m = 0; m < st->ms.n; m++)
+		acc_add(&st->metric[m], cmp_metric_value(&st->ms.m[m], p));
+	add_aliases(st, p);
 	return add_memstat(st, p) ?: add_profile(st, p);
 }
 
@@ -232,28 +269,24 @@ static void print_wis(FILE *out, const struct lkp_state *st)
 /* The workloads' own figures under the names LKP gives them. */
 static void print_aliases(FILE *out, const struct lkp_state *st)
 {
-	for (size_t m = 0; m < cmp_nmetrics; m++) {
-		double v = acc_mean(&st->metric[m]);
+	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
+		double v = acc_mean(&st->alias[a]);
 
-		if (!isfinite(v))
-			continue;
-		if (!strcmp(cmp_metrics[m].name, "rx_mbps"))
-			fprintf(out, "Throughput_Mbps: %.2f\n", v);
-		else if (!strcmp(cmp_metrics[m].name, "bogo_ops"))
-			fprintf(out, "remap.ops_per_sec: %.2f\n", v);
+		if (isfinite(v))
+			fprintf(out, "%s: %.2f\n", lkp_aliases[a].key, v);
 	}
 }
 
 static void print_ours(FILE *out, const struct lkp_state *st)
 {
-	for (size_t m = 0; m < cmp_nmetrics; m++) {
+	for (size_t m = 0; m < st->ms.n; m++) {
 		double v = acc_mean(&st->metric[m]);
 
 		/* per_task_ops is per_process_ops/per_thread_ops already, and
 		 * scalability is will-it-scale's (print_wis): a key once */
-		if (isfinite(v) && strcmp(cmp_metrics[m].name, "per_task_ops") &&
-		    strcmp(cmp_metrics[m].name, "scalability"))
-			fprintf(out, "%s: %.10g\n", cmp_metrics[m].name, v);
+		if (isfinite(v) && strcmp(st->ms.m[m].name, "per_task_ops") &&
+		    strcmp(st->ms.m[m].name, "scalability"))
+			fprintf(out, "%s: %.10g\n", st->ms.m[m].name, v);
 	}
 	json_object_object_foreach(st->memstat, k, a) {
 		double sum = json_object_get_double(json_object_array_get_idx(a, 0));
@@ -285,6 +318,14 @@ int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
 		json_object_put(st.memstat);
 		json_object_put(st.prof);
 		return -ENOMEM;
+	}
+	cmp_mset_init(&st.ms);
+	for (unsigned s = 0; s < nsides && !rc; s++)
+		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
+			rc = cmp_mset_add(&st.ms, &sides[s].files[f].res);
+	if (rc) {
+		snprintf(err, errlen, "the files have more aux counters than export can hold");
+		goto out;
 	}
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)

@@ -100,7 +100,7 @@ static void forest_chart(struct rpt_chart *c, const struct cmp_result *r,
 			 const char **label, unsigned n)
 {
 	struct rpt_series *vs[CMP_NVERDICT] = { 0 }, *zero;
-	double t = r->o.threshold[cmp_metrics[m].cls];
+	double t = r->o.threshold[r->ms.m[m].cls];
 
 	snprintf(c->x.label, sizeof(c->x.label), "change %% (+ is better)");
 	for (unsigned k = 0; k < n; k++) {
@@ -126,7 +126,7 @@ static void forest_chart(struct rpt_chart *c, const struct cmp_result *r,
 static void forest(struct rpt_doc *d, const struct cmp_result *r, size_t m,
 		   unsigned s)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_metric *mt = &r->ms.m[m];
 	const char **label = calloc(r->ngroups + 1, sizeof(*label));
 	char (*names)[96] = calloc(r->ngroups + 1, sizeof(*names));
 	unsigned *idx = calloc(r->ngroups + 1, sizeof(*idx)), n = 0;
@@ -214,7 +214,7 @@ static void side_table(FILE *o, const struct cmp_result *r,
 static void sides_chart(struct rpt_doc *d, const struct cmp_result *r,
 			const struct cmp_group *const *g, unsigned n, size_t m)
 {
-	const struct cmp_metric *mt = &cmp_metrics[m];
+	const struct cmp_metric *mt = &r->ms.m[m];
 	double w = 0.8 / r->nsides;
 	char title[512], (*labels)[48] = calloc(n + 1, sizeof(*labels));
 	const char **lp = calloc(n + 1, sizeof(*lp));
@@ -314,13 +314,13 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 	rpt_cmp_env(d, r);
 	if (!r->ngroups)
 		return d->err;
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		if (cmp_metrics[m].cls == CMP_PRIMARY) {
+	for (size_t m = 0; m < r->ms.n; m++)
+		if (r->ms.m[m].cls == CMP_PRIMARY) {
 			primary = m;
 			break;
 		}
 	fprintf(d->out, "<h2 id=\"changes\">Changes, metric by metric</h2>\n");
-	for (size_t m = 0; m < cmp_nmetrics; m++)
+	for (size_t m = 0; m < r->ms.n; m++)
 		for (unsigned s = 1; !r->o.metric_off[m] && s < r->nsides; s++)
 			forest(d, r, m, s);
 	by_test(d, r, primary);

@@ -58,12 +58,12 @@ static void power_notes(FILE *o, const struct cmp_result *r)
 
 	for (unsigned i = 0; i < r->ngroups; i++)
 		for (unsigned s = 1; r->groups[i].common && s < r->nsides; s++)
-			for (size_t m = 0; m < cmp_nmetrics; m++) {
+			for (size_t m = 0; m < r->ms.n; m++) {
 				const struct cmp_group *g = &r->groups[i];
 				const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 				size_t na = g->cell[0].n[m], nb = g->cell[s].n[m];
 
-				if (!d->valid || cmp_metrics[m].cls != CMP_PRIMARY)
+				if (!d->valid || r->ms.m[m].cls != CMP_PRIMARY)
 					continue;
 				if (d->min_p >= r->o.alpha) {
 					never++;

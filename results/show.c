@@ -42,8 +42,8 @@ static void show_one(const struct cmp_result *r, FILE *out)
 			width = (unsigned)strlen(name);
 	}
 	fprintf(out, "\n  %-*s %7s", (int)width, "point", "ok/runs");
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		fprintf(out, " %24s", cmp_metrics[m].name);
+	for (size_t m = 0; m < r->ms.n; m++)
+		fprintf(out, " %24s", r->ms.m[m].name);
 	fprintf(out, " %8s\n", "drift%");
 	for (unsigned i = 0; i < r->ngroups; i++) {
 		const struct cmp_group *g = &r->groups[i];
@@ -53,7 +53,7 @@ static void show_one(const struct cmp_result *r, FILE *out)
 		cmp_group_name(g, name, sizeof(name));
 		snprintf(ok, sizeof(ok), "%u/%u", c->ok, c->runs);
 		fprintf(out, "  %-*s %7s", (int)width, name, ok);
-		for (size_t m = 0; m < cmp_nmetrics; m++) {
+		for (size_t m = 0; m < r->ms.n; m++) {
 			char v[64];
 
 			if (!c->n[m])

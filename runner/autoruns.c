@@ -77,7 +77,7 @@ static size_t clean_values(const struct res_file *f, const struct res_point *p,
 		if (!same_point(p, q) || q->status != RES_OK ||
 		    res_disturbed(q, why, sizeof(why)) > 0)
 			continue;
-		x = cmp_metric_value(&cmp_metrics[0], q);
+		x = cmp_metric_value(&cmp_base_metrics[0], q);
 		if (isfinite(x))
 			v[n++] = x;
 	}

@@ -8,6 +8,8 @@
 # rows and the task rows of an interval sum to its point row (no double
 # count); "no options" is the value {} so a group-by keeps every test;
 # per_task_ops is the file's; a tab and a newline in a path stay one field.
+# The lkp-stats of sendfile and remap alone give LKP's Throughput_Mbps and
+# remap.ops_per_sec, the values of the file's aux counters.
 # Exit 0 pass, 1 fail, 77 skip.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
@@ -65,9 +67,10 @@ if not (t.loc[t.test.str.startswith("page_fault"), "options"] == "{}").all():
 # no metric a point cannot have
 m = t.groupby("test")["metric"].agg(set)
 for test in ("page_fault1", "page_fault3"):
-    if m[test] & {"rx_mbps", "bogo_ops", "ipc", "path_length", "stat_p50"}:
+    if m[test] & {"aux.rx_bytes", "aux.passes", "ipc", "path_length", "stat_p50"}:
         bad(f"{test} has impossible metrics {m[test]}")
-if "rx_mbps" not in m["sendfile"] or "bogo_ops" not in m["remap"]: bad("aux metrics missing")
+if not {"aux.rx_bytes", "aux.tx_bytes"} <= m["sendfile"] or "aux.passes" not in m["remap"]:
+    bad("aux metrics missing")
 
 # the task rows of one interval sum to the point row: no double count
 iv = t[t.interval.notna() & (t.metric == "ops_per_sec")]
@@ -101,6 +104,25 @@ for name, o in (("csv", c), ("json-lines", j)):
 if set(pd.read_csv("r.csv").file) != {src, odd + "/r.json"}: bad("csv path not quoted back")
 print(f"pandas {pd.__version__}: {len(t)} rows, {len(g)} test/options groups")
 PYEOF
+
+# the LKP stats keep LKP's names for the aux counters (export_lkp.c's
+# lkp_aliases[]): sendfile's Throughput_Mbps is the mean rx Mbit/s per task,
+# remap's remap.ops_per_sec the mean bogo-ops/s of all tasks; compare's own
+# names for them are aux.rx_bytes and aux.passes (per task)
+lkp_alias() { # test key aux 1|tasks
+	jq --arg t "$1" '.points |= map(select(.test == $t))' r.json >"$1.json"
+	"$CGSCALE" export -f lkp-stats "$1.json" >"$1.lkp" 2>err ||
+		fail "lkp-stats of $1: $(cat err)"
+	got=$(sed -n "s/^$2: //p" "$1.lkp")
+	want=$(jq --arg a "$3" --arg x "$4" '[.points[] | select(.status == "ok")
+		| .summary.aux[$a].per_task_rate * (if $x == "tasks" then .tasks else 1 end)]
+		| add / length' "$1.json")
+	[ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 0.006 && d > -0.006) }' ||
+		fail "lkp-stats $1 $2 '$got', the result says $want"
+	grep -q "^aux\\.$3: " "$1.lkp" || fail "lkp-stats of $1 has no aux.$3 key"
+}
+lkp_alias sendfile Throughput_Mbps rx_bytes 1
+lkp_alias remap remap.ops_per_sec passes tasks
 
 # bad input: exit 2, one line, nothing on stdout
 "$CGSCALE" export -f xml r.json >out 2>err; rc=$?

@@ -22,15 +22,35 @@
 #include "cmp_fixture.h"
 #include "synth.h"
 
+/* Index and row of a metric in the set of files without aux counters,
+ * which is what analyse() gives for synth.h's files. */
+static size_t metric_index(const char *name)
+{
+	struct cmp_mset ms;
+	int m;
+
+	cmp_mset_init(&ms);
+	m = cmp_mset_find(&ms, name);
+	assert_true(m >= 0);
+	return (size_t)m;
+}
+
+static struct cmp_metric metric_at(size_t m)
+{
+	struct cmp_mset ms;
+
+	cmp_mset_init(&ms);
+	assert_true(m < ms.n);
+	return ms.m[m];
+}
+
 static void test_fairness_metric(void **state)
 {
 	struct fixture *f = *state;
 	struct cmp_result r = { 0 };
 	size_t m;
 
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "min_task_ops"); m++)
-		;
-	assert_true(m < cmp_nmetrics);
+	m = metric_index("min_task_ops");
 	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 40 });
 	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.3, .seed = 41, .slow = 0.3 });
 	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
@@ -48,10 +68,8 @@ static void test_perf_metric(void **state)
 	const struct cmp_delta *d;
 	size_t m;
 
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, "path_length"); m++)
-		;
-	assert_true(m < cmp_nmetrics);
-	assert_int_equal(cmp_metrics[m].dir, -1);
+	m = metric_index("path_length");
+	assert_int_equal(metric_at(m).dir, -1);
 	put(f, "a.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 70, .path_length = 1500 });
 	put(f, "b.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 71, .shift = -10,
 					 .path_length = 1500 });
@@ -71,16 +89,6 @@ static void test_perf_metric(void **state)
 	cmp_result_free(&r);
 }
 
-static size_t metric_index(const char *name)
-{
-	size_t m;
-
-	for (m = 0; m < cmp_nmetrics && strcmp(cmp_metrics[m].name, name); m++)
-		;
-	assert_true(m < cmp_nmetrics);
-	return m;
-}
-
 /*
  * Stats-reader latencies: lower is better, and p99 is judged against the
  * tail threshold (10%), not the primary one (2%).
@@ -93,9 +101,9 @@ static void test_latency_metrics(void **state)
 	size_t p99 = metric_index("stat_p99");
 	const struct cmp_delta *d;
 
-	assert_int_equal(cmp_metrics[p99].dir, -1);
-	assert_int_equal(cmp_metrics[p99].cls, CMP_TAIL);
-	assert_int_equal(cmp_metrics[p50].cls, CMP_SECONDARY);
+	assert_int_equal(metric_at(p99).dir, -1);
+	assert_int_equal(metric_at(p99).cls, CMP_TAIL);
+	assert_int_equal(metric_at(p50).cls, CMP_SECONDARY);
 	/* ops/s -6%: reads take 6.4% longer */
 	put(f, "a.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 80, .p99_ns = 60000 });
 	put(f, "b.json", (struct synth){ .runs = 8, .cov = 0.2, .seed = 81, .shift = -6,
@@ -119,13 +127,16 @@ static void test_latency_metrics(void **state)
 	cmp_result_free(&r);
 }
 
-/* The workloads' own figures come from their aux counters, by name. */
+/* The workloads' own figures come from their aux counters, by name:
+ * aux.NAME per task, in the unit the result gives, whatever the names. */
 static void test_aux_metrics(void **state)
 {
 	const char *names[] = { "tx_bytes", "rx_bytes" }, *units[] = { "Mbit/s", "Mbit/s" };
 	const char *pnames[] = { "passes" }, *punits[] = { "bogo-ops/s" };
 	const double scales[] = { 8e-6, 8e-6 }, pscale[] = { 0.25 };
-	struct res_point p = { 0 };
+	struct res_point p = { 0 }, q = { 0 };
+	struct cmp_mset ms;
+	int rx, tx, passes;
 
 	(void)state;
 	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
@@ -133,19 +144,33 @@ static void test_aux_metrics(void **state)
 	assert_int_equal(res_point_set_aux(&p, 2, names, units, scales), 0);
 	p.sum.aux_task_rate[0] = 111;
 	p.sum.aux_task_rate[1] = 24000;
-	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p),
-			   24000, 1e-9);
-	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p)));
+	assert_int_equal(res_point_alloc(&q, 2, 1), 0);
+	q.tasks = 2;
+	assert_int_equal(res_point_set_aux(&q, 1, pnames, punits, pscale), 0);
+	q.sum.aux_task_rate[0] = 40;
+	cmp_mset_init(&ms);
+	assert_int_equal(cmp_mset_find(&ms, "aux.rx_bytes"), -1);
+	assert_int_equal(cmp_mset_add_point(&ms, &p), 0);
+	assert_int_equal(cmp_mset_add_point(&ms, &q), 0);
+	assert_int_equal(cmp_mset_add_point(&ms, &p), 0);   /* each name once */
+	tx = cmp_mset_find(&ms, "aux.tx_bytes");
+	rx = cmp_mset_find(&ms, "aux.rx_bytes");
+	passes = cmp_mset_find(&ms, "aux.passes");
+	assert_true(tx >= 0 && rx == tx + 1 && passes == rx + 1);
+	/* where the base table marks them: after scalability */
+	assert_int_equal(tx, cmp_mset_find(&ms, "scalability") + 1);
+	assert_int_equal(ms.n, cmp_nbase_metrics - 1 + 3);
+	assert_string_equal(ms.m[rx].unit, "Mbit/s");
+	assert_string_equal(ms.m[passes].unit, "bogo-ops/s");
+	assert_int_equal(ms.m[rx].dir, +1);
+	assert_int_equal(ms.m[rx].cls, CMP_SECONDARY);
+	assert_float_equal(cmp_metric_value(&ms.m[rx], &p), 24000, 1e-9);
+	assert_float_equal(cmp_metric_value(&ms.m[tx], &p), 111, 1e-9);
+	assert_true(isnan(cmp_metric_value(&ms.m[passes], &p)));
+	assert_float_equal(cmp_metric_value(&ms.m[passes], &q), 40, 1e-9);
+	assert_true(isnan(cmp_metric_value(&ms.m[rx], &q)));
 	res_point_free(&p);
-	memset(&p, 0, sizeof(p));
-	assert_int_equal(res_point_alloc(&p, 2, 1), 0);
-	p.tasks = 2;
-	assert_int_equal(res_point_set_aux(&p, 1, pnames, punits, pscale), 0);
-	p.sum.aux_task_rate[0] = 40;   /* per task: the metric is all tasks */
-	assert_float_equal(cmp_metric_value(&cmp_metrics[metric_index("bogo_ops")], &p),
-			   80, 1e-9);
-	assert_true(isnan(cmp_metric_value(&cmp_metrics[metric_index("rx_mbps")], &p)));
-	res_point_free(&p);
+	res_point_free(&q);
 }
 
 int main(void)

@@ -337,11 +337,15 @@ static void t_notable(void **state)
 
 static double metric(const struct res_point *p, const char *name)
 {
-	for (size_t m = 0; m < cmp_nmetrics; m++)
-		if (!strcmp(cmp_metrics[m].name, name))
-			return cmp_metric_value(&cmp_metrics[m], p);
-	fail_msg("no metric %s", name);
-	return 0;
+	struct cmp_mset ms;
+	int m;
+
+	cmp_mset_init(&ms);
+	assert_int_equal(cmp_mset_add_point(&ms, p), 0);
+	m = cmp_mset_find(&ms, name);
+	if (m < 0)
+		fail_msg("no metric %s", name);
+	return cmp_metric_value(&ms.m[m], p);
 }
 
 static void t_metrics(void **state)
