@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt_value.c - the value syntax shared by the option tables and the
  * rest: durations ("5s", "500ms", "1.5"), sizes ("10K" = 10240, "10k" =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf_metric.c - the table of derived perf metrics (see perf_metric.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf_metric.h - the derived perf metrics (run -e): one table, read by
  * the runner to compute them into a point's "perf.metrics" and label its

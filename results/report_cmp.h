@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_cmp.h - what the two files of the compare page share, all in
  * report_compare_head.c: the page's top and environment diff, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_compare_head.c - the top of the `cgscale compare --html` page:
  * the sides, the settings, the verdict counts, the notes and power

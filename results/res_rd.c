@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_rd.c - the typed, checked field getters of the result reader
  * (res_read.c): each names the field and what is wrong in one line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * res_rd.h - the result reader's field getters (res_rd.c). Each takes
  * the object, the key, and the reader's place @r; on a missing required

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmp_fixture.h - what the compare unit tests share: a temporary folder
  * per test (setup/teardown), synthetic result files in it (put), and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_cgroup_clean.c - cgroup-setup/ without touching a real cgroup: the
  * key-value and marker parsers, and the leftover finder on a fake

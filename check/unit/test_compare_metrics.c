@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_compare_metrics.c - compare's metrics other than ops/s on
  * synthetic result files (synth.h): fairness (the slowest task), the
