@@ -13,7 +13,11 @@ for t in dpkg-buildpackage dh lintian dpkg-checkbuilddeps; do
 		skip "$t is missing (Debian packages dpkg-dev debhelper lintian; as root 'scripts/deps.sh test' installs them)"
 done
 start=$(date +%s)
-mkdir src root
+# the tools' own temporary files (lintian leaves its ELF caches,
+# mldbm-elf-*, behind in $TMPDIR) go in $T, which is removed on exit
+mkdir src root tmp
+TMPDIR=$T/tmp
+export TMPDIR
 if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 	# what a fresh clone of this tree holds: tracked and new, not ignored
 	(cd "$REPO" && git ls-files -z -co --exclude-standard | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) >files
@@ -33,8 +37,12 @@ cd "$T" || exit 1
 deb=$(ls cgscale_*_*.deb)
 [ -f "$deb" ] || fail "no cgscale .deb was built"
 echo "ok: built $deb in $(( $(date +%s) - start ))s"
+leaks_before=$(ls /tmp/mldbm-* 2>/dev/null | wc -l)
 lintian --fail-on error cgscale_*.changes >lintian.txt 2>&1 ||
 	fail "lintian reports errors: $(cat lintian.txt)"
+[ "$(ls /tmp/mldbm-* 2>/dev/null | wc -l)" = "$leaks_before" ] ||
+	fail "lintian left temporary files in /tmp: $(ls -t /tmp/mldbm-* | head -3)"
+[ -n "$(ls tmp)" ] || echo "note: lintian wrote nothing in \$TMPDIR this time"
 grep -q '^E:' lintian.txt && fail "lintian errors: $(grep '^E:' lintian.txt)"
 echo "ok: lintian: $(grep -c '^[WIP]:' lintian.txt) warnings/notes, no error"
 dep=$(dpkg-deb -f "$deb" Depends)
