@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../results/compare.h"
+#include "cmp_two.h"
 #include "synth.h"
 
 struct fixture {
@@ -66,18 +67,9 @@ static inline void put(struct fixture *f, const char *name, struct synth s)
 /* Analyse two files in-process, for a look at the verdicts. */
 static inline void analyse(struct cmp_result *r, const char *a, const char *b, double t)
 {
-	char err[512];
-
 	cmp_opts_default(&r->o);
 	r->o.threshold[CMP_PRIMARY] = t;
-	r->nsides = 2;
-	r->sides = calloc(2, sizeof(*r->sides));
-	assert_non_null(r->sides);
-	strcpy(r->sides[0].label, "A");
-	strcpy(r->sides[1].label, "B");
-	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
-	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
-	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
+	cmp_analyse_two(r, a, b);
 }
 
 #endif

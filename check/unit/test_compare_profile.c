@@ -23,6 +23,7 @@
 
 #include "../../results/compare.h"
 #include "../../results/compare_profile.h"
+#include "cmp_two.h"
 #include "synth.h"
 
 static struct json_object *sym(const char *n, int self, int children)
@@ -87,18 +88,9 @@ static void write_side(const char *path, int c0, unsigned runs, uint64_t seed)
 static void analyse(struct cmp_result *r, struct cmp_profile *p, const char *a,
 		    const char *b)
 {
-	char err[512];
-
 	memset(r, 0, sizeof(*r));
 	cmp_opts_default(&r->o);
-	r->nsides = 2;
-	r->sides = calloc(2, sizeof(*r->sides));
-	assert_non_null(r->sides);
-	strcpy(r->sides[0].label, "A");
-	strcpy(r->sides[1].label, "B");
-	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
-	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
-	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
+	cmp_analyse_two(r, a, b);
 	assert_int_equal(cmp_profile_analyse(r, CMP_PROF_FLOOR, CMP_PROF_THRESHOLD, p), 0);
 }
 

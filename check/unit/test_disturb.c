@@ -22,6 +22,7 @@
 
 #include "../../results/compare.h"
 #include "../../results/disturb.h"
+#include "cmp_two.h"
 #include "synth.h"
 
 static const struct synth S = { .tasks = 1, .mean = 1e6 };
@@ -138,19 +139,10 @@ static void write_runs(const char *path, const double *v, unsigned n, unsigned b
 
 static void analyse(struct cmp_result *r, const char *a, const char *b, bool keep)
 {
-	char err[512];
-
 	memset(r, 0, sizeof(*r));
 	cmp_opts_default(&r->o);
 	r->o.keep_disturbed = keep;
-	r->nsides = 2;
-	r->sides = calloc(2, sizeof(*r->sides));
-	assert_non_null(r->sides);
-	strcpy(r->sides[0].label, "A");
-	strcpy(r->sides[1].label, "B");
-	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
-	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
-	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
+	cmp_analyse_two(r, a, b);
 	assert_int_equal(r->ngroups, 1);
 }
 
