@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vmstat.c - the vmstat observer: /proc/vmstat read at the sample that
- * opens the measured window and at every measured sample after it (the
- * last one closes the window), so its deltas cover exactly the window of
- * the point's summary. The keys that changed go into extra.vmstat with
+ * vmstat.c - the vmstat observer: /proc/vmstat read twice, at the sample
+ * that opens the measured window and at the one that closes it, so its
+ * deltas cover exactly the window of the point's summary and the sampler
+ * reads it no more often at a short --interval. The keys that changed go into extra.vmstat with
  * their rates per second and per op, as LKP's proc-vmstat.* figures.
  * System-wide: other work on the machine counts too.
  */
@@ -25,7 +25,7 @@
 
 struct cgs_vmobs {
 	int fd;
-	struct cgs_vmstat at[2];      /* window start, latest measured sample */
+	struct cgs_vmstat at[2];      /* window start, window end */
 	int64_t t_ns[2];
 	bool have[2];
 	int err;                      /* first read error, -errno */
@@ -47,16 +47,10 @@ static int vm_read(struct cgs_vmobs *v, int which)
 	return cgs_vmstat_parse(v->buf, &v->at[which]);
 }
 
-static void vm_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
-		      bool window_start)
+static void vm_at(struct cgs_vmobs *v, int which, int64_t t_ns)
 {
-	struct cgs_vmobs *v = priv;
-	int which = window_start ? 0 : 1, rc;
+	int rc = vm_read(v, which);
 
-	(void)s;
-	if (!window_start && (ph != RES_PHASE_MEASURE || !v->have[0]))
-		return;
-	rc = vm_read(v, which);
 	if (rc) {
 		if (!v->err)
 			v->err = rc;
@@ -64,6 +58,24 @@ static void vm_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 	}
 	v->t_ns[which] = t_ns;
 	v->have[which] = true;
+}
+
+static void vm_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+		      bool window_start)
+{
+	(void)s;
+	(void)ph;
+	if (window_start)
+		vm_at(priv, 0, t_ns);
+}
+
+static void vm_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase ph)
+{
+	struct cgs_vmobs *v = priv;
+
+	(void)s;
+	if (ph == RES_PHASE_MEASURE && v->have[0])
+		vm_at(v, 1, t_ns);
 }
 
 /* The value of @name at the window's start; absent keys count as 0. */
@@ -130,7 +142,8 @@ struct cgs_vmobs *cgs_vmobs_new(void)
 void cgs_vmobs_observer(struct cgs_vmobs *v, struct cgs_observer *o)
 {
 	*o = (struct cgs_observer){ .name = "vmstat", .priv = v,
-		.sample = vm_sample, .finish = vm_finish };
+		.sample = vm_sample, .window_end = vm_window_end,
+		.finish = vm_finish };
 }
 
 void cgs_vmobs_free(struct cgs_vmobs *v)
