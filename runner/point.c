@@ -21,6 +21,7 @@
 #include "point.h"
 #include "point_cost.h"
 #include "point_int.h"
+#include "sampler_cpu.h"
 #include "task.h"
 #include "../lib/util.h"
 
@@ -33,6 +34,17 @@ static int cpustat_read(int fd, struct cgs_cpustat *out)
 		return -EIO;
 	buf[n] = 0;
 	return cgs_cpustat_parse(buf, out);
+}
+
+/* Read /proc/stat when due (see struct cgs_cpustat_span). */
+static void cpustat_take(struct cgs_cpustat_span *cs, int fd, struct res_point *p,
+			 unsigned k, int64_t now, int64_t every, bool edge)
+{
+	struct cgs_cpustat cur;
+
+	if (cgs_cpustat_due(cs, now, every, edge) && cpustat_read(fd, &cur) == 0)
+		cgs_cpustat_span_fill(cs, &cur, now, k, p->idle_pct, p->iowait_pct,
+				      p->steal_pct);
 }
 
 /* Wait for every task at the gate, a failure, or the timeout. */
@@ -102,18 +114,18 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 {
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
-	struct cgs_cpustat prev = { 0 }, cur;
+	struct cgs_cpustat_span cs = { 0 };
 	int64_t t0, tg, wstart = 0, lag = 0;
 	unsigned k = 1;
-	bool have_stat;
 	int rc = 0;
 
 	if (!last) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	have_stat = cpustat_read(statfd, &prev) == 0;
+	cs.have = cpustat_read(statfd, &cs.prev) == 0;
 	t0 = cgs_now_ns();
+	cs.prev_ns = t0;
 	cgs_gate_open(sh);
 	tg = cgs_now_ns();    /* waking every task is not the sampler's work */
 	p->t_ns[0] = 0;
@@ -143,11 +155,8 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		if (opens)
 			wstart = now;
 		obs_sample(spec, p, k, opens);
-		if (have_stat && cpustat_read(statfd, &cur) == 0) {
-			cgs_cpustat_pct(&prev, &cur, &p->idle_pct[k],
-					&p->iowait_pct[k], &p->steal_pct[k]);
-			prev = cur;
-		}
+		cpustat_take(&cs, statfd, p, k, now, spec->cpustat_interval_ns,
+			     opens || s + 1 == nplan);
 		if (spec->tick)
 			spec->tick(spec->tick_arg, p->t_ns[k]);
 		cgs_point_cost_sample(cost, cgs_now_ns() - now);
@@ -262,6 +271,7 @@ static int point_measure(const struct cgs_point_spec *spec,
 			 const enum res_phase *phase, unsigned n, int *signo)
 {
 	struct cgs_sched_saved saved;
+	struct cgs_sampler_pin pin;
 	struct cgs_point_cost cost;
 	bool killed;
 	int64_t t;
@@ -282,6 +292,12 @@ static int point_measure(const struct cgs_point_spec *spec,
 	/* sampling and the stop at the sampler's priority: bounded duty */
 	cost.rt_err = cgs_sampler_prio_enter(spec->sprio, &saved);
 	cost.rt = spec->sprio && spec->sprio->rt && !cost.rt_err;
+	cgs_sampler_cpu_choose(spec->sampler_cpu, spec->topo, spec->places,
+			       spec->ntasks, &pin);
+	cost.cpu_err = cgs_sampler_pin_enter(spec->topo, &pin);
+	cost.cpu = pin.cpu;
+	cost.cpu_why = pin.why;
+	cost.cpustat_ns = spec->cpustat_interval_ns;
 	if (!rc) {
 		rc = sample_loop(spec, pt->sh, p, at, phase, n, wk, &cost, signo);
 		obs_window_end(spec, p);
@@ -291,6 +307,7 @@ static int point_measure(const struct cgs_point_spec *spec,
 	t = cgs_now_ns();
 	killed = cgs_workers_collect(spec, pt->sh, wk, &sig);
 	cost.stop_ns = cgs_now_ns() - t;
+	cgs_sampler_pin_leave(spec->topo, &pin);
 	cgs_sampler_prio_leave(&saved);
 	cgs_point_cost_record(&cost, p);
 	if (sig && rc != -EINTR) {      /* heard while stopping the tasks */

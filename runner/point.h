@@ -70,6 +70,8 @@ struct cgs_point_spec {
 	void *tick_arg;
 	const struct cgs_cgview *cg;  /* the point's cgroups, or NULL: none */
 	const struct cgs_sampler_prio *sprio;  /* sampling and stop; NULL: as is */
+	int sampler_cpu;            /* sampler_cpu.h: CGS_SCPU_AUTO, _NONE or a CPU */
+	int64_t cpustat_interval_ns;  /* /proc/stat at most this often; 0: every sample */
 };
 
 /*
@@ -99,11 +101,11 @@ unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
 int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
 		       unsigned s, int64_t t0, int64_t window_start);
 
-/* One reading of the first line of /proc/stat, in jiffies. */
 /* Sleep until @when (monotonic ns) unless a signal arrives first on
  * signalfd @sigfd (-1: none): then -EINTR with its number in *@signo. */
 int cgs_wait_until(int64_t when, int sigfd, int *signo);
 
+/* One reading of the first line of /proc/stat, in jiffies. */
 struct cgs_cpustat {
 	uint64_t total, idle, iowait, steal;
 };
@@ -115,6 +117,28 @@ int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out);
 void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
 		     double *idle, double *iowait, double *steal);
 
-/* CLOCK_MONOTONIC in ns. */
+/*
+ * /proc/stat in spans: read at the measured window's edges and at most
+ * every @every ns between them (the kernel formats a line per CPU and a
+ * count per interrupt for each read: costly on a big machine at a short
+ * --interval). The samples since the last read get that span's
+ * percentages, so the window's time-weighted mean is unchanged.
+ */
+struct cgs_cpustat_span {
+	bool have;                  /* prev holds a reading */
+	struct cgs_cpustat prev;
+	int64_t prev_ns;
+	unsigned prev_k;            /* the sample of that reading */
+};
+
+/* Is a read due at a sample taken at @now? Always at an @edge. */
+bool cgs_cpustat_due(const struct cgs_cpustat_span *cs, int64_t now,
+		     int64_t every, bool edge);
+
+/* The reading @cur, at sample @k taken at @now: samples prev_k+1..k of
+ * @idle, @iowait and @steal get its percentages. */
+void cgs_cpustat_span_fill(struct cgs_cpustat_span *cs, const struct cgs_cpustat *cur,
+			   int64_t now, unsigned k, double *idle, double *iowait,
+			   double *steal);
 
 #endif

@@ -15,6 +15,7 @@ void cgs_point_cost_init(struct cgs_point_cost *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->spawn_ns = c->stop_ns = -1;
+	c->cpu = -1;
 }
 
 void cgs_point_cost_sample(struct cgs_point_cost *c, int64_t ns)
@@ -43,6 +44,15 @@ int cgs_point_cost_record(const struct cgs_point_cost *c, struct res_point *p)
 	if (c->rt_err)
 		json_object_object_add(h, "sampler_policy_error",
 				       json_object_new_string(strerror(-c->rt_err)));
+	json_object_object_add(h, "sampler_cpu", c->cpu >= 0 && !c->cpu_err ?
+		json_object_new_int(c->cpu) : NULL);
+	json_object_object_add(h, "sampler_cpu_reason", json_object_new_string(
+		c->cpu_why ? c->cpu_why : "unbound"));
+	if (c->cpu_err)
+		json_object_object_add(h, "sampler_cpu_error",
+				       json_object_new_string(strerror(-c->cpu_err)));
+	json_object_object_add(h, "cpustat_interval_ms", json_object_new_double(
+		c->cpustat_ns / 1e6));
 	json_object_object_add(h, "spawn_ms", ms_or_null(c->spawn_ns));
 	json_object_object_add(h, "stop_ms", ms_or_null(c->stop_ns));
 	json_object_object_add(h, "sample_instants", json_object_new_int((int)c->nsample));

@@ -3,7 +3,8 @@
  * point_cost.h - what running a point cost the harness itself, recorded
  * in the point as "harness": the time from starting the workers to every
  * task at the gate (spawn), from the stop to every task reaped (stop), the
- * sampler's own work per instant, and the priority it sampled at.
+ * sampler's own work per instant, the priority and CPU it sampled at, and
+ * how often it read /proc/stat.
  */
 #ifndef CGS_POINT_COST_H
 #define CGS_POINT_COST_H
@@ -20,6 +21,10 @@ struct cgs_point_cost {
 	unsigned nsample;
 	bool rt;                 /* sampled at SCHED_FIFO */
 	int rt_err;              /* -errno when raising it failed */
+	int cpu;                 /* the sampler's CPU; -1: unbound */
+	const char *cpu_why;     /* how it was chosen, or why unbound */
+	int cpu_err;             /* -errno when binding it failed */
+	int64_t cpustat_ns;      /* /proc/stat at most this often; 0: every sample */
 };
 
 void cgs_point_cost_init(struct cgs_point_cost *c);

@@ -44,6 +44,9 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	int sampler_priority;            /* sched_prio.h: rt or normal */
+	char *sampler_cpu;               /* sampler_cpu.h: CPU, auto or none */
+	int sampler_cpu_v;               /* ... parsed */
+	int64_t cpustat_interval_ns;     /* /proc/stat at most this often */
 	bool dry_run;                    /* dryrun.c: print the plan only */
 	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;

@@ -20,6 +20,7 @@
 #include "invoke.h"
 #include "point.h"
 #include "run.h"
+#include "sampler_cpu.h"
 #include "sched_prio.h"
 #include "statfile.h"
 #include "statread.h"
@@ -74,6 +75,10 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only"),
 	OPT_ENUM("sampler-priority", 0, RO(sampler_priority), "rt", cgs_sprio_names,
 		"the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
+	OPT_STRING("sampler-cpu", 0, RO(sampler_cpu), "auto", "CPU",
+		"CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
+	OPT_DURATION("cpustat-interval", 0, RO(cpustat_interval_ns), "1s", 0, HOUR,
+		"read /proc/stat (the idle and steal of each sample) at the window's edges and at most this often between them; 0: at every sample"),
 	OPT_STRING("events", 'e', RO(events), "none", "LIST",
 		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
 	OPT_BOOL("require-events", 0, RO(require_events),
@@ -348,6 +353,10 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		return cgs_errf(err, errlen, -EINVAL,
 				"more than %d samples per point; give a longer --interval",
 				CGS_MAX_SAMPLES);
+	rc = cgs_sampler_cpu_parse(r->o.sampler_cpu, &r->topo, &r->o.sampler_cpu_v,
+				   err, errlen);
+	if (rc)
+		return rc;
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
 		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
 				r->o.governor);

@@ -64,6 +64,28 @@ void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
 	*steal = 100.0 * ((double)b->steal - (double)a->steal) / dt;
 }
 
+bool cgs_cpustat_due(const struct cgs_cpustat_span *cs, int64_t now,
+		     int64_t every, bool edge)
+{
+	return cs->have && (edge || now - cs->prev_ns >= every);
+}
+
+void cgs_cpustat_span_fill(struct cgs_cpustat_span *cs, const struct cgs_cpustat *cur,
+			   int64_t now, unsigned k, double *idle, double *iowait,
+			   double *steal)
+{
+	double i, w, s;
+
+	cgs_cpustat_pct(&cs->prev, cur, &i, &w, &s);
+	for (unsigned j = cs->prev_k + 1; j <= k; j++) {
+		idle[j] = i;
+		iowait[j] = w;
+		steal[j] = s;
+	}
+	cs->prev = *cur;
+	cs->prev_ns = now;
+	cs->prev_k = k;
+}
 
 int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
 		       unsigned s, int64_t t0, int64_t window_start)

@@ -100,6 +100,53 @@ static void t_cpustat(void **state)
 	assert_int_equal(cgs_cpustat_parse("intr 1 2 3", &a), -EINVAL);
 }
 
+/*
+ * /proc/stat in spans: a read is due at an edge, or once the interval has
+ * passed; the samples since the last read share its percentages, so the
+ * time-weighted mean over them is that of the whole span.
+ */
+static void t_cpustat_span(void **state)
+{
+	struct cgs_cpustat_span cs = { 0 };
+	struct cgs_cpustat cur;
+	double idle[8], iowait[8], steal[8];
+
+	(void)state;
+	for (int i = 0; i < 8; i++)
+		idle[i] = iowait[i] = steal[i] = NAN;
+	/* no first reading: never due */
+	assert_false(cgs_cpustat_due(&cs, 5 * S, 0, true));
+	assert_int_equal(cgs_cpustat_parse("cpu  100 0 0 900 0 0 0 0\n", &cs.prev), 0);
+	cs.have = true;
+	cs.prev_ns = 0;
+	/* every second: not at 0.3 s or 0.6 s, at 1 s, always at an edge */
+	assert_false(cgs_cpustat_due(&cs, S * 3 / 10, S, false));
+	assert_false(cgs_cpustat_due(&cs, S * 6 / 10, S, false));
+	assert_true(cgs_cpustat_due(&cs, S, S, false));
+	assert_true(cgs_cpustat_due(&cs, S * 6 / 10, S, true));
+	/* interval 0: at every sample */
+	assert_true(cgs_cpustat_due(&cs, 1, 0, false));
+	/* read at sample 3: samples 1-3 share its 40% idle */
+	assert_int_equal(cgs_cpustat_parse("cpu  700 0 0 1300 0 0 0 0\n", &cur), 0);
+	cgs_cpustat_span_fill(&cs, &cur, S, 3, idle, iowait, steal);
+	assert_true(isnan(idle[0]));
+	for (int k = 1; k <= 3; k++) {
+		assert_float_equal(idle[k], 40.0, 1e-9);
+		assert_float_equal(iowait[k], 0.0, 1e-9);
+	}
+	assert_true(isnan(idle[4]));
+	assert_int_equal(cs.prev_k, 3);
+	assert_true(cs.prev_ns == S);
+	/* the next span covers 4-5 only */
+	assert_false(cgs_cpustat_due(&cs, S + S / 2, S, false));
+	assert_int_equal(cgs_cpustat_parse("cpu  700 0 0 1500 0 0 0 0\n", &cur), 0);
+	cgs_cpustat_span_fill(&cs, &cur, 2 * S, 5, idle, iowait, steal);
+	assert_float_equal(idle[3], 40.0, 1e-9);
+	assert_float_equal(idle[4], 100.0, 1e-9);
+	assert_float_equal(idle[5], 100.0, 1e-9);
+	assert_true(isnan(idle[6]));
+}
+
 /* Two tasks; the sampler woke late: the second interval lasted 1.2 s. */
 static void t_summary(void **state)
 {
@@ -229,6 +276,7 @@ int main(void)
 		cmocka_unit_test(t_schedule),
 		cmocka_unit_test(t_due),
 		cmocka_unit_test(t_cpustat),
+		cmocka_unit_test(t_cpustat_span),
 		cmocka_unit_test(t_summary),
 		cmocka_unit_test(t_truncate),
 		cmocka_unit_test(t_scalability),

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_sampler_cpu.c - where --sampler-cpu puts the sampler, on synthetic
+ * hwloc topologies (pack:2 core:4 pu:2, 16 PUs): auto takes the last PU no
+ * task is bound to, else leaves it unbound; a number must be a PU the
+ * runner may use; anything else is refused with the fix.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../runner/sampler_cpu.h"
+
+#define SMALL "pack:2 core:4 pu:2"
+
+/* The sampler's CPU for @ntasks tasks placed by @policy on SMALL. */
+static int chosen(int asked, enum cgs_placement policy, unsigned ntasks,
+		  char *why, size_t len)
+{
+	struct cgs_topo topo;
+	struct cgs_places pl;
+	struct cgs_sampler_pin pin;
+
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	assert_int_equal(cgs_places_build(&topo, policy, &pl), 0);
+	cgs_sampler_cpu_choose(asked, &topo, &pl, ntasks, &pin);
+	snprintf(why, len, "%s", pin.why);
+	assert_int_equal(pin.err, 0);
+	cgs_places_free(&pl);
+	cgs_topo_free(&topo);
+	return pin.cpu;
+}
+
+static void t_auto(void **state)
+{
+	char why[120];
+
+	(void)state;
+	/* whole cores: tasks on cores 0-2 = PUs 0-5; last free PU 15 */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_CORES, 3, why, sizeof(why)), 15);
+	assert_string_equal(why, "the last CPU no task is bound to");
+	/* 7 cores taken: the 8th core's PUs are free */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_CORES, 7, why, sizeof(why)), 15);
+	/* every core taken: nowhere left */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_CORES, 8, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "every CPU has a task"));
+	/* more tasks than places wrap around: still nowhere */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_CORES, 20, why, sizeof(why)), -1);
+	/* one PU each, first PUs first: 8 tasks leave the SMT siblings */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_PUS, 8, why, sizeof(why)), 15);
+	/* 15 of 16 PUs: the one left is the second PU of the last core */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_PUS, 15, why, sizeof(why)), 15);
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_PUS, 16, why, sizeof(why)), -1);
+	/* unbound tasks: an unbound sampler */
+	assert_int_equal(chosen(CGS_SCPU_AUTO, CGS_PLACE_NONE, 1, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "--placement none"));
+}
+
+static void t_asked(void **state)
+{
+	char why[120];
+
+	(void)state;
+	assert_int_equal(chosen(3, CGS_PLACE_CORES, 8, why, sizeof(why)), 3);
+	assert_string_equal(why, "--sampler-cpu");
+	assert_int_equal(chosen(CGS_SCPU_NONE, CGS_PLACE_CORES, 1, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "none"));
+}
+
+static void t_parse(void **state)
+{
+	struct cgs_topo topo;
+	char err[256];
+	int v = 12345;
+
+	(void)state;
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	assert_int_equal(cgs_sampler_cpu_parse("auto", &topo, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, CGS_SCPU_AUTO);
+	assert_int_equal(cgs_sampler_cpu_parse(NULL, &topo, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, CGS_SCPU_AUTO);
+	assert_int_equal(cgs_sampler_cpu_parse("none", &topo, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, CGS_SCPU_NONE);
+	assert_int_equal(cgs_sampler_cpu_parse("15", &topo, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, 15);
+	assert_int_equal(cgs_sampler_cpu_parse("16", &topo, &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--sampler-cpu 16 is not a CPU the runner may use (0-15)"));
+	assert_int_equal(cgs_sampler_cpu_parse("1x", &topo, &v, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'1x' is not a CPU number, auto or none"));
+	assert_int_equal(cgs_sampler_cpu_parse("-1", &topo, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cgs_sampler_cpu_parse("", &topo, &v, err, sizeof(err)), -EINVAL);
+	cgs_topo_free(&topo);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_auto),
+		cmocka_unit_test(t_asked),
+		cmocka_unit_test(t_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sampler_cpu.c - where the sampler runs while a point samples (see
+ * sampler_cpu.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sampler_cpu.h"
+#include "../lib/util.h"
+
+int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
+			  char *err, size_t errlen)
+{
+	hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topo->t);
+	char *end, list[64] = "";
+	long v;
+
+	if (!s || !strcmp(s, "auto")) {
+		*out = CGS_SCPU_AUTO;
+		return 0;
+	}
+	if (!strcmp(s, "none")) {
+		*out = CGS_SCPU_NONE;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > 1 << 20)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--sampler-cpu '%s' is not a CPU number, auto or none", s);
+	if (!hwloc_bitmap_isset(allowed, (unsigned)v)) {
+		hwloc_bitmap_list_snprintf(list, sizeof(list), allowed);
+		return cgs_errf(err, errlen, -EINVAL,
+				"--sampler-cpu %ld is not a CPU the runner may use (%s); give one of them, auto or none",
+				v, list);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+void cgs_sampler_cpu_choose(int asked, const struct cgs_topo *topo,
+			    const struct cgs_places *pl, unsigned ntasks,
+			    struct cgs_sampler_pin *pin)
+{
+	hwloc_bitmap_t free_pus;
+
+	memset(pin, 0, sizeof(*pin));
+	pin->cpu = -1;
+	if (asked >= 0) {
+		pin->cpu = asked;
+		snprintf(pin->why, sizeof(pin->why), "--sampler-cpu");
+		return;
+	}
+	if (asked == CGS_SCPU_NONE) {
+		snprintf(pin->why, sizeof(pin->why), "unbound (--sampler-cpu none)");
+		return;
+	}
+	if (!pl->n) {
+		snprintf(pin->why, sizeof(pin->why), "unbound, as the tasks are (--placement none)");
+		return;
+	}
+	free_pus = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->t));
+	if (!free_pus) {
+		pin->err = -ENOMEM;
+		snprintf(pin->why, sizeof(pin->why), "unbound: no memory to choose a CPU");
+		return;
+	}
+	for (unsigned i = 0; i < ntasks && i < pl->n; i++)
+		hwloc_bitmap_andnot(free_pus, free_pus, cgs_place_of(pl, i));
+	pin->cpu = hwloc_bitmap_last(free_pus);
+	hwloc_bitmap_free(free_pus);
+	snprintf(pin->why, sizeof(pin->why), pin->cpu >= 0 ?
+		 "the last CPU no task is bound to" :
+		 "unbound: every CPU has a task (give --sampler-cpu to choose one)");
+}
+
+int cgs_sampler_pin_enter(const struct cgs_topo *topo, struct cgs_sampler_pin *pin)
+{
+	hwloc_bitmap_t one = NULL;
+
+	pin->saved = NULL;
+	if (pin->cpu < 0)
+		return 0;
+	pin->saved = hwloc_bitmap_alloc();
+	one = hwloc_bitmap_alloc();
+	if (!pin->saved || !one) {
+		pin->err = -ENOMEM;
+		goto out;
+	}
+	hwloc_bitmap_only(one, (unsigned)pin->cpu);
+	if (hwloc_get_cpubind(topo->t, pin->saved, HWLOC_CPUBIND_THREAD) ||
+	    hwloc_set_cpubind(topo->t, one, HWLOC_CPUBIND_THREAD))
+		pin->err = errno ? -errno : -EINVAL;
+out:
+	hwloc_bitmap_free(one);
+	if (pin->err) {
+		hwloc_bitmap_free(pin->saved);
+		pin->saved = NULL;
+	}
+	return pin->err;
+}
+
+void cgs_sampler_pin_leave(const struct cgs_topo *topo, struct cgs_sampler_pin *pin)
+{
+	if (!pin->saved)
+		return;
+	hwloc_set_cpubind(topo->t, pin->saved, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(pin->saved);
+	pin->saved = NULL;
+}
