@@ -4,11 +4,13 @@
  * -- -m 10K`), the case of LKP's netperf memcg reports.
  *
  * Each task owns one TCP connection over loopback. The task is the sender:
- * it sendfile()s --msg-size bytes (10K = 10240) of a file of 2 x msg-size
- * random bytes in its tmpdir (unlinked), alternating offsets 0 and
- * msg-size, as netperf's two-entry ring does. Its partner (a thread, or a
- * child process) is the receiver, netserver's recv_tcp_stream: recv() of
- * 131072 bytes into a ring of two buffers until EOF, never touching the
+ * it sendfile()s --msg-size bytes (10K = 10240) of a file of random bytes
+ * in its tmpdir (unlinked), alternating offsets 0 and msg-size, as
+ * netperf's two-entry ring does; the file is 2 x (msg-size + 4) bytes, as
+ * netperf writes it. Its partner (a thread, or a child process) is the
+ * receiver, netserver's recv_tcp_stream: recv() of SO_RCVBUF bytes (the
+ * receive buffer's size before the connection: 131072 with Linux's default
+ * tcp_rmem) into a ring of two buffers until EOF, never touching the
  * data. No socket option that
  * changes the data path is set unless asked (--sndbuf/--rcvbuf); only
  * send/receive timeouts, so that a dead or stuck receiver fails the point
@@ -43,7 +45,6 @@
 #include "workload.h"
 #include "../lib/macros.h"
 
-#define SF_RECV_SIZE 131072             /* netserver's, from SO_RCVBUF */
 #define SF_TIMEO_S 1                    /* poll granularity of both ends */
 #define SF_STALL_S 10                   /* no progress for this long: fail */
 #define SF_JOIN_NS (5 * 1000000000LL)   /* receiver's drain at the end */
@@ -63,11 +64,19 @@ static const char *const sf_nets[] = { "6", "4", NULL };
 struct sf_point {
 	struct sockaddr_storage sa;
 	socklen_t salen;
+	int recv_size;          /* netserver's: SO_RCVBUF before the connection */
 };
+
+/* netperf's file: each of its 2 ring entries written as msg + sizeof(int) */
+static size_t sf_file_bytes(int64_t msg)
+{
+	return 2 * ((size_t)msg + sizeof(int));
+}
 
 /* the receiver's own copy (see cgs_partner_start) */
 struct sf_recv_arg {
 	int rfd, sfd, filefd;
+	int recv_size;
 	int64_t die_after;
 };
 
@@ -113,6 +122,26 @@ static void sf_loopback(int family, struct sf_point *pt)
 	}
 }
 
+/*
+ * netserver's receive size: the socket's SO_RCVBUF before the connection
+ * (after --rcvbuf, which Linux doubles), read as netserver reads it.
+ */
+static int sf_recv_size(struct sf_point *pt, int64_t rcvbuf)
+{
+	int fd = socket(pt->sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
+	int v = (int)rcvbuf, rc = 0;
+	socklen_t len = sizeof(v);
+
+	if (fd < 0)
+		return -errno;
+	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v))) ||
+	    getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len))
+		rc = -errno;
+	close(fd);
+	pt->recv_size = v > 0 ? v : 4096;   /* netserver's fallback */
+	return rc;
+}
+
 /* Choose the loopback address once per point, and record it. */
 static int sf_prepare(struct cgs_ctx *ctx)
 {
@@ -136,6 +165,9 @@ static int sf_prepare(struct cgs_ctx *ctx)
 		return cgs_ctx_fail(ctx, -EOPNOTSUPP,
 				    "no usable loopback address (127.0.0.1: %s)",
 				    strerror(-rc));
+	rc = sf_recv_size(pt, o->rcvbuf);
+	if (rc)
+		return cgs_ctx_fail(ctx, rc, "reading SO_RCVBUF: %s", strerror(-rc));
 	if (!ctx->extra)
 		return 0;
 	json_object_object_add(ctx->extra, "family", json_object_new_string(
@@ -149,9 +181,9 @@ static int sf_prepare(struct cgs_ctx *ctx)
 	json_object_object_add(ctx->extra, "receiver", json_object_new_string(
 		ctx->threads ? "thread" : "process"));
 	json_object_object_add(ctx->extra, "file_bytes",
-			       json_object_new_int64(2 * o->msg_size));
+			       json_object_new_int64((int64_t)sf_file_bytes(o->msg_size)));
 	json_object_object_add(ctx->extra, "recv_size",
-			       json_object_new_int(SF_RECV_SIZE));
+			       json_object_new_int(pt->recv_size));
 	return 0;
 }
 
@@ -175,7 +207,7 @@ static int sf_timeo(int fd, int opt)
 static int sf_recv(struct cgs_partner *p, void *arg)
 {
 	struct sf_recv_arg *a = arg;
-	char *buf[2] = { malloc(SF_RECV_SIZE), malloc(SF_RECV_SIZE) };
+	char *buf[2] = { malloc(a->recv_size), malloc(a->recv_size) };
 	uint64_t got = 0;
 	unsigned k = 0;
 	int rc = 0;
@@ -189,7 +221,7 @@ static int sf_recv(struct cgs_partner *p, void *arg)
 		goto out;
 	}
 	for (;;) {
-		ssize_t n = recv(a->rfd, buf[k], SF_RECV_SIZE, 0);
+		ssize_t n = recv(a->rfd, buf[k], a->recv_size, 0);
 
 		if (n > 0) {
 			k ^= 1;
@@ -227,7 +259,7 @@ out:
 /* The file netperf sends from: 2 x msg random bytes, unlinked. */
 static int sf_file(struct cgs_task *t, size_t msg)
 {
-	size_t len = 2 * msg, done = 0;
+	size_t len = sf_file_bytes((int64_t)msg), done = 0;
 	char buf[4096];
 	int fd = cgs_task_tmpfile(t, 0);
 
@@ -336,6 +368,7 @@ static int sf_setup(struct cgs_task *t)
 		goto fail;
 	a = (struct sf_recv_arg){ .rfd = s->rfd, .sfd = s->sfd,
 				  .filefd = s->filefd,
+				  .recv_size = ((const struct sf_point *)t->ctx->priv)->recv_size,
 				  .die_after = die ? atoll(die) : 0 };
 	rc = cgs_partner_start(t, o->partner, "cgs:sf-recv", sf_recv, &a, sizeof(a));
 	if (rc)
@@ -451,7 +484,7 @@ static int sf_loop(struct cgs_task *t)
 #define SO(f) offsetof(struct sf_opts, f)
 static const struct cgs_opt sf_optdefs[] = {
 	OPT_SIZE("msg-size", 0, SO(msg_size), "10K", 1, 64 << 20,
-		"bytes per sendfile() call (netperf -m); the file is twice that"),
+		"bytes per sendfile() call (netperf -m); the file is 2 x (that + 4), as netperf's"),
 	OPT_ENUM("net", 0, SO(net), "6", sf_nets,
 		"loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1"),
 	OPT_ENUM("partner", 0, SO(partner), "same", cgs_partner_place_names,
@@ -467,10 +500,10 @@ static const struct cgs_aux sf_aux[] = {
 	[SF_RX] = { "rx_bytes", "Mbit/s", 8e-6 },
 };
 
-/* the file sent: twice msg-size */
+/* the file sent: 2 x (msg-size + 4) */
 static uint64_t sf_tmpdir_bytes(const void *opts)
 {
-	return 2 * (uint64_t)((const struct sf_opts *)opts)->msg_size;
+	return sf_file_bytes(((const struct sf_opts *)opts)->msg_size);
 }
 
 const struct cgs_workload sendfile_workload = {

@@ -35,6 +35,12 @@ for net in 6 4; do
 			.ops > 0 and .aux.tx_bytes >= .ops * 10240))' "$out" >/dev/null ||
 		{ jq -c '.points[] | {mode, tasks, status, reason, workload,
 			  t: [.tasks_detail[] | {ops, aux}]}' "$out"; fail "--net $net: results"; }
+	# netperf's file (2 x (10240 + 4)) and netserver's receive size (the
+	# socket's SO_RCVBUF before the connection: tcp_rmem's default)
+	rmem=$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_rmem)
+	jq -e --argjson r "$rmem" 'all(.points[]; .workload.file_bytes == 20488 and
+		.workload.recv_size == $r)' "$out" >/dev/null ||
+		fail "--net $net: file_bytes/recv_size: $(jq -c '[.points[].workload | {file_bytes, recv_size}]' "$out"), want 20488/$rmem"
 	[ "$want" = ipv4 ] && [ $net = 6 ] && echo "note: ::1 is not available here; IPv4 fallback checked"
 	# the table shows the Mbit/s lines
 	grep -q 'Mbit/s (rx_bytes' "$tmp/log" || fail "no Mbit/s line in the table"
@@ -63,6 +69,14 @@ fi
 jq -e -s 'all(.[].points[]; .status == "ok" and
 	all(.tasks_detail[]; .aux.tx_bytes == .aux.rx_bytes and .aux.rx_bytes > 0))' \
 	"$tmp/next.json" "$tmp/free.json" >/dev/null || fail "next/free results"
+# --rcvbuf 256K: the receive size is what netserver would read back (Linux
+# doubles the value, capped by net.core.rmem_max); -m 4K: 2 x (4096 + 4)
+rmax=$(cat /proc/sys/net/core/rmem_max)
+want=$(( 2 * (rmax < 262144 ? rmax : 262144) ))
+jq -e --argjson w "$want" 'all(.points[]; .workload.recv_size == $w)' "$tmp/free.json" >/dev/null ||
+	fail "--rcvbuf 256K: recv_size $(jq -c '[.points[].workload.recv_size]' "$tmp/free.json"), want $want"
+jq -e 'all(.points[]; .workload.file_bytes == 8200)' "$tmp/next.json" >/dev/null ||
+	fail "--msg-size 4K: file_bytes $(jq -c '[.points[].workload.file_bytes]' "$tmp/next.json"), want 8200"
 
 # a receiver that dies after 50 MB: both modes fail, with the reason
 start=$(date +%s)
