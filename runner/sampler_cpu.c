@@ -41,12 +41,25 @@ int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
 	return 0;
 }
 
+int cgs_last_free_cpu(const struct cgs_topo *topo, const struct cgs_places *pl,
+		      unsigned ntasks)
+{
+	hwloc_bitmap_t free_pus = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->t));
+	int cpu;
+
+	if (!free_pus)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ntasks && i < pl->n; i++)
+		hwloc_bitmap_andnot(free_pus, free_pus, cgs_place_of(pl, i));
+	cpu = hwloc_bitmap_last(free_pus);
+	hwloc_bitmap_free(free_pus);
+	return cpu < 0 ? -1 : cpu;
+}
+
 void cgs_sampler_cpu_choose(int asked, const struct cgs_topo *topo,
 			    const struct cgs_places *pl, unsigned ntasks,
 			    struct cgs_sampler_pin *pin)
 {
-	hwloc_bitmap_t free_pus;
-
 	memset(pin, 0, sizeof(*pin));
 	pin->cpu = -1;
 	if (asked >= 0) {
@@ -62,16 +75,13 @@ void cgs_sampler_cpu_choose(int asked, const struct cgs_topo *topo,
 		snprintf(pin->why, sizeof(pin->why), "unbound, as the tasks are (--placement none)");
 		return;
 	}
-	free_pus = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->t));
-	if (!free_pus) {
+	pin->cpu = cgs_last_free_cpu(topo, pl, ntasks);
+	if (pin->cpu == -ENOMEM) {
+		pin->cpu = -1;
 		pin->err = -ENOMEM;
 		snprintf(pin->why, sizeof(pin->why), "unbound: no memory to choose a CPU");
 		return;
 	}
-	for (unsigned i = 0; i < ntasks && i < pl->n; i++)
-		hwloc_bitmap_andnot(free_pus, free_pus, cgs_place_of(pl, i));
-	pin->cpu = hwloc_bitmap_last(free_pus);
-	hwloc_bitmap_free(free_pus);
 	snprintf(pin->why, sizeof(pin->why), pin->cpu >= 0 ?
 		 "the last CPU no task is bound to" :
 		 "unbound: every CPU has a task (give --sampler-cpu to choose one)");

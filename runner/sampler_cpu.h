@@ -31,6 +31,11 @@ struct cgs_sampler_pin {
 	hwloc_bitmap_t saved; /* the binding to restore; NULL: none */
 };
 
+/* The last PU the runner may use that none of tasks 0..@ntasks-1 is bound
+ * to on @pl; -1 when there is none, -ENOMEM. */
+int cgs_last_free_cpu(const struct cgs_topo *topo, const struct cgs_places *pl,
+		      unsigned ntasks);
+
 /* Choose for a point of @ntasks tasks on @pl, from @asked. */
 void cgs_sampler_cpu_choose(int asked, const struct cgs_topo *topo,
 			    const struct cgs_places *pl, unsigned ntasks,

@@ -22,6 +22,7 @@
 
 #include "../results/hist.h"
 #include "run.h"
+#include "sampler_cpu.h"
 #include "statread.h"
 #include "statread_int.h"
 #include "../lib/util.h"
@@ -123,28 +124,21 @@ static void *reader_main(void *arg)
  * is bound to; unbound when every PU has a task or tasks are unbound. */
 static int choose_cpu(struct cgs_statread *sr, unsigned ntasks)
 {
-	hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(sr->topo->t);
-	hwloc_bitmap_t used = hwloc_bitmap_alloc(), free_pus = hwloc_bitmap_alloc();
-	int rc = 0, cpu = sr->cpu_asked;
+	int cpu = sr->cpu_asked;
 
-	if (!used || !free_pus) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	if (cpu < 0 && !sr->places->n) {
 		snprintf(sr->cpu_note, sizeof(sr->cpu_note),
 			 "unbound, as the tasks are (--placement none)");
-		goto out;
+		return 0;
 	}
 	if (cpu < 0) {
-		for (unsigned i = 0; i < ntasks; i++)
-			hwloc_bitmap_or(used, used, cgs_place_of(sr->places, i));
-		hwloc_bitmap_andnot(free_pus, allowed, used);
-		cpu = hwloc_bitmap_last(free_pus);
+		cpu = cgs_last_free_cpu(sr->topo, sr->places, ntasks);
+		if (cpu == -ENOMEM)
+			return cpu;
 		if (cpu < 0) {
 			snprintf(sr->cpu_note, sizeof(sr->cpu_note),
 				 "unbound: every CPU has a task (give --stat-reader-cpu to choose one)");
-			goto out;
+			return 0;
 		}
 		snprintf(sr->cpu_note, sizeof(sr->cpu_note), "the last CPU no task is bound to");
 	} else {
@@ -153,13 +147,9 @@ static int choose_cpu(struct cgs_statread *sr, unsigned ntasks)
 	sr->cpu = cpu;
 	sr->bind = hwloc_bitmap_alloc();
 	if (!sr->bind)
-		rc = -ENOMEM;
-	else
-		hwloc_bitmap_only(sr->bind, (unsigned)cpu);
-out:
-	hwloc_bitmap_free(used);
-	hwloc_bitmap_free(free_pus);
-	return rc;
+		return -ENOMEM;
+	hwloc_bitmap_only(sr->bind, (unsigned)cpu);
+	return 0;
 }
 
 /* All tasks are at the gate: find the target from task 0, read it once,
