@@ -10,11 +10,10 @@
  * netperf writes it. Its partner (a thread, or a child process) is the
  * receiver, netserver's recv_tcp_stream: recv() of SO_RCVBUF bytes (the
  * receive buffer's size before the connection: 131072 with Linux's default
- * tcp_rmem) into a ring of two buffers until EOF, never touching the
- * data. No socket option that
- * changes the data path is set unless asked (--sndbuf/--rcvbuf); only
- * send/receive timeouts, so that a dead or stuck receiver fails the point
- * instead of hanging it.
+ * tcp_rmem) into a ring of two buffers until EOF, never touching the data.
+ * No socket option that changes the data path is set unless asked
+ * (--sndbuf/--rcvbuf); only send/receive timeouts, so that a dead or stuck
+ * receiver fails the point instead of hanging it.
  *
  * One op = one sendfile() call's worth of msg-size bytes sent: a short send
  * counts its bytes and is completed before the next op. Aux counters:
@@ -85,15 +84,22 @@ struct sf_task {
 	size_t msg;
 };
 
-/* Can we listen on @sa and connect to it? 0 or -errno. */
-static int sf_probe(const struct sockaddr_storage *sa0, socklen_t len)
+/*
+ * Can we listen on @pt->sa and connect to it? 0 or -errno. The listener
+ * also gives netserver's receive size: its SO_RCVBUF before the connection
+ * (after --rcvbuf, which Linux doubles), read as netserver reads it.
+ */
+static int sf_probe(struct sf_point *pt, int64_t rcvbuf)
 {
-	struct sockaddr_storage sa = *sa0;
+	struct sockaddr_storage sa = pt->sa;
+	socklen_t len = pt->salen, vlen = sizeof(int);
 	int lfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
 	int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-	int rc = 0;
+	int v = (int)rcvbuf, rc = 0;
 
 	if (lfd < 0 || fd < 0 || bind(lfd, (struct sockaddr *)&sa, len) ||
+	    (rcvbuf && setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v))) ||
+	    getsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, &vlen) ||
 	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sa, &len) ||
 	    connect(fd, (struct sockaddr *)&sa, len))
 		rc = -errno;
@@ -101,6 +107,7 @@ static int sf_probe(const struct sockaddr_storage *sa0, socklen_t len)
 		close(lfd);
 	if (fd >= 0)
 		close(fd);
+	pt->recv_size = v > 0 ? v : 4096;   /* netserver's fallback */
 	return rc;
 }
 
@@ -122,26 +129,6 @@ static void sf_loopback(int family, struct sf_point *pt)
 	}
 }
 
-/*
- * netserver's receive size: the socket's SO_RCVBUF before the connection
- * (after --rcvbuf, which Linux doubles), read as netserver reads it.
- */
-static int sf_recv_size(struct sf_point *pt, int64_t rcvbuf)
-{
-	int fd = socket(pt->sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-	int v = (int)rcvbuf, rc = 0;
-	socklen_t len = sizeof(v);
-
-	if (fd < 0)
-		return -errno;
-	if ((rcvbuf && setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v))) ||
-	    getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len))
-		rc = -errno;
-	close(fd);
-	pt->recv_size = v > 0 ? v : 4096;   /* netserver's fallback */
-	return rc;
-}
-
 /* Choose the loopback address once per point, and record it. */
 static int sf_prepare(struct cgs_ctx *ctx)
 {
@@ -154,20 +141,17 @@ static int sf_prepare(struct cgs_ctx *ctx)
 		return -ENOMEM;
 	ctx->priv = pt;
 	sf_loopback(o->net == 0 ? AF_INET6 : AF_INET, pt);
-	rc = sf_probe(&pt->sa, pt->salen);
+	rc = sf_probe(pt, o->rcvbuf);
 	if (rc && o->net == 0) {
 		snprintf(why, sizeof(why), "::1 is not available (%s); used 127.0.0.1",
 			 strerror(-rc));
 		sf_loopback(AF_INET, pt);
-		rc = sf_probe(&pt->sa, pt->salen);
+		rc = sf_probe(pt, o->rcvbuf);
 	}
 	if (rc)
 		return cgs_ctx_fail(ctx, -EOPNOTSUPP,
 				    "no usable loopback address (127.0.0.1: %s)",
 				    strerror(-rc));
-	rc = sf_recv_size(pt, o->rcvbuf);
-	if (rc)
-		return cgs_ctx_fail(ctx, rc, "reading SO_RCVBUF: %s", strerror(-rc));
 	if (!ctx->extra)
 		return 0;
 	json_object_object_add(ctx->extra, "family", json_object_new_string(
