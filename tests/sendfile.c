@@ -5,10 +5,13 @@
  *
  * Each task owns one TCP connection over loopback. The task is the sender:
  * it sendfile()s --msg-size bytes (10K = 10240) of a file of random bytes
- * in its tmpdir (unlinked), alternating offsets 0 and msg-size, as
- * netperf's two-entry ring does; the file is 2 x (msg-size + 4) bytes, as
- * netperf writes it. Its partner (a thread, or a child process) is the
- * receiver, netserver's recv_tcp_stream: recv() of SO_RCVBUF bytes (the
+ * in its tmpdir (unlinked), going round netperf's ring: W = SO_SNDBUF /
+ * msg-size + 1 entries (at least 2; SO_SNDBUF as the new socket reports
+ * it, after --sndbuf: 16384 with Linux's default tcp_wmem, so W = 2 at
+ * 10K), at offsets 0, W-1, ..., 1 times msg-size, in a file of
+ * W x (msg-size + 4) bytes, as netperf writes it (tests/sendfile_net.c).
+ * Its partner (a thread, or a child process) is the receiver, netserver's
+ * recv_tcp_stream: recv() of SO_RCVBUF bytes (the
  * receive buffer's size before the connection: 131072 with Linux's default
  * tcp_rmem) into a ring of two buffers until EOF, never touching the data.
  * No socket option that changes the data path is set unless asked
@@ -26,51 +29,24 @@
  * free, --sndbuf, --rcvbuf. Test knob (environment, not for users):
  * CGSCALE_TEST_RECV_DIE=BYTES makes each receiver die after BYTES.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "sendfile_net.h"
 #include "workload.h"
 #include "../lib/macros.h"
 
-#define SF_TIMEO_S 1                    /* poll granularity of both ends */
-#define SF_STALL_S 10                   /* no progress for this long: fail */
-#define SF_JOIN_NS (5 * 1000000000LL)   /* receiver's drain at the end */
-
 enum { SF_TX, SF_RX };
 
-struct sf_opts {
-	int64_t msg_size;
-	int net;
-	int partner;
-	int64_t sndbuf, rcvbuf;
-};
-
 static const char *const sf_nets[] = { "6", "4", NULL };
-
-/* prepare's choice, inherited by the tasks */
-struct sf_point {
-	struct sockaddr_storage sa;
-	socklen_t salen;
-	int recv_size;          /* netserver's: SO_RCVBUF before the connection */
-};
-
-/* netperf's file: each of its 2 ring entries written as msg + sizeof(int) */
-static size_t sf_file_bytes(int64_t msg)
-{
-	return 2 * ((size_t)msg + sizeof(int));
-}
 
 /* the receiver's own copy (see cgs_partner_start) */
 struct sf_recv_arg {
@@ -78,56 +54,6 @@ struct sf_recv_arg {
 	int recv_size;
 	int64_t die_after;
 };
-
-struct sf_task {
-	int sfd, rfd, filefd;
-	size_t msg;
-};
-
-/*
- * Can we listen on @pt->sa and connect to it? 0 or -errno. The listener
- * also gives netserver's receive size: its SO_RCVBUF before the connection
- * (after --rcvbuf, which Linux doubles), read as netserver reads it.
- */
-static int sf_probe(struct sf_point *pt, int64_t rcvbuf)
-{
-	struct sockaddr_storage sa = pt->sa;
-	socklen_t len = pt->salen, vlen = sizeof(int);
-	int lfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-	int fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-	int v = (int)rcvbuf, rc = 0;
-
-	if (lfd < 0 || fd < 0 || bind(lfd, (struct sockaddr *)&sa, len) ||
-	    (rcvbuf && setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v))) ||
-	    getsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &v, &vlen) ||
-	    listen(lfd, 1) || getsockname(lfd, (struct sockaddr *)&sa, &len) ||
-	    connect(fd, (struct sockaddr *)&sa, len))
-		rc = -errno;
-	if (lfd >= 0)
-		close(lfd);
-	if (fd >= 0)
-		close(fd);
-	pt->recv_size = v > 0 ? v : 4096;   /* netserver's fallback */
-	return rc;
-}
-
-static void sf_loopback(int family, struct sf_point *pt)
-{
-	memset(&pt->sa, 0, sizeof(pt->sa));
-	if (family == AF_INET6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&pt->sa;
-
-		a->sin6_family = AF_INET6;
-		a->sin6_addr = in6addr_loopback;
-		pt->salen = sizeof(*a);
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)&pt->sa;
-
-		a->sin_family = AF_INET;
-		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		pt->salen = sizeof(*a);
-	}
-}
 
 /* Choose the loopback address once per point, and record it. */
 static int sf_prepare(struct cgs_ctx *ctx)
@@ -152,6 +78,7 @@ static int sf_prepare(struct cgs_ctx *ctx)
 		return cgs_ctx_fail(ctx, -EOPNOTSUPP,
 				    "no usable loopback address (127.0.0.1: %s)",
 				    strerror(-rc));
+	pt->width = sf_width(pt->sa.ss_family, o->msg_size, o->sndbuf);
 	if (!ctx->extra)
 		return 0;
 	json_object_object_add(ctx->extra, "family", json_object_new_string(
@@ -165,7 +92,8 @@ static int sf_prepare(struct cgs_ctx *ctx)
 	json_object_object_add(ctx->extra, "receiver", json_object_new_string(
 		ctx->threads ? "thread" : "process"));
 	json_object_object_add(ctx->extra, "file_bytes",
-			       json_object_new_int64((int64_t)sf_file_bytes(o->msg_size)));
+			       json_object_new_int64((int64_t)sf_file_bytes(pt->width, o->msg_size)));
+	json_object_object_add(ctx->extra, "ring_entries", json_object_new_int((int)pt->width));
 	json_object_object_add(ctx->extra, "recv_size",
 			       json_object_new_int(pt->recv_size));
 	return 0;
@@ -174,13 +102,6 @@ static int sf_prepare(struct cgs_ctx *ctx)
 static void sf_cleanup(struct cgs_ctx *ctx)
 {
 	free(ctx->priv);
-}
-
-static int sf_timeo(int fd, int opt)
-{
-	struct timeval tv = { SF_TIMEO_S, 0 };
-
-	return setsockopt(fd, SOL_SOCKET, opt, &tv, sizeof(tv)) ? -errno : 0;
 }
 
 /*
@@ -240,80 +161,6 @@ out:
 	return rc;
 }
 
-/* The file netperf sends from: 2 x msg random bytes, unlinked. */
-static int sf_file(struct cgs_task *t, size_t msg)
-{
-	size_t len = sf_file_bytes((int64_t)msg), done = 0;
-	char buf[4096];
-	int fd = cgs_task_tmpfile(t, 0);
-
-	while (fd >= 0 && done < len) {
-		size_t n = len - done < sizeof(buf) ? len - done : sizeof(buf);
-
-		if (getrandom(buf, n, 0) != (ssize_t)n ||
-		    pwrite(fd, buf, n, done) != (ssize_t)n) {
-			int err = -errno;
-
-			close(fd);
-			return cgs_task_fail(t, err ? err : -EIO,
-					     "writing the %zu-byte file to send", len);
-		}
-		done += n;
-	}
-	return fd;
-}
-
-static int sf_buf(struct cgs_task *t, int fd, int opt, int64_t bytes)
-{
-	int v = (int)bytes;
-
-	if (bytes && setsockopt(fd, SOL_SOCKET, opt, &v, sizeof(v)))
-		return cgs_task_fail(t, -errno, "setting %s to %d",
-				     opt == SO_SNDBUF ? "SO_SNDBUF" : "SO_RCVBUF", v);
-	return 0;
-}
-
-/* Listen on loopback, connect, accept: both ends of the connection. */
-static int sf_connect(struct cgs_task *t, struct sf_task *s)
-{
-	const struct sf_opts *o = t->ctx->opts;
-	const struct sf_point *pt = t->ctx->priv;
-	struct sockaddr_storage sa = pt->sa;
-	socklen_t len = pt->salen;
-	int one = 1, lfd, rc;
-
-	lfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-	if (lfd < 0)
-		return cgs_task_fail(t, -errno, "socket");
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	/* on the listener, so the accepted socket starts with it */
-	rc = sf_buf(t, lfd, SO_RCVBUF, o->rcvbuf);
-	if (!rc && (bind(lfd, (struct sockaddr *)&sa, len) || listen(lfd, 1) ||
-		    getsockname(lfd, (struct sockaddr *)&sa, &len)))
-		rc = cgs_task_fail(t, -errno, "listening on loopback");
-	if (!rc) {
-		s->sfd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP);
-		if (s->sfd < 0)
-			rc = cgs_task_fail(t, -errno, "socket");
-	}
-	if (!rc) {
-		setsockopt(s->sfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		rc = sf_buf(t, s->sfd, SO_SNDBUF, o->sndbuf);
-	}
-	if (!rc && connect(s->sfd, (struct sockaddr *)&sa, len))
-		rc = cgs_task_fail(t, -errno, "connecting over loopback");
-	if (!rc) {
-		s->rfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (s->rfd < 0)
-			rc = cgs_task_fail(t, -errno, "accept");
-	}
-	if (!rc && (sf_timeo(s->sfd, SO_SNDTIMEO) || sf_timeo(s->sfd, SO_RCVTIMEO) ||
-		    sf_timeo(s->rfd, SO_RCVTIMEO)))
-		rc = cgs_task_fail(t, -errno, "setting socket timeouts");
-	close(lfd);
-	return rc;
-}
-
 static void sf_teardown(struct cgs_task *t)
 {
 	struct sf_task *s = t->priv;
@@ -344,9 +191,10 @@ static int sf_setup(struct cgs_task *t)
 
 	if (!s)
 		return -ENOMEM;
-	*s = (struct sf_task){ .sfd = -1, .rfd = -1, .msg = (size_t)o->msg_size };
+	*s = (struct sf_task){ .sfd = -1, .rfd = -1, .msg = (size_t)o->msg_size,
+			       .width = ((const struct sf_point *)t->ctx->priv)->width };
 	t->priv = s;
-	s->filefd = sf_file(t, s->msg);
+	s->filefd = sf_file(t, s);
 	rc = s->filefd < 0 ? s->filefd : sf_connect(t, s);
 	if (rc)
 		goto fail;
@@ -452,15 +300,15 @@ static int sf_finish(struct cgs_task *t, struct sf_task *s)
 static int sf_loop(struct cgs_task *t)
 {
 	struct sf_task *s = t->priv;
-	off_t off = 0;
+	unsigned k = 0;
 	int rc;
 
 	while (!cgs_stop(t)) {
-		rc = sf_send_msg(t, s, off);
+		rc = sf_send_msg(t, s, (off_t)k * (off_t)s->msg);
 		if (rc)
 			return rc;
 		cgs_add(t, 1);
-		off = off ? 0 : (off_t)s->msg;
+		k = k ? k - 1 : s->width - 1;   /* netperf's ring: 0, W-1, ..., 1 */
 	}
 	return sf_finish(t, s);
 }
@@ -468,7 +316,7 @@ static int sf_loop(struct cgs_task *t)
 #define SO(f) offsetof(struct sf_opts, f)
 static const struct cgs_opt sf_optdefs[] = {
 	OPT_SIZE("msg-size", 0, SO(msg_size), "10K", 1, 64 << 20,
-		"bytes per sendfile() call (netperf -m); the file is 2 x (that + 4), as netperf's"),
+		"bytes per sendfile() call (netperf -m); netperf's ring of SO_SNDBUF / SIZE + 1 such pieces is the file sent"),
 	OPT_ENUM("net", 0, SO(net), "6", sf_nets,
 		"loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1"),
 	OPT_ENUM("partner", 0, SO(partner), "same", cgs_partner_place_names,
@@ -484,10 +332,12 @@ static const struct cgs_aux sf_aux[] = {
 	[SF_RX] = { "rx_bytes", "Mbit/s", 8e-6 },
 };
 
-/* the file sent: 2 x (msg-size + 4) */
+/* the file sent: netperf's ring */
 static uint64_t sf_tmpdir_bytes(const void *opts)
 {
-	return sf_file_bytes(((const struct sf_opts *)opts)->msg_size);
+	const struct sf_opts *o = opts;
+
+	return sf_file_bytes(sf_width(AF_INET, o->msg_size, o->sndbuf), o->msg_size);
 }
 
 const struct cgs_workload sendfile_workload = {

@@ -35,12 +35,14 @@ for net in 6 4; do
 			.ops > 0 and .aux.tx_bytes >= .ops * 10240))' "$out" >/dev/null ||
 		{ jq -c '.points[] | {mode, tasks, status, reason, workload,
 			  t: [.tasks_detail[] | {ops, aux}]}' "$out"; fail "--net $net: results"; }
-	# netperf's file (2 x (10240 + 4)) and netserver's receive size (the
+	# netperf's ring (tcp_wmem's default / 10240 + 1 entries, at least 2) and
+	# file (an entry is 10240 + 4 bytes), and netserver's receive size (the
 	# socket's SO_RCVBUF before the connection: tcp_rmem's default)
 	rmem=$(awk '{ print $2 }' /proc/sys/net/ipv4/tcp_rmem)
-	jq -e --argjson r "$rmem" 'all(.points[]; .workload.file_bytes == 20488 and
-		.workload.recv_size == $r)' "$out" >/dev/null ||
-		fail "--net $net: file_bytes/recv_size: $(jq -c '[.points[].workload | {file_bytes, recv_size}]' "$out"), want 20488/$rmem"
+	w=$(awk '{ w = int($2 / 10240) + 1; print w < 2 ? 2 : w }' /proc/sys/net/ipv4/tcp_wmem)
+	jq -e --argjson r "$rmem" --argjson w "$w" 'all(.points[]; .workload.ring_entries == $w and
+		.workload.file_bytes == $w * 10244 and .workload.recv_size == $r)' "$out" >/dev/null ||
+		fail "--net $net: ring/file/recv: $(jq -c '[.points[].workload | {ring_entries, file_bytes, recv_size}]' "$out"), want $w/$((w * 10244))/$rmem"
 	[ "$want" = ipv4 ] && [ $net = 6 ] && echo "note: ::1 is not available here; IPv4 fallback checked"
 	# the table shows the Mbit/s lines
 	grep -q 'Mbit/s (rx_bytes' "$tmp/log" || fail "no Mbit/s line in the table"
@@ -69,14 +71,23 @@ fi
 jq -e -s 'all(.[].points[]; .status == "ok" and
 	all(.tasks_detail[]; .aux.tx_bytes == .aux.rx_bytes and .aux.rx_bytes > 0))' \
 	"$tmp/next.json" "$tmp/free.json" >/dev/null || fail "next/free results"
-# --rcvbuf 256K: the receive size is what netserver would read back (Linux
-# doubles the value, capped by net.core.rmem_max); -m 4K: 2 x (4096 + 4)
+# --rcvbuf 256K and --sndbuf 64K: what netserver and netperf would read
+# back (Linux doubles the value, capped by net.core.rmem_max/wmem_max):
+# the receive size, and a ring of that SO_SNDBUF / 10240 + 1 entries;
+# -m 4K: tcp_wmem's default / 4096 + 1 entries of 4096 + 4 bytes
 rmax=$(cat /proc/sys/net/core/rmem_max)
 want=$(( 2 * (rmax < 262144 ? rmax : 262144) ))
 jq -e --argjson w "$want" 'all(.points[]; .workload.recv_size == $w)' "$tmp/free.json" >/dev/null ||
 	fail "--rcvbuf 256K: recv_size $(jq -c '[.points[].workload.recv_size]' "$tmp/free.json"), want $want"
-jq -e 'all(.points[]; .workload.file_bytes == 8200)' "$tmp/next.json" >/dev/null ||
-	fail "--msg-size 4K: file_bytes $(jq -c '[.points[].workload.file_bytes]' "$tmp/next.json"), want 8200"
+wmax=$(cat /proc/sys/net/core/wmem_max)
+w=$(( 2 * (wmax < 65536 ? wmax : 65536) / 10240 + 1 ))
+jq -e --argjson w "$w" 'all(.points[]; .workload.ring_entries == $w and .workload.file_bytes == $w * 10244)' \
+	"$tmp/free.json" >/dev/null ||
+	fail "--sndbuf 64K: ring $(jq -c '[.points[].workload | {ring_entries, file_bytes}]' "$tmp/free.json"), want $w entries"
+w=$(awk '{ w = int($2 / 4096) + 1; print w < 2 ? 2 : w }' /proc/sys/net/ipv4/tcp_wmem)
+jq -e --argjson w "$w" 'all(.points[]; .workload.ring_entries == $w and .workload.file_bytes == $w * 4100)' \
+	"$tmp/next.json" >/dev/null ||
+	fail "--msg-size 4K: ring $(jq -c '[.points[].workload | {ring_entries, file_bytes}]' "$tmp/next.json"), want $w entries"
 
 # a receiver that dies after 50 MB: both modes fail, with the reason
 start=$(date +%s)
