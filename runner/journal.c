@@ -142,6 +142,7 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen)
 {
 	char old[PATH_MAX] = "", *line;
+	struct stat st;
 	unsigned n = 0;
 	int rc;
 
@@ -154,6 +155,10 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 	if (rc == -EBUSY)
 		return cgs_errf(err, errlen, rc, "-o %s: another cgscale run is writing this output (its journal %s is in use); choose another -o",
 				outpath, j->path);
+	/* an empty journal holds no point: the claim of -o DIR, or a run
+	 * that died before its header */
+	if (!rc && !stat(j->path, &st) && st.st_size == 0)
+		rc = -ENOENT;
 	if (!rc) {
 		rc = recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
 		if (rc)
@@ -266,6 +271,16 @@ int cgs_cmd_recover(int argc, char **argv)
 	return status;
 }
 
+void cgs_rj_unclaim(const char *outpath)
+{
+	char j[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(j, sizeof(j), "%s" SUFFIX, outpath);
+	if (!stat(j, &st) && st.st_size == 0)
+		unlink(j);
+}
+
 /* Make the default output's directory, and pick a name no other run uses:
  * two runs started in the same second get two files. */
 int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
@@ -273,6 +288,7 @@ int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
 {
 	char base[PATH_MAX], *slash;
 	size_t n;
+	int fd;
 
 	if (!is_default && !in_dir)
 		return 0;
@@ -314,8 +330,18 @@ int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
 		if (w >= (int)len)
 			return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is too long");
 		snprintf(j, sizeof(j), "%s" SUFFIX, outpath);
-		if (access(outpath, F_OK) && access(j, F_OK))
+		if (!access(outpath, F_OK))
+			continue;
+		/* the empty journal is the claim: atomic against a run that
+		 * picks a name in the same directory at the same moment */
+		fd = open(j, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
 			return 0;
+		}
+		if (errno != EEXIST)
+			return cgs_errf(err, errlen, -errno, "-o: cannot create %s: %s; choose a writable directory",
+					j, strerror(errno));
 	}
 	return cgs_errf(err, errlen, -EEXIST, "no free result name in -o's directory; give a file name with -o");
 }

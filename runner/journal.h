@@ -24,7 +24,11 @@ struct cgs_rjournal {
 
 /* Create the default output's directory (@is_default: results/runs/<stamp>/)
  * or pick a free name in -o DIR (@in_dir), adding -2, -3... to @outpath
- * when another run has it. 0 or -errno with @err. */
+ * when another run has it; in -o DIR the name is claimed by creating its
+ * empty journal (O_EXCL). 0 or -errno with @err. */
+/* Remove the empty journal of a claim that was not used. */
+void cgs_rj_unclaim(const char *outpath);
+
 int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
 			bool in_dir, char *err, size_t errlen);
 

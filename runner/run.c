@@ -345,8 +345,11 @@ static int journal_start(struct cgs_run *r)
 	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
 				     r->out_in_dir, err, sizeof(err));
 
-	if (!rc)
+	if (!rc) {
 		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
+		if (rc && r->out_in_dir)
+			cgs_rj_unclaim(r->outpath);
+	}
 	if (!rc)
 		return -1;
 	cgs_governor_restore(&r->gov);
