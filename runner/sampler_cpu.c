@@ -11,33 +11,49 @@
 #include "sampler_cpu.h"
 #include "../lib/util.h"
 
-int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
-			  char *err, size_t errlen)
+int cgs_cpu_arg(const char *s)
 {
-	hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topo->t);
-	char *end, list[64] = "";
+	char *end;
 	long v;
 
-	if (!s || !strcmp(s, "auto")) {
-		*out = CGS_SCPU_AUTO;
-		return 0;
-	}
-	if (!strcmp(s, "none")) {
-		*out = CGS_SCPU_NONE;
-		return 0;
-	}
+	if (!s || !strcmp(s, "auto"))
+		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < 0 || v > 1 << 20)
+		return -2;
+	return (int)v;
+}
+
+bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t len)
+{
+	hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topo->t);
+
+	if (hwloc_bitmap_isset(allowed, (unsigned)cpu))
+		return true;
+	hwloc_bitmap_list_snprintf(list, len, allowed);
+	return false;
+}
+
+int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
+			  char *err, size_t errlen)
+{
+	char list[64] = "";
+	int v;
+
+	if (s && !strcmp(s, "none")) {
+		*out = CGS_SCPU_NONE;
+		return 0;
+	}
+	v = cgs_cpu_arg(s);
+	if (v == -2)
 		return cgs_errf(err, errlen, -EINVAL,
 				"--sampler-cpu '%s' is not a CPU number, auto or none", s);
-	if (!hwloc_bitmap_isset(allowed, (unsigned)v)) {
-		hwloc_bitmap_list_snprintf(list, sizeof(list), allowed);
+	if (v >= 0 && !cgs_cpu_allowed(topo, v, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
-				"--sampler-cpu %ld is not a CPU the runner may use (%s); give one of them, auto or none",
+				"--sampler-cpu %d is not a CPU the runner may use (%s); give one of them, auto or none",
 				v, list);
-	}
-	*out = (int)v;
+	*out = v < 0 ? CGS_SCPU_AUTO : v;
 	return 0;
 }
 

@@ -19,6 +19,14 @@
 #define CGS_SCPU_AUTO (-1)
 #define CGS_SCPU_NONE (-2)
 
+/* A CPU option's value: "auto" (or NULL) is -1, a CPU number is itself,
+ * anything else -2. Whether the CPU exists is cgs_cpu_allowed's. */
+int cgs_cpu_arg(const char *s);
+
+/* May the runner use @cpu? When not, @list (@len bytes) gets the CPUs it
+ * may use, for the message. */
+bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t len);
+
 /* "auto", "none" or a CPU number the runner may use: *out is
  * CGS_SCPU_AUTO, CGS_SCPU_NONE or the number. 0 or -EINVAL with @err. */
 int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,

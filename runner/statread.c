@@ -328,7 +328,7 @@ int cgs_statread_begin(const struct cgs_run *r, const struct cgs_workload *w,
 	}
 	if (r->o.stat_reader_hz) {
 		sr->hz = r->o.stat_reader_hz;
-		sr->cpu_asked = sr_parse_cpu(r->o.stat_reader_cpu);
+		sr->cpu_asked = cgs_cpu_arg(r->o.stat_reader_cpu);
 		sr->file = (enum cgs_stat_file)r->o.stat_reader_file;
 		sr->target = (enum cgs_stat_target)r->o.stat_reader_target;
 		obs[(*nobs)++] = (struct cgs_observer){

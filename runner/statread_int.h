@@ -78,9 +78,6 @@ struct cgs_statread {
 	char w_err[512];
 };
 
-/* --stat-reader-cpu: "auto" is -1, else the CPU number; -2: not one. */
-int sr_parse_cpu(const char *s);
-
 int sr_alloc(struct cgs_statread *sr);
 void sr_free(struct cgs_statread *sr);
 /* Room for @n intervals. 0 or -ENOMEM. */

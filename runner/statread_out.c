@@ -17,23 +17,10 @@
 #include "../cgroup-setup/cg.h"
 #include "cgrun.h"
 #include "run.h"
+#include "sampler_cpu.h"
 #include "statread.h"
 #include "statread_int.h"
 #include "../lib/util.h"
-
-int sr_parse_cpu(const char *s)
-{
-	char *end;
-	long v;
-
-	if (!s || !strcmp(s, "auto"))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 1 << 20)
-		return -2;
-	return (int)v;
-}
 
 int sr_alloc(struct cgs_statread *sr)
 {
@@ -219,22 +206,17 @@ void sr_add_where_json(struct cgs_statread *sr, struct res_point *p)
 
 int cgs_statread_validate(struct cgs_run *r, char *err, size_t errlen)
 {
-	int cpu = sr_parse_cpu(r->o.stat_reader_cpu);
+	int cpu = cgs_cpu_arg(r->o.stat_reader_cpu);
+	char list[128];
 
 	if (cpu == -2)
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu '%s' is not a CPU number or auto",
 				r->o.stat_reader_cpu);
-	if (cpu >= 0 && !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(r->topo.t),
-					    (unsigned)cpu)) {
-		char list[128];
-
-		hwloc_bitmap_list_snprintf(list, sizeof(list),
-					   hwloc_topology_get_allowed_cpuset(r->topo.t));
+	if (cpu >= 0 && !cgs_cpu_allowed(&r->topo, cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu %d: no such CPU here; give one of %s",
 				cpu, list);
-	}
 	return 0;
 }
 
