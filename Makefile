@@ -23,11 +23,13 @@ PKGS := hwloc json-c libcgroup libelf libRmath
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags $(PKGS)) $(CPPFLAGS)
+BASE_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -Ibuild/gen $(shell pkg-config --cflags $(PKGS)) $(CPPFLAGS)
 LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm -lpfm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
-LIB_SRCS := $(filter-out runner/main.c,$(wildcard lib/*.c runner/*.c tests/*.c results/*.c cgroup-setup/*.c))
+# every room's sources (runner/ and results/ have one sub-folder a room)
+SRC_DIRS := lib tests cgroup-setup $(wildcard results/*/ runner/*/)
+LIB_SRCS := $(filter-out runner/cmd/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:/=)/*.c)))
 UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
@@ -46,10 +48,10 @@ docs: $(MAN) build/completion/cgscale
 deps-build-check:
 	@scripts/deps.sh --check-only build
 
-cgscale: build/rel/runner/main.o build/rel/libcgs.a
+cgscale: build/rel/runner/cmd/main.o build/rel/libcgs.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-build/san/cgscale: build/san/runner/main.o build/san/libcgs.a
+build/san/cgscale: build/san/runner/cmd/main.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # The pages: hand-written text in doc/man, options from the tables.
@@ -76,10 +78,10 @@ build/san/%.o: %.c | build/gen/cgs_git.h
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP -c -o $@ $<
 
 build/rel/libcgs.a: $(LIB_SRCS:%.c=build/rel/%.o)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && ar rcsT $@ $^
 
 build/san/libcgs.a: $(LIB_SRCS:%.c=build/san/%.o)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && ar rcsT $@ $^
 
 build/rel/unit/%: build/rel/check/unit/%.o build/rel/libcgs.a
 	@mkdir -p $(@D)
@@ -133,10 +135,10 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the
 # corpus with gcc and the sanitizers where clang is missing.
 FUZZ_CC ?= clang
-FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*.c lib/*.c)
-build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/res.h results/compare.h results/stats.h | build/gen/cgs_git.h
+FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*/*.c lib/*.c)
+build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/model/result.h results/compare/compare.h results/stats/stats.h | build/gen/cgs_git.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
+	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -I. -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libelf libRmath) -lm
 

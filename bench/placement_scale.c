@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../runner/topo.h"
-#include "../lib/util.h"
-#include "../lib/macros.h"
+#include "runner/core/topo.h"
+#include "lib/util.h"
+#include "lib/macros.h"
 
 static const struct { const char *desc; unsigned pus; } boxes[] = {
 	{ "pack:2 numa:2 l3:1 core:16 pu:2", 128 },

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results/res.h"
-#include "../lib/util.h"
+#include "results/model/result.h"
+#include "lib/util.h"
 
 static uint64_t rng(uint64_t *s)
 {

@@ -16,9 +16,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "cg.h"
-#include "cg_int.h"
-#include "../lib/util.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
+#include "lib/util.h"
 
 #define MAX_WALK_DEPTH 64
 

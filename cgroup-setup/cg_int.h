@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cg.h"
+#include "cgroup-setup/cg.h"
 
 /* Copy @src into @dst of @len bytes; -ENAMETOOLONG (and "") if it does
  * not fit. (snprintf("%s") into a smaller buffer trips gcc's

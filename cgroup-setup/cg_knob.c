@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "cg.h"
-#include "cg_int.h"
-#include "../lib/macros.h"
+#include "lib/util.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
+#include "lib/macros.h"
 
 bool cg_name_ok(const char *name)
 {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "cg.h"
-#include "cg_int.h"
+#include "lib/util.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
 
 bool cg_list_has(const char *list, const char *word)
 {

@@ -26,8 +26,8 @@
 
 #include <libcgroup.h>
 
-#include "cg.h"
-#include "cg_int.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
 
 /* enum cg_version_t is CGROUP_UNK = 0, CGROUP_V1 = 1, CGROUP_V2 = 2 */
 extern int cg_lib_controller_version(const char *ctrl, int *version)

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg_int.h"
-#include "../lib/util.h"
+#include "cgroup-setup/cg_int.h"
+#include "lib/util.h"
 
 static int comm_of(long pid, char *buf, size_t len)
 {

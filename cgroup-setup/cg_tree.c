@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/util.h"
-#include "cg.h"
-#include "cg_int.h"
+#include "lib/util.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
 
 /* The tree hierarchy of layout hierarchy @hi, added when new. */
 static struct cg_thier *thier(struct cg_tree *t, unsigned hi, const char *ctrl)

@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cg.h"
-#include "cg_int.h"
-#include "../lib/util.h"
+#include "cgroup-setup/cg.h"
+#include "cgroup-setup/cg_int.h"
+#include "lib/util.h"
 
 unsigned long long cg_proc_start(pid_t pid)
 {

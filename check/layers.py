@@ -3,16 +3,25 @@
 """layers.py - keep cgscale's layers pointing one way.
 
   lib/                                   the plumbing; includes nothing of ours
-  tests/  cgroup-setup/  results/        each on lib/ only
-  runner/                                on all of the above: the binary
+  tests/  cgroup-setup/                  each on lib/ only
+  results/ROOM/                          stats <- model <- compare <- export, report
+  runner/ROOM/                           on all of the above: core <- point <- cgroups
+                                         <- observe <- run <- cmd (the binary)
 
-Two checks, each failing with the file and line (or the pair) at fault:
-  1. every #include "..." in a layer's .c/.h names a file of its own
-     directory or of a layer below it: never upward, never sideways;
-  2. no files include each other (a.h -> b.h -> a.h), and no .c files
-     call each other: the calls come from the objects' symbol tables
-     (nm), so a cycle through a header declared elsewhere (a workload API
-     implemented by the runner) is seen too. Cycles of any length count.
+A room is one folder (runner/ and results/ hold one sub-folder a room); it
+may use itself and the rooms named for it in BELOW, never one above it or
+beside it.
+
+Three checks, each failing with the file and line (or the pair) at fault:
+  1. every #include "..." in a room's .c/.h names a file of its own room
+     or of a room below it: never upward, never sideways; includes are
+     root-relative ("results/model/result.h"), never "../";
+  2. no .c file calls a function defined in a room above or beside its
+     own (from the objects' symbol tables, nm), except the interfaces in
+     UP_CALLS that a lower room declares and a higher one implements;
+  3. no files include each other (a.h -> b.h -> a.h), and no .c files
+     call each other, through such an interface too. Cycles of any
+     length count.
 
 usage: layers.py [--root DIR] [--objs DIR]   (objs: e.g. build/rel)
 Exit 0 when the layers hold, 1 when not, 2 on bad usage.
@@ -22,42 +31,97 @@ import re
 import subprocess
 import sys
 
-BELOW = {
-    "lib": set(),
-    "tests": {"lib"},
-    "cgroup-setup": {"lib"},
-    "results": {"lib"},
-    "runner": {"lib", "tests", "cgroup-setup", "results"},
-}
+def _rooms():
+    res = ["results/stats", "results/model", "results/compare"]
+    run = ["runner/core", "runner/point", "runner/cgroups", "runner/observe",
+           "runner/run", "runner/cmd"]
+    below = {"lib": set(), "tests": {"lib"}, "cgroup-setup": {"lib"}}
+    for i, r in enumerate(res):
+        below[r] = {"lib"} | set(res[:i])
+    for r in ("results/export", "results/report"):
+        below[r] = {"lib"} | set(res)
+    lower = {"lib", "tests", "cgroup-setup"} | {r for r in below if r.startswith("results/")}
+    for i, r in enumerate(run):
+        below[r] = lower | set(run[:i])
+    return below
+
+
+BELOW = _rooms()
+# Interfaces a lower room declares and a higher one implements: the
+# workload API of these headers, which the runner's task code defines. A
+# call from the room into a function these declare is not against the
+# direction (a cycle through it still is).
+UP_CALLS = {"tests": ("tests/workload.h", "tests/partner.h")}
+DECL = re.compile(r"\b(cgs_\w+)\s*[(\[]")
+
+
+def up_call_names(root):
+    names = {}
+    for room, headers in UP_CALLS.items():
+        for h in headers:
+            path = os.path.join(root, h)
+            if os.path.exists(path):
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    names.setdefault(room, set()).update(DECL.findall(f.read()))
+    return names
+
+
+def room_of(rel):
+    """The room of a path relative to the root, or None."""
+    parts = rel.split(os.sep)
+    for n in (2, 1):
+        r = "/".join(parts[:n])
+        if len(parts) > n and r in BELOW:
+            return r
+    return None
+
+
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
 def sources(root):
-    for d in BELOW:
-        top = os.path.join(root, d)
-        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
-            if name.endswith((".c", ".h")):
-                yield d, os.path.join(d, name)
+    for top in ("lib", "tests", "cgroup-setup", "results", "runner"):
+        for dirpath, dirs, names in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            for name in sorted(names):
+                if name.endswith((".c", ".h")):
+                    rel = os.path.relpath(os.path.join(dirpath, name), root)
+                    yield room_of(rel), rel
+
+
+def allowed(src, dst):
+    """Whether room src may use room dst."""
+    return src == dst or dst in BELOW[src]
+
+
+def against(src, dst):
+    how = "upward" if src in BELOW.get(dst, set()) else "sideways"
+    return f"{how}: {src}/ may use {', '.join(sorted(BELOW[src])) or 'nothing of ours'}"
 
 
 def include_errors(root):
     errs, edges = [], {}
-    for layer, rel in sources(root):
+    for room, rel in sources(root):
+        if room is None:
+            errs.append(f"{rel}: not in a room (runner/ and results/ hold their files "
+                        f"in one sub-folder a room: {', '.join(r for r in BELOW if '/' in r)})")
+            continue
         with open(os.path.join(root, rel), encoding="utf-8", errors="replace") as f:
             for ln, line in enumerate(f, 1):
                 m = INC.match(line)
                 if not m:
                     continue
-                target = os.path.normpath(os.path.join(os.path.dirname(rel), m.group(1)))
-                tl = target.split(os.sep)[0]
-                if not os.path.exists(os.path.join(root, target)):
+                inc = m.group(1)
+                if inc.startswith(("../", "./")):
+                    errs.append(f'{rel}:{ln}: includes "{inc}" (includes are root-relative: no ../)')
+                    inc = os.path.normpath(os.path.join(os.path.dirname(rel), inc))
+                if not os.path.exists(os.path.join(root, inc)):
                     continue  # generated (build/gen) or a system header
-                if tl in BELOW and tl != layer and tl not in BELOW[layer]:
-                    how = "upward" if layer in BELOW.get(tl, set()) else "sideways"
-                    errs.append(f"{rel}:{ln}: includes {target} ({how}: {layer}/ may use "
-                                f"{', '.join(sorted(BELOW[layer])) or 'nothing of ours'})")
-                if target != rel:
-                    edges.setdefault(rel, set()).add(target)
+                tr = room_of(inc)
+                if tr is not None and not allowed(room, tr):
+                    errs.append(f"{rel}:{ln}: includes {inc} ({against(room, tr)})")
+                if inc != rel:
+                    edges.setdefault(rel, set()).add(inc)
     return errs, edges
 
 
@@ -70,7 +134,7 @@ def call_edges(objs):
                 continue
             path = os.path.join(dirpath, n)
             rel = os.path.splitext(os.path.relpath(path, objs))[0]
-            if rel.split(os.sep)[0] not in BELOW:
+            if room_of(rel + ".c") is None:
                 continue
             out = subprocess.run(["nm", path], capture_output=True, text=True).stdout
             for line in out.splitlines():
@@ -83,8 +147,21 @@ def call_edges(objs):
     for f, syms in uses.items():
         for s in syms:
             if s in defs and defs[s] != f:
-                edges.setdefault(f, set()).add(defs[s])
+                edges.setdefault(f, {}).setdefault(defs[s], set()).add(s)
     return edges
+
+
+def call_errors(edges, root):
+    """Calls from a room into one above or beside it, but UP_CALLS."""
+    errs, ok = [], up_call_names(root)
+    for f in sorted(edges):
+        for g, syms in sorted(edges[f].items()):
+            a, b = room_of(f + ".c"), room_of(g + ".c")
+            bad = sorted(syms - ok.get(a, set()))
+            if a and b and not allowed(a, b) and bad:
+                sym = bad[0]
+                errs.append(f"{f}.c calls {sym}() of {g}.c ({against(a, b)})")
+    return errs
 
 
 def cycles(edges):
@@ -141,12 +218,14 @@ def main(argv):
         if not os.path.isdir(objs):
             print(f"layers: {objs}: no such directory; build first (make)", file=sys.stderr)
             return 2
-        for comp in cycles(call_edges(objs)):
+        calls = call_edges(objs)
+        errs += call_errors(calls, root)
+        for comp in cycles(calls):
             errs.append("files call each other: " + " <-> ".join(c + ".c" for c in comp))
     for e in errs:
         print("layers: " + e, file=sys.stderr)
     if not errs:
-        print("layers: ok (lib <- tests, cgroup-setup, results <- runner; no file cycles)")
+        print(f"layers: ok ({len(BELOW)} rooms, lib <- tests, cgroup-setup, results/* <- runner/*; no file cycles)")
     return 1 if errs else 0
 
 

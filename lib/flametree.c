@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flametree.h"
+#include "lib/flametree.h"
 
 /* The child named @name of @n, made when missing; NULL on ENOMEM. */
 static struct cgs_ftnode *kid_of(struct cgs_ftnode *n, const char *name,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
+#include "lib/folded.h"
 
 #define MAX_FRAMES 256
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "freeze.h"
-#include "util.h"
+#include "lib/freeze.h"
+#include "lib/util.h"
 
 /* Mount point of the v1 hierarchy holding @ctrl, or of cgroup2 (NULL). */
 static int cg_mount(const char *ctrl, char *buf, size_t len)

@@ -6,7 +6,7 @@
 #define CGS_LIMITS_H
 
 /* Auxiliary counters per workload (tests/workload.h) and per point in a
- * result (results/res.h). */
+ * result (results/model/result.h). */
 #define CGS_MAX_AUX 4
 
 #endif

@@ -13,9 +13,9 @@
 
 #include <json-c/json.h>
 
-#include "opt.h"
-#include "util.h"
-#include "macros.h"
+#include "lib/opt.h"
+#include "lib/util.h"
+#include "lib/macros.h"
 
 static void *opt_field(const struct cgs_opt *o, void *base)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opt.h"
-#include "macros.h"
+#include "lib/opt.h"
+#include "lib/macros.h"
 
 #define NSEC_PER_SEC ((int64_t)1000000000)
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "optdoc.h"
+#include "lib/optdoc.h"
 
 void cgs_roff_puts(const char *s, FILE *out)
 {

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "opt.h"
+#include "lib/opt.h"
 
 /* Write @s as roff text: backslashes and hyphens escaped, and a leading
  * '.' or '\'' made harmless. */

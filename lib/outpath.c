@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outpath.h"
-#include "util.h"
+#include "lib/outpath.h"
+#include "lib/util.h"
 
 void cgs_trim_slashes(const char *dir, char *buf, size_t len)
 {

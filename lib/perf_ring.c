@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perf_ring.h"
+#include "lib/perf_ring.h"
 
 int cgs_perf_ring_map(struct cgs_perf_ring *r, int fd, size_t pages)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "pidmap.h"
+#include "lib/pidmap.h"
 
 static int cmp_ent(const void *a, const void *b)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procstat.h"
+#include "lib/procstat.h"
 
 int cgs_vmstat_parse(const char *text, struct cgs_vmstat *out)
 {

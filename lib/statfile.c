@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "statfile.h"
+#include "lib/statfile.h"
 
 const char *const cgs_stat_file_names[] = {
 	"memory.stat", "cgroup.stat", "cpu.stat", "memory.numa_stat", NULL

@@ -3,7 +3,7 @@
  * statfile.h - the cgroup statistics files (memory.stat, cgroup.stat,
  * cpu.stat, memory.numa_stat): their names, the targets a reader names,
  * reading one whole with open + pread from offset 0, and parsing what was
- * read. Finding a target's file is the runner's (runner/statfile.h).
+ * read. Finding a target's file is the runner's (runner/cgroups/statpath.h).
  */
 #ifndef CGS_LIB_STATFILE_H
 #define CGS_LIB_STATFILE_H

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symtab.h"
+#include "lib/symtab.h"
 
 static int sym_add(struct cgs_symtab *t, uint64_t addr, uint64_t size,
 		   const char *name)

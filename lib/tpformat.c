@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tpformat.h"
+#include "lib/tpformat.h"
 
 int cgs_tpformat_field(const char *format, const char *name,
 		       struct cgs_tpfield *f)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 int cgs_read_file(const char *path, char *buf, size_t len)
 {

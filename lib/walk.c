@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "walk.h"
+#include "lib/walk.h"
 
 static bool json_name(const char *name)
 {

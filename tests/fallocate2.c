@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "workload.h"
+#include "tests/workload.h"
 
 #define FA2_FILESIZE (1L << 20)
 #define FA2_BUFLEN (FA2_FILESIZE / 128)

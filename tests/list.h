@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * list.h - every workload, one line each, in the stable order that
+ * list.h - tests/ holds the workloads (the suite's benchmarks, one C file
+ * each; the project's own tests are in check/). This is every workload,
+ * one line each, in the stable order that
  * `cgscale list` prints and the runner uses. Add a line here and a
  * tests/<name>.c that defines `const struct cgs_workload <name>_workload`.
  */

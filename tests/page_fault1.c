@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "spin.h"
-#include "workload.h"
+#include "tests/spin.h"
+#include "tests/workload.h"
 
 #define PF1_MEMSIZE (128UL << 20)
 

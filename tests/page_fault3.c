@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <sys/mman.h>
 
-#include "page_fault_file.h"
-#include "spin.h"
+#include "tests/page_fault_file.h"
+#include "tests/spin.h"
 
 static int pf3_loop(struct cgs_task *t)
 {

@@ -12,8 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "page_fault_file.h"
-#include "spin.h"
+#include "tests/page_fault_file.h"
+#include "tests/spin.h"
 
 int pf_file_setup(struct cgs_task *t)
 {

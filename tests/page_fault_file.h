@@ -7,7 +7,7 @@
 #ifndef CGS_PAGE_FAULT_FILE_H
 #define CGS_PAGE_FAULT_FILE_H
 
-#include "workload.h"
+#include "tests/workload.h"
 
 #define PF_FILE_MEMSIZE (128L << 20)
 

@@ -3,7 +3,7 @@
  * partner.h - a helper per task, for workloads that need two ends (the
  * receiver of sendfile, as will-it-scale's new_task() gives
  * context_switch1 its partner). Included by workload.h; implemented in
- * runner/partner.c, which keeps hwloc inside the runner.
+ * runner/point/partner.c, which keeps hwloc inside the runner.
  *
  * A task starts at most one partner, in setup (before the start gate):
  *   - thread mode: a thread of the worker process, like the task itself;

@@ -8,17 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "workload.h"
+#include "lib/util.h"
+#include "tests/workload.h"
 
 #define CGS_WORKLOAD(n) extern const struct cgs_workload n##_workload;
-#include "list.h"
+#include "tests/list.h"
 #undef CGS_WORKLOAD
 
 const struct cgs_workload *const cgs_workloads[] = {
 #define CGS_WORKLOAD(n) &n##_workload,
-#include "list.h"
-#include "../lib/macros.h"
+#include "tests/list.h"
+#include "lib/macros.h"
 #undef CGS_WORKLOAD
 };
 

@@ -29,9 +29,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../lib/macros.h"
-#include "remap.h"
-#include "workload.h"
+#include "lib/macros.h"
+#include "tests/remap.h"
+#include "tests/workload.h"
 
 const char *const remap_pass_names[] = {
 	[REMAP_REVERSE] = "reverse",

@@ -40,9 +40,9 @@
 
 #include <json-c/json.h>
 
-#include "sendfile_net.h"
-#include "workload.h"
-#include "../lib/macros.h"
+#include "tests/sendfile_net.h"
+#include "tests/workload.h"
+#include "lib/macros.h"
 
 enum { SF_TX, SF_RX };
 

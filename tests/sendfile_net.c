@@ -13,7 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "sendfile_net.h"
+#include "tests/sendfile_net.h"
 
 void sf_loopback(int family, struct sf_point *pt)
 {

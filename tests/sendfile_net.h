@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "workload.h"
+#include "tests/workload.h"
 
 #define SF_TIMEO_S 1                    /* poll granularity of both ends */
 #define SF_STALL_S 10                   /* no progress for this long: fail */

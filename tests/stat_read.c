@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/macros.h"
-#include "workload.h"
+#include "lib/macros.h"
+#include "tests/workload.h"
 
 struct sr_opts {
 	int file;      /* enum cgs_stat_file */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * workload.h - the whole contract between a workload and the runner.
+ * The folder is called tests/ after will-it-scale's; it holds the
+ * workloads, not the project's tests (those are in check/).
  *
  * A workload is a const struct of hooks, filled with designated
  * initializers and listed once in tests/list.h. The runner checks every
@@ -34,10 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../lib/limits.h"
-#include "../lib/macros.h"
-#include "../lib/opt.h"
-#include "../lib/statfile.h"
+#include "lib/limits.h"
+#include "lib/macros.h"
+#include "lib/opt.h"
+#include "lib/statfile.h"
 
 
 /*
@@ -83,7 +85,7 @@ struct cgs_ctx {
 /*
  * One task, as its workload sees it: its index, the point's context and
  * its own state. Everything else about a task is the runner's
- * (runner/task.h), reached from this struct with container_of.
+ * (runner/point/task.h), reached from this struct with container_of.
  */
 struct cgs_task {
 	unsigned nr;              /* task index, 0..nr_tasks-1 */
@@ -187,7 +189,7 @@ int cgs_task_stat_locate(struct cgs_task *t, enum cgs_stat_file file,
 			 enum cgs_stat_target target,
 			 struct cgs_stat_where *w, char *err, size_t errlen);
 
-#include "partner.h"
+#include "tests/partner.h"
 
 /* The registry, in its stable order. */
 extern const struct cgs_workload *const cgs_workloads[];

@@ -105,7 +105,7 @@ if set(pd.read_csv("r.csv").file) != {src, odd + "/r.json"}: bad("csv path not q
 print(f"pandas {pd.__version__}: {len(t)} rows, {len(g)} test/options groups")
 PYEOF
 
-# the LKP stats keep LKP's names for the aux counters (export_lkp.c's
+# the LKP stats keep LKP's names for the aux counters (results/export/lkp.c's
 # lkp_aliases[]): sendfile's Throughput_Mbps is the mean rx Mbit/s per task,
 # remap's remap.ops_per_sec the mean bogo-ops/s of all tasks; compare's own
 # names for them are aux.rx_bytes and aux.passes (per task)

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../results/compare.h"
-#include "cmp_two.h"
-#include "synth.h"
+#include "results/compare/compare.h"
+#include "check/unit/cmp_two.h"
+#include "check/unit/synth.h"
 
 struct fixture {
 	char dir[64];

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../results/compare.h"
+#include "results/compare/compare.h"
 
 static inline void cmp_analyse_two(struct cmp_result *r, const char *a,
 				   const char *b)

@@ -16,8 +16,8 @@
 
 #include <json-c/json.h>
 
-#include "../../results/res.h"
-#include "../../results/stats.h"
+#include "results/model/result.h"
+#include "results/stats/stats.h"
 
 struct synth {
 	const char *test, *mode, *layout, *kernel, *thp;

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "../../results/boot2.h"
-#include "../../results/stats.h"
+#include "results/stats/boot2.h"
+#include "results/stats/stats.h"
 
 static void close_to(double got, double want, double tol)
 {

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "../../cgroup-setup/cg.h"
-#include "../../runner/cgrun.h"
+#include "cgroup-setup/cg.h"
+#include "runner/cgroups/cgrun.h"
 
 /* This machine: a v1/v2 hybrid, memory on v1, the shell in a memcg. */
 static const char hybrid_mi[] =

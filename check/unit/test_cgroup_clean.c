@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "../../cgroup-setup/cg.h"
+#include "cgroup-setup/cg.h"
 
 static void test_kv_marker(void **state)
 {

@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "../../results/compare.h"
-#include "cmp_fixture.h"
-#include "synth.h"
+#include "results/compare/compare.h"
+#include "check/unit/cmp_fixture.h"
+#include "check/unit/synth.h"
 
 /* Run `cgscale compare ARGS...` with stdout to /dev/null; the status. */
 static int compare(const char *first, ...)

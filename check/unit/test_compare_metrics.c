@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "cmp_fixture.h"
-#include "synth.h"
+#include "check/unit/cmp_fixture.h"
+#include "check/unit/synth.h"
 
 /* Index and row of a metric in the set of files without aux counters,
  * which is what analyse() gives for synth.h's files. */

@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
-#include "../../results/compare.h"
-#include "../../results/compare_profile.h"
-#include "cmp_two.h"
-#include "synth.h"
+#include "results/compare/compare.h"
+#include "results/compare/profile.h"
+#include "check/unit/cmp_two.h"
+#include "check/unit/synth.h"
 
 static struct json_object *sym(const char *n, int self, int children)
 {

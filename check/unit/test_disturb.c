@@ -20,10 +20,10 @@
 
 #include <cmocka.h>
 
-#include "../../results/compare.h"
-#include "../../results/disturb.h"
-#include "cmp_two.h"
-#include "synth.h"
+#include "results/compare/compare.h"
+#include "results/model/disturb.h"
+#include "check/unit/cmp_two.h"
+#include "check/unit/synth.h"
 
 static const struct synth S = { .tasks = 1, .mean = 1e6 };
 

@@ -23,12 +23,12 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../lib/procstat.h"
-#include "../../lib/tpformat.h"
-#include "../../results/compare.h"
-#include "../../results/report.h"
-#include "../../runner/trace.h"
-#include "../../runner/trace_calc.h"
+#include "lib/procstat.h"
+#include "lib/tpformat.h"
+#include "results/compare/compare.h"
+#include "results/report/report.h"
+#include "runner/observe/trace.h"
+#include "runner/observe/trace_calc.h"
 
 static const char flush_fmt[] =
 	"name: memcg_flush_stats\nID: 760\nformat:\n"

@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../results/hist.h"
-#include "../../lib/macros.h"
+#include "results/stats/hist.h"
+#include "lib/macros.h"
 
 #define N 200000
 

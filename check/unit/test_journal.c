@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_journal.c - the line journal (lib/journal.c) and the run journal
- * it carries (results/res_journal.c): every appended line survives, a torn
+ * test_journal.c - the line journal (lib/linelog.c) and the run journal
+ * it carries (results/model/journal_lines.c): every appended line survives, a torn
  * last line and a garbled line are dropped and counted, a file that is not
  * a journal is refused, and a live writer's lock is seen by another process.
  */
@@ -20,8 +20,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../lib/journal.h"
-#include "../../results/res.h"
+#include "lib/linelog.h"
+#include "results/model/result.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -38,7 +38,7 @@ static char *slurp(const char *path, size_t *len)
 static void write_journal(const char *path, int npoints)
 {
 	struct res_file f = { 0 };
-	int fd = cgs_journal_create(path);
+	int fd = cgs_linelog_create(path);
 	char *line;
 
 	assert_true(fd >= 0);
@@ -46,7 +46,7 @@ static void write_journal(const char *path, int npoints)
 	f.tool_version = strdup("0.1.0");
 	f.start_time = strdup("2026-12-01T00:00:00Z");
 	line = res_journal_header(&f);
-	assert_int_equal(cgs_journal_append(fd, line, strlen(line)), 0);
+	assert_int_equal(cgs_linelog_append(fd, line, strlen(line)), 0);
 	free(line);
 	for (int k = 0; k < npoints; k++) {
 		struct res_point *p = res_file_add_point(&f);
@@ -63,7 +63,7 @@ static void write_journal(const char *path, int npoints)
 		p->task[0].status = RES_OK;
 		res_point_summarise(p);
 		line = res_journal_point(p);
-		assert_int_equal(cgs_journal_append(fd, line, strlen(line)), 0);
+		assert_int_equal(cgs_linelog_append(fd, line, strlen(line)), 0);
 		free(line);
 	}
 	close(fd);
@@ -128,12 +128,12 @@ static void t_lock(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/j.partial", dir);
-	assert_int_equal(cgs_journal_idle(path), -ENOENT);
+	assert_int_equal(cgs_linelog_idle(path), -ENOENT);
 	assert_int_equal(pipe(go), 0);
 	assert_int_equal(pipe(done), 0);
 	child = fork();
 	if (!child) {
-		int fd = cgs_journal_create(path);
+		int fd = cgs_linelog_create(path);
 
 		c = fd >= 0 ? 'y' : 'n';
 		if (write(go[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
@@ -142,12 +142,12 @@ static void t_lock(void **state)
 	}
 	assert_int_equal(read(go[0], &c, 1), 1);
 	assert_int_equal(c, 'y');
-	assert_int_equal(cgs_journal_idle(path), -EBUSY);
-	assert_int_equal(cgs_journal_create(path), -EBUSY);
+	assert_int_equal(cgs_linelog_idle(path), -EBUSY);
+	assert_int_equal(cgs_linelog_create(path), -EBUSY);
 	assert_int_equal(write(done[1], "x", 1), 1);
 	assert_int_equal(waitpid(child, &st, 0), child);
 	/* its writer is gone: the journal is dead, and can be taken over */
-	assert_int_equal(cgs_journal_idle(path), 0);
+	assert_int_equal(cgs_linelog_idle(path), 0);
 	unlink(path);
 	rmdir(dir);
 }
@@ -165,11 +165,11 @@ static void t_lines(void **state)
 	size_t torn, sum = 0;
 
 	(void)state;
-	assert_int_equal(cgs_journal_lines("ab\ncde\nfg", 9, &torn, count_line, &sum), 0);
+	assert_int_equal(cgs_linelog_lines("ab\ncde\nfg", 9, &torn, count_line, &sum), 0);
 	assert_int_equal(sum, 5);
 	assert_int_equal(torn, 2);
 	sum = 0;
-	assert_int_equal(cgs_journal_lines("", 0, &torn, count_line, &sum), 0);
+	assert_int_equal(cgs_linelog_lines("", 0, &torn, count_line, &sum), 0);
 	assert_int_equal(torn, 0);
 }
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "../../lib/macros.h"
-#include "../../lib/optdoc.h"
-#include "../../runner/gendoc.h"
+#include "lib/macros.h"
+#include "lib/optdoc.h"
+#include "runner/cmd/gendoc.h"
 
 struct o {
 	int64_t n;

@@ -15,10 +15,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../lib/opt.h"
-#include "../../runner/run.h"
-#include "../../tests/workload.h"
-#include "../../lib/macros.h"
+#include "lib/opt.h"
+#include "runner/run/run.h"
+#include "tests/workload.h"
+#include "lib/macros.h"
 
 struct o {
 	int64_t n, d, sz;

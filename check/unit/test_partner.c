@@ -20,9 +20,9 @@
 
 #include <cmocka.h>
 
-#include "../../runner/point.h"
-#include "../../runner/task.h"
-#include "../../runner/topo.h"
+#include "runner/point/point.h"
+#include "runner/point/task.h"
+#include "runner/core/topo.h"
 
 /* One task of a one-task point, as task.c builds it. */
 struct fixture {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "../../lib/pidmap.h"
+#include "lib/pidmap.h"
 
 static void test_lookup(void **state)
 {

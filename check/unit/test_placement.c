@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../../runner/topo.h"
+#include "runner/core/topo.h"
 
 /* Build @policy on @syn and compare first PUs and PU counts per place. */
 static void check(const char *syn, enum cgs_placement policy,

@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "../../lib/folded.h"
-#include "../../lib/perf_ring.h"
-#include "../../lib/symtab.h"
+#include "lib/folded.h"
+#include "lib/perf_ring.h"
+#include "lib/symtab.h"
 
 static uint64_t count_of(const struct cgs_stacks *s, const char *stack)
 {

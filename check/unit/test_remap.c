@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "../../tests/remap.h"
+#include "tests/remap.h"
 
 static void test_orders(void **state)
 {

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "../../results/report.h"
-#include "../../lib/macros.h"
+#include "results/report/report.h"
+#include "lib/macros.h"
 
 static bool is_nice(double step)
 {

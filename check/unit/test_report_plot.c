@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "../../results/report.h"
-#include "../../lib/macros.h"
+#include "results/report/report.h"
+#include "lib/macros.h"
 
 /* A chart of every style, as a comparison page would fill it. */
 static void fill(struct rpt_chart *c, unsigned id)

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "../../results/report.h"
+#include "results/report/report.h"
 
 #define NG 7
 

@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../results/report.h"
-#include "../../lib/macros.h"
+#include "results/report/report.h"
+#include "lib/macros.h"
 
 #define FFFD "\xef\xbf\xbd"
 

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../results/res.h"
+#include "results/model/result.h"
 
 struct tmp {
 	char dir[64];

@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "../../results/robust.h"
-#include "../../results/stats.h"
+#include "results/stats/robust.h"
+#include "results/stats/stats.h"
 
 static void close_to(double got, double want, double tol)
 {

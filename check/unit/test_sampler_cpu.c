@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../runner/sampler_cpu.h"
+#include "runner/core/sampler_cpu.h"
 
 #define SMALL "pack:2 core:4 pu:2"
 

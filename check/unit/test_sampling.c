@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../runner/point.h"
+#include "runner/point/point.h"
 
 #define S 1000000000LL
 

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "../../cgroup-setup/cg.h"
-#include "../../runner/statfile.h"
+#include "cgroup-setup/cg.h"
+#include "runner/cgroups/statpath.h"
 
 /* The layout of @mi (mountinfo text) with @v2 as the cgroup2 root's
  * controllers, then resolve. */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../results/stats.h"
+#include "results/stats/stats.h"
 
 static void close_to(double got, double want, double tol)
 {

@@ -60,7 +60,7 @@
 
 #include <cmocka.h>
 
-#include "../../results/stats.h"
+#include "results/stats/stats.h"
 
 struct rcase {
 	const char *what;

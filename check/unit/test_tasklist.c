@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "../../runner/tasklist.h"
-#include "../../lib/macros.h"
+#include "runner/core/tasklist.h"
+#include "lib/macros.h"
 
 struct topo_case {
 	const char *synthetic;

@@ -20,8 +20,8 @@
 
 #include <cmocka.h>
 
-#include "../../runner/tasklist.h"
-#include "../../runner/topo_desc.h"
+#include "runner/core/tasklist.h"
+#include "runner/core/topo_desc.h"
 
 static void load(struct cgs_topo *t, const char *desc)
 {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * linelog.h - an append-only line journal: each record is one line, put
+ * down with one write() and fsync()ed, so that after a crash the file holds
+ * every record appended before it, and at worst a torn last line. The
+ * writer holds a POSIX record lock on the file (per process: forked
+ * children do not hold it), so a reader can tell a live journal from a
+ * dead one.
+ */
+#ifndef CGS_LINELOG_H
+#define CGS_LINELOG_H
+
+#include <stddef.h>
+
+/* Create (truncate) @path for appending and lock it. Returns the fd, or
+ * -errno: -EBUSY when another process holds the lock. */
+int cgs_linelog_create(const char *path);
+
+/* Append @len bytes of @line (ending in '\n') in one write, then fsync.
+ * On failure the file is cut back to where it was, so no torn line is
+ * left behind. 0 or -errno (-ENOSPC for a short write). */
+int cgs_linelog_append(int fd, const char *line, size_t len);
+
+/* 0 when @path exists and no process holds its lock, -EBUSY when one does,
+ * or -errno (-ENOENT: no journal). */
+int cgs_linelog_idle(const char *path);
+
+/* Call @fn(line, len, lineno, arg) for each complete line of @buf (len
+ * without the '\n'; lineno from 1); stop at the first non-zero return and
+ * return it. *@torn is the size of a last line without its '\n' (0: none). */
+int cgs_linelog_lines(const char *buf, size_t len, size_t *torn,
+		      int (*fn)(const char *line, size_t len, unsigned lineno,
+				void *arg), void *arg);
+
+#endif

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.c - the analysis of `cgscale compare`: the
+ * grouping of runs by point (test, mode, tasks, cgroup layout, workload
+ * options), one value per run and metric, the statistics of each side,
+ * and per non-baseline side the % change, its bootstrap interval, the
+ * p-values, Benjamini-Hochberg across the secondary metrics of a point,
+ * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_base_metrics[].
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "results/compare/compare.h"
+#include "results/model/disturb.h"
+#include "results/stats/robust.h"
+
+static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
+				    const char *layout, const char *wopts)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+
+		if (g->tasks == p->tasks && !strcmp(g->test, p->test) &&
+		    !strcmp(g->mode, p->mode) && !strcmp(g->wopts, wopts) &&
+		    (!g->layout || !strcmp(g->layout, layout)))
+			return g;
+	}
+	return NULL;
+}
+
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p)
+{
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
+	struct cmp_group *g;
+
+	if (!wopts)
+		return NULL;
+	g = group_find((struct cmp_result *)r, p, cmp_point_layout(p), wopts);
+	free(wopts);
+	return g;
+}
+
+static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
+				   const char *layout, const char *wopts)
+{
+	struct cmp_group *v = realloc(r->groups, (r->ngroups + 1) * sizeof(*v)), *g;
+
+	if (!v)
+		return NULL;
+	r->groups = v;
+	g = &v[r->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->test = strdup(p->test);
+	g->mode = strdup(p->mode);
+	g->layout = layout ? strdup(layout) : NULL;
+	g->wopts = strdup(wopts);
+	g->tasks = p->tasks;
+	g->cell = calloc(r->nsides, sizeof(*g->cell));
+	g->delta = calloc((size_t)r->nsides * r->ms.n, sizeof(*g->delta));
+	r->ngroups++;
+	if (!g->test || !g->mode || (layout && !g->layout) || !g->wopts ||
+	    !g->cell || !g->delta)
+		return NULL;
+	return g;
+}
+
+/* Append value @x of invocation @inv to metric @m of @c. */
+static int push(struct cmp_cell *c, size_t m, double x, unsigned inv)
+{
+	double *nv = realloc(c->v[m], (c->n[m] + 1) * sizeof(*nv));
+	unsigned *ni;
+
+	if (!nv)
+		return -ENOMEM;
+	c->v[m] = nv;
+	ni = realloc(c->inv[m], (c->n[m] + 1) * sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	c->inv[m] = ni;
+	nv[c->n[m]] = x;
+	ni[c->n[m]++] = inv;
+	return 0;
+}
+
+/* Second half of the measured intervals against the first, in %. */
+static double drift_pct(const struct res_point *p)
+{
+	double first = 0, second = 0, t1 = 0, t2 = 0;
+	unsigned k0 = 0, nm = 0, seen = 0;
+
+	for (unsigned k = 1; k < p->nsamples; k++)
+		if (p->phase[k] == RES_PHASE_MEASURE && !nm++)
+			k0 = k;
+	if (nm < 2)
+		return NAN;
+	for (unsigned k = k0; k < p->nsamples; k++) {
+		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9, ops = 0;
+
+		if (p->phase[k] != RES_PHASE_MEASURE)
+			continue;
+		for (unsigned i = 0; i < p->ntasks; i++)
+			ops += res_ops(p, i, k);
+		if (seen++ < nm / 2) {
+			first += ops;
+			t1 += dt;
+		} else if (seen > nm - nm / 2) {
+			second += ops;
+			t2 += dt;
+		}
+	}
+	if (!(t1 > 0) || !(t2 > 0) || !(first > 0))
+		return NAN;
+	return 100.0 * ((second / t2) / (first / t1) - 1);
+}
+
+/* Summarise a point from its samples; true when it was measured. */
+static bool measured(struct res_point *p, bool *disagree)
+{
+	double stored = p->sum.total_ops_per_sec;
+
+	if (p->status != RES_OK)
+		return false;
+	res_point_summarise(p);
+	if (isfinite(stored) &&
+	    fabs(stored - p->sum.total_ops_per_sec) > 1e-9 * fabs(stored) + 1e-9)
+		*disagree = true;
+	return p->sum.elapsed_s > 0 && p->ntasks > 0;
+}
+
+/* Mark the disturbed runs of a file the runner did not mark (an older
+ * runner, or another tool): the same rules. */
+static int mark_unmarked(struct res_file *f)
+{
+	char why[8];
+
+	for (unsigned i = 0; i < f->npoints; i++)
+		if (res_disturbed(&f->points[i], why, sizeof(why)) >= 0)
+			return 0;
+	return res_disturb_mark(f);
+}
+
+/* 1 when @p is disturbed (counted and listed), 0 when clean, -ENOMEM. */
+static int left_out(struct cmp_result *r, const struct cmp_file *f,
+		    const struct res_point *p, struct cmp_cell *c)
+{
+	char why[1024];
+	int rc;
+
+	if (res_disturbed(p, why, sizeof(why)) <= 0)
+		return 0;
+	c->disturbed++;
+	rc = cmp_note(r, "%s: %s %s tasks=%u run %u is disturbed, left out (--keep-disturbed uses it): %s",
+		      f->path, p->test, p->mode, p->tasks, p->run + 1, why);
+	return rc ? rc : 1;
+}
+
+static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
+		    char *err, size_t errlen)
+{
+	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
+	bool wo_axis = !strcmp(r->o.axis, "workload");
+	unsigned nmeasured = 0, inv = 0;
+	int rc = cmp_inv_id(&r->sides[s], f, &inv);
+
+	if (!rc && !f->res.complete)
+		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
+			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
+	if (!rc)
+		rc = mark_unmarked(&f->res);
+	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
+		struct res_point *p = &f->res.points[i];
+		const char *layout = cmp_point_layout(p);
+		char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
+		struct cmp_group *g;
+		struct cmp_cell *c;
+		bool ok;
+
+		if (!wopts)
+			return -ENOMEM;
+		g = group_find(r, p, layout, wopts);
+		if (!g)
+			g = group_add(r, p, cg_axis ? NULL : layout, wopts);
+		free(wopts);
+		if (!g)
+			return -ENOMEM;
+		c = &g->cell[s];
+		c->runs++;
+		ok = measured(p, &disagree);
+		if (!ok) {
+			c->fail_reason = p->reason ? p->reason :
+					 p->status != RES_OK && p->status != RES_NONE ?
+					 res_status_names[p->status] :
+					 "no measured interval";
+			continue;
+		}
+		nmeasured++;
+		if (!r->o.keep_disturbed && (rc = left_out(r, f, p, c)) != 0) {
+			rc = rc > 0 ? 0 : rc;
+			continue;
+		}
+		c->ok++;
+		c->layout = layout;
+		for (size_t m = 0; !rc && m < r->ms.n; m++) {
+			double v = cmp_metric_value(&r->ms.m[m], p);
+
+			if (isfinite(v))
+				rc = push(c, m, v, inv);
+		}
+		if (!rc && isfinite(drift_pct(p))) {
+			c->drift_pct += drift_pct(p);  /* a sum until cmp_analyse */
+			c->ndrift++;
+		}
+	}
+	if (!rc && disagree)
+		rc = cmp_note(r, "%s: a summary disagrees with its samples; the samples are used",
+			      f->path);
+	if (!rc && !nmeasured && !r->o.keep_unmeasured) {
+		snprintf(err, errlen,
+			 "%s: no measured points (%u points, none ok with a measured interval)",
+			 f->path, f->res.npoints);
+		return -ENODATA;
+	}
+	return rc;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* A noisy side (above --max-cov) that is quiet without its one most
+ * extreme run; false when no side is noisy. */
+static bool outlier_only(const struct cmp_cell *c, size_t m, double max_cov)
+{
+	return c->n[m] >= 4 && st_cov_without_extreme(c->v[m], c->n[m]) <= max_cov;
+}
+
+/* The Hodges-Lehmann shift and its rank interval, + meaning better. */
+static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
+			const struct cmp_cell *b, size_t m, int dir,
+			const struct cmp_opts *o)
+{
+	bool na = a->d[m].cov_pct > o->max_cov, nb = b->d[m].cov_pct > o->max_cov;
+	int rc = st_hl_shift_pct(a->v[m], a->n[m], b->v[m], b->n[m], 1 - o->alpha,
+				 &d->hl_pct, &d->hl_lo, &d->hl_hi);
+
+	if (rc && rc != -EINVAL)
+		return rc;
+	if (dir < 0) {
+		/* 100 (1 / (1 + x/100) - 1): the change of 1/value */
+		double lo = d->hl_lo, hi = d->hl_hi;
+
+		d->hl_pct = 100 * (100 / (100 + d->hl_pct) - 1);
+		d->hl_lo = 100 * (100 / (100 + hi) - 1);
+		d->hl_hi = 100 * (100 / (100 + lo) - 1);
+	}
+	d->one_outlier = (na || nb) && (!na || outlier_only(a, m, o->max_cov)) &&
+			 (!nb || outlier_only(b, m, o->max_cov));
+	return 0;
+}
+
+static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
+{
+	const struct cmp_metric *mt = &r->ms.m[m];
+	const struct cmp_cell *a = &g->cell[0], *b = &g->cell[s];
+	struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+	double ma = a->d[m].mean, cov;
+	char name[512];
+	uint64_t seed;
+	int rc;
+
+	d->p = d->q = d->lo = d->hi = d->pct = NAN;
+	d->hl_pct = d->hl_lo = d->hl_hi = NAN;
+	d->threshold = r->o.threshold[mt->cls];
+	if (!a->n[m] || !b->n[m] || r->o.metric_off[m])
+		return 0;
+	d->valid = true;
+	if (ma != 0)
+		d->pct = mt->dir * 100.0 * (b->d[m].mean / ma - 1);
+	rc = st_mann_whitney(a->v[m], a->n[m], b->v[m], b->n[m], &d->mwu);
+	if (rc && rc != -EINVAL)
+		return rc;
+	rc = st_welch(a->v[m], a->n[m], b->v[m], b->n[m], &d->welch);
+	if (rc && rc != -EINVAL)
+		return rc;
+	d->p = r->o.welch ? d->welch.p : d->mwu.p;
+	if (mt->dir < 0 && isfinite(d->welch.stat))
+		d->welch.stat = -d->welch.stat;
+	d->min_p = st_mwu_min_p(a->n[m], b->n[m]);
+	cmp_group_name(g, name, sizeof(name));
+	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
+			   mt->name), r->sides[s].label);
+	rc = cmp_inv_ci(a, b, m, &r->o, seed, d);
+	if (rc && rc != -EINVAL)
+		return rc;
+	if (mt->dir < 0) {
+		double lo = d->lo;
+
+		d->lo = -d->hi;
+		d->hi = -lo;
+	}
+	rc = robust_delta(d, a, b, m, mt->dir, &r->o);
+	if (rc)
+		return rc;
+	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +
+		    pow(isnan(b->d[m].cov_pct) ? 0 : b->d[m].cov_pct, 2)) / 2);
+	d->runs_needed = st_runs_needed(cov, d->threshold, r->o.alpha, 0.8);
+	return 0;
+}
+
+/* Benjamini-Hochberg over the non-primary metrics of one point and side. */
+static int adjust(struct cmp_result *r, struct cmp_group *g, unsigned s)
+{
+	double p[CMP_MAX_METRICS] = { 0 }, q[CMP_MAX_METRICS] = { 0 };
+	int rc;
+
+	for (size_t m = 0; m < r->ms.n; m++) {
+		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+
+		p[m] = d->valid && r->ms.m[m].cls != CMP_PRIMARY ? d->p : NAN;
+	}
+	rc = st_bh(p, r->ms.n, q);
+	for (size_t m = 0; !rc && m < r->ms.n; m++)
+		cmp_delta_of(r, g, s, m)->q = q[m];
+	return rc;
+}
+
+static int describe_group(struct cmp_result *r, struct cmp_group *g)
+{
+	int rc = 0;
+
+	for (unsigned s = 0; s < r->nsides; s++)
+		for (size_t m = 0; !rc && m < r->ms.n; m++)
+			rc = st_describe(g->cell[s].v[m], g->cell[s].n[m], &g->cell[s].d[m]);
+	return rc;
+}
+
+/* With disturbed runs left out, a side may have too few clean ones left
+ * to judge on: say so instead. */
+static void too_few_clean(const struct cmp_result *r, const struct cmp_group *g,
+			  unsigned s, struct cmp_delta *d)
+{
+	const unsigned sides[2] = { 0, s };
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned k = sides[i];
+		const struct cmp_cell *c = &g->cell[k];
+
+		if (!c->disturbed || c->ok >= CMP_MIN_CLEAN)
+			continue;
+		d->verdict = CMP_INCONCLUSIVE;
+		d->by_rank = false;
+		snprintf(d->why, sizeof(d->why),
+			 "only %u clean runs on %s (%u disturbed, left out); rerun on a quieter machine, or --keep-disturbed",
+			 c->ok, r->sides[k].label, c->disturbed);
+		return;
+	}
+}
+
+static int judge_group(struct cmp_result *r, struct cmp_group *g)
+{
+	int rc = 0;
+
+	for (unsigned s = 1; !rc && s < r->nsides; s++) {
+		for (size_t m = 0; !rc && m < r->ms.n; m++)
+			rc = delta(r, g, s, m);
+		if (!rc)
+			rc = adjust(r, g, s);
+		for (size_t m = 0; !rc && m < r->ms.n; m++) {
+			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+
+			if (!d->valid && r->ms.m[m].cls == CMP_PRIMARY &&
+			    (g->cell[0].disturbed || g->cell[s].disturbed)) {
+				/* every run of a side disturbed: say so */
+				d->valid = true;
+				too_few_clean(r, g, s, d);
+				r->count[d->verdict]++;
+				continue;
+			}
+			if (!d->valid)
+				continue;
+			d->verdict = cmp_judge(d, r->ms.m[m].cls,
+					       g->cell[0].d[m].cov_pct,
+					       g->cell[s].d[m].cov_pct,
+					       g->cell[0].n[m], g->cell[s].n[m], &r->o);
+			too_few_clean(r, g, s, d);
+			r->count[d->verdict]++;
+		}
+	}
+	return rc;
+}
+
+/* Notes on points that only some sides have, and on drift. */
+static int coverage_notes(struct cmp_result *r)
+{
+	unsigned only = 0;
+	int rc = 0;
+
+	for (unsigned i = 0; !rc && i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+		char name[512], who[64] = "";
+
+		cmp_group_name(g, name, sizeof(name));
+		for (unsigned s = 0; s < r->nsides; s++) {
+			if (g->cell[s].ok || g->cell[s].disturbed)
+				snprintf(who + strlen(who), sizeof(who) - strlen(who),
+					 "%s", r->sides[s].label);
+			if (s && (g->cell[0].ok || g->cell[0].disturbed) &&
+			    (g->cell[s].ok || g->cell[s].disturbed))
+				g->common = true;
+			if (isfinite(g->cell[s].drift_pct) &&
+			    fabs(g->cell[s].drift_pct) > r->o.threshold[CMP_PRIMARY])
+				rc = cmp_note(r, "%s: side %s drifts %+.1f%% within its runs (second half of the measured intervals against the first); a longer --warmup may help",
+					      name, r->sides[s].label, g->cell[s].drift_pct);
+		}
+		if (!rc && strlen(who) < r->nsides && only++ < 10)
+			rc = cmp_note(r, "%s: only in %s", name, *who ? who : "no side (never ok)");
+	}
+	if (!rc && only > 10)
+		rc = cmp_note(r, "... and %u more points that not every side has", only - 10);
+	return rc;
+}
+
+int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
+{
+	int rc = cmp_mset_build(r, err, errlen);
+
+	for (unsigned s = 0; !rc && s < r->nsides; s++)
+		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
+			rc = add_file(r, s, &r->sides[s].files[f], err, errlen);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		for (unsigned s = 0; s < r->nsides; s++) {
+			struct cmp_cell *c = &r->groups[i].cell[s];
+
+			c->drift_pct = c->ndrift ? c->drift_pct / c->ndrift : NAN;
+		}
+	if (!rc)
+		rc = cmp_env_diff(r, err, errlen);
+	if (!rc)
+		rc = coverage_notes(r);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		rc = describe_group(r, &r->groups[i]);
+	for (unsigned i = 0; !rc && i < r->ngroups; i++)
+		if (r->groups[i].common)
+			rc = judge_group(r, &r->groups[i]);
+	for (unsigned s = 1; !rc && s < r->nsides; s++) {
+		bool any = false;
+
+		for (unsigned i = 0; i < r->ngroups; i++)
+			any |= r->groups[i].common &&
+			       (r->groups[i].cell[0].ok || r->groups[i].cell[0].disturbed) &&
+			       (r->groups[i].cell[s].ok || r->groups[i].cell[s].disturbed);
+		if (!any) {
+			snprintf(r->problem, sizeof(r->problem),
+				 "no point in common between %s (%s) and %s (%s): they ran different tests, modes, task counts, cgroup layouts or workload options",
+				 r->sides[0].label, r->sides[0].arg,
+				 r->sides[s].label, r->sides[s].arg);
+			rc = -EXDEV;
+		}
+	}
+	return rc;
+}
+
+void cmp_result_free(struct cmp_result *r)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		struct cmp_group *g = &r->groups[i];
+
+		for (unsigned s = 0; g->cell && s < r->nsides; s++)
+			for (size_t m = 0; m < r->ms.n; m++) {
+				free(g->cell[s].v[m]);
+				free(g->cell[s].inv[m]);
+			}
+		free(g->cell);
+		free(g->delta);
+		free(g->test);
+		free(g->mode);
+		free(g->layout);
+		free(g->wopts);
+	}
+	free(r->groups);
+	for (unsigned i = 0; i < r->nenv; i++) {
+		for (unsigned s = 0; s < r->nsides; s++)
+			free(r->env[i].val[s]);
+		free(r->env[i].val);
+		free(r->env[i].field);
+	}
+	free(r->env);
+	for (unsigned i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	for (unsigned s = 0; r->sides && s < r->nsides; s++)
+		cmp_side_free(&r->sides[s]);
+	free(r->sides);
+	memset(r, 0, sizeof(*r));
+}

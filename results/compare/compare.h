@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.h - `cgscale compare`, `show` and `export`: load the sides (a
+ * result file or a directory of them each), diff their environments,
+ * group the runs by point, compute per-metric statistics and verdicts,
+ * and print them in one of several formats. results/COMPARE.md explains
+ * the output, the statistics and the exit codes.
+ *
+ * The metrics are one const table (cmp_base_metrics[], results/compare/metrics.c):
+ * a new metric is one line, either with an extractor function or with a
+ * dotted path to a number in a point's extra sections (e.g. "perf.ipc").
+ * A comparison's own set (struct cmp_mset) adds one "aux.NAME" metric per
+ * aux counter its inputs have, named and with the unit the results give.
+ */
+#ifndef CGS_COMPARE_H
+#define CGS_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/opt.h"
+#include "results/stats/boot2.h"
+#include "results/model/result.h"
+#include "results/stats/stats.h"
+
+struct json_object;
+
+/* Exit statuses of compare (see --help and COMPARE.md). */
+#define CMP_EXIT_OK 0
+#define CMP_EXIT_REGRESSION 1
+#define CMP_EXIT_BADINPUT 2
+#define CMP_EXIT_INCOMPARABLE 3
+#define CMP_EXIT_INCONCLUSIVE 4
+#define CMP_EXIT_BISECT_SKIP 125
+#define CMP_EXIT_BISECT_ABORT 128
+
+#define CMP_MAX_METRICS 48
+#define CMP_MAX_SIDES 26
+#define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
+
+enum cmp_class { CMP_PRIMARY, CMP_SECONDARY, CMP_TAIL, CMP_NCLASS };
+extern const char *const cmp_class_names[];
+
+enum cmp_verdict {
+	CMP_NO_CHANGE, CMP_IMPROVEMENT, CMP_REGRESSION, CMP_NOISY,
+	CMP_INCONCLUSIVE, CMP_NVERDICT
+};
+extern const char *const cmp_verdict_names[];
+
+struct cmp_metric {
+	const char *name;         /* e.g. "per_task_ops" */
+	const char *unit;         /* e.g. "ops/s" */
+	const char *desc;
+	int dir;                  /* +1 higher is better, -1 lower is better */
+	enum cmp_class cls;       /* picks the default threshold */
+	/* the value of one run, NAN when absent; NULL: use extra_path */
+	double (*get)(const struct res_point *p);
+	const char *extra_path;   /* dotted path to a number in p->extra */
+	const char *aux;          /* an aux counter's name: its rate per task */
+};
+/* The metrics every comparison has; the row with a NULL name marks where
+ * the aux counters' metrics go. */
+extern const struct cmp_metric cmp_base_metrics[];
+extern const size_t cmp_nbase_metrics;
+
+/* The metrics of one comparison: the base table with the marker replaced
+ * by one "aux.NAME" row per aux counter name of the inputs, in the order
+ * first seen. Names and units point into the inputs (or aux_name). */
+struct cmp_mset {
+	struct cmp_metric m[CMP_MAX_METRICS];
+	size_t n;
+	unsigned naux;
+	char aux_name[CMP_MAX_METRICS][72];   /* "aux.NAME" */
+	const char *aux_src[CMP_MAX_METRICS], *aux_unit[CMP_MAX_METRICS];
+};
+
+/* @ms as the base table alone, then with the aux counters of @f's points
+ * added. cmp_mset_add fails with -E2BIG when CMP_MAX_METRICS would not
+ * hold them. */
+void cmp_mset_init(struct cmp_mset *ms);
+int cmp_mset_add(struct cmp_mset *ms, const struct res_file *f);
+int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p);
+
+/* The index of the metric named @name in @ms, or -1. */
+int cmp_mset_find(const struct cmp_mset *ms, const char *name);
+
+/* @r->ms from @r's inputs, then @r->o.metric_off from --metrics
+ * (@r->o.metrics), whose aux.NAME entries can be checked only now: an
+ * unknown one is an error said in @err. Called first by cmp_analyse. */
+struct cmp_result;
+int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen);
+
+/* A metric's value for one point, NAN when absent. */
+double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p);
+
+enum cmp_format { CMP_FMT_TEXT, CMP_FMT_LKP, CMP_FMT_MMTESTS, CMP_FMT_MARKDOWN,
+		  CMP_FMT_JSON };
+extern const char *const cmp_format_names[];
+
+struct cmp_opts {
+	double threshold[CMP_NCLASS];  /* % per class */
+	double max_cov;                /* %, NOISY above */
+	double alpha;                  /* CI level is 1 - alpha */
+	bool welch;                    /* Welch's t for p (MWU otherwise) */
+	const char *axis;              /* "kernel", "cgroup" or a field */
+	bool allow_env_diff;
+	uint64_t seed;
+	unsigned resamples;
+	bool fail_on_inconclusive;     /* exit 4 when nothing is decided */
+	bool bisect;                   /* git bisect run codes */
+	bool keep_unmeasured;          /* show: a file without a measured
+					* point is not an error */
+	bool keep_disturbed;           /* use disturbed runs (disturb.h) */
+	const char *metrics;           /* --metrics: compare only these */
+	bool metric_off[CMP_MAX_METRICS];   /* set by cmp_analyse from it */
+};
+
+/* Fill @o with the documented defaults. */
+void cmp_opts_default(struct cmp_opts *o);
+
+struct cmp_file {
+	char *path;
+	struct res_file res;
+};
+
+struct cmp_side {
+	char label[4];             /* "A", "B", ... */
+	char *arg;                 /* the argument as given */
+	char *name;                /* basename of arg, without .json */
+	struct cmp_file *files;
+	unsigned nfiles;
+	char **inv_ids;            /* the invocations seen (results/compare/inv.c) */
+	unsigned ninv;
+};
+
+/* Load every result file of @arg (a file, or a directory searched
+ * recursively for *.json) into @s. 0 or -errno with @err set. */
+int cmp_side_load(struct cmp_side *s, const char *arg, char *err,
+		  size_t errlen);
+void cmp_side_free(struct cmp_side *s);
+
+/* One side's runs of one point. */
+struct cmp_cell {
+	unsigned runs, ok;            /* points seen / ok and measured */
+	unsigned disturbed;           /* ok runs left out as disturbed */
+	const char *fail_reason;      /* of one failed or skipped point */
+	const char *layout;           /* the cgroup layout of these runs */
+	double *v[CMP_MAX_METRICS];   /* one value per ok run */
+	unsigned *inv[CMP_MAX_METRICS];  /* the invocation of each value */
+	size_t n[CMP_MAX_METRICS];
+	struct st_desc d[CMP_MAX_METRICS];
+	double drift_pct;             /* mean within-run drift, NAN */
+	unsigned ndrift;              /* runs with a drift figure */
+};
+
+/* One metric of one point, a non-baseline side against the baseline. */
+struct cmp_delta {
+	bool valid;                   /* values on both sides */
+	double threshold;             /* T, % */
+	double pct, lo, hi;           /* % change and CI, + means better */
+	struct st_test mwu, welch;
+	double p, q;                  /* p used (MWU or Welch); BH q or NAN */
+	double min_p;                 /* best p this n can give (MWU) */
+	unsigned runs_needed;         /* per side, for T at the noise seen */
+	double hl_pct, hl_lo, hl_hi;  /* Hodges-Lehmann shift, rank CI, + better */
+	bool one_outlier;             /* a noisy side is quiet without its
+				       * single most extreme run */
+	bool by_rank;                 /* the verdict comes from the rank CI */
+	bool two_level;               /* CI by the two-level bootstrap */
+	struct st_vc vc[2];           /* base, new: between and within */
+	enum cmp_verdict verdict;
+	char why[120];                /* why this verdict, short */
+};
+
+struct cmp_group {
+	char *test, *mode, *layout, *wopts;  /* layout: NULL with axis cgroup */
+	unsigned tasks;
+	struct cmp_cell *cell;        /* [nsides] */
+	struct cmp_delta *delta;      /* [nsides * ms.n]; side 0 unused */
+	bool common;                  /* the baseline and a new side have runs */
+};
+
+struct cmp_envrow {
+	char *field;
+	bool critical, axis, differs, mixed;
+	bool hidden;                  /* never printed in text (options.output) */
+	char **val;                   /* [nsides]; NULL: absent */
+};
+
+struct cmp_profile;
+
+struct cmp_result {
+	struct cmp_opts o;
+	struct cmp_mset ms;           /* the metrics, set by cmp_analyse */
+	struct cmp_side *sides;
+	unsigned nsides;
+	struct cmp_group *groups;
+	unsigned ngroups;
+	struct cmp_envrow *env;
+	unsigned nenv;
+	char **notes;                 /* warnings for the reader */
+	unsigned nnotes;
+	unsigned count[CMP_NVERDICT];
+	char problem[1024];           /* why the inputs cannot be compared */
+	const struct cmp_profile *prof;  /* results/compare/profile.h; NULL: none */
+};
+
+static inline struct cmp_delta *cmp_delta_of(const struct cmp_result *r,
+					     const struct cmp_group *g,
+					     unsigned side, unsigned metric)
+{
+	return &g->delta[side * r->ms.n + metric];
+}
+
+/* A point's workload options as "k=v,k=v", keys sorted, so that key
+ * order never splits a group (results/compare/env.c); NULL on ENOMEM. */
+char *cmp_canon_wopts(struct json_object *o);
+
+/* The cgroup layout of a point: extra.cgroup.layout (or extra.cgroup when
+ * it is a string), "none" when absent. */
+const char *cmp_point_layout(const struct res_point *p);
+
+/* The group @p belongs to, or NULL (after cmp_analyse). */
+struct cmp_group *cmp_group_of(const struct cmp_result *r,
+			       const struct res_point *p);
+
+/* Add a formatted note to @r. 0 or -ENOMEM. */
+int cmp_note(struct cmp_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The environment diff (results/compare/env.c): fill r->env, check the axis and
+ * the critical fields. Returns 0, -EINVAL with @err for an unknown axis,
+ * or -EXDEV with r->problem set when critical fields differ (and
+ * --allow-env-diff was not given; with it they become notes).
+ */
+int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen);
+
+/*
+ * Group, describe and judge (compare.c). r->sides and r->o must be set.
+ * Returns 0, -EXDEV with r->problem set when inputs cannot be compared
+ * (environment, or no point in common), -ENODATA with @err naming the file
+ * that has no measured point, -EINVAL (bad axis), or -ENOMEM.
+ */
+int cmp_analyse(struct cmp_result *r, char *err, size_t errlen);
+
+void cmp_result_free(struct cmp_result *r);
+
+/* The exit status for the verdicts in @r (0, 1, 4; 0, 1, 125 with
+ * --bisect). */
+int cmp_exit_status(const struct cmp_result *r);
+
+/* The verdict of @d from its interval and the sides' noise (pure). */
+enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
+			   double cov_base, double cov_new, size_t nbase,
+			   size_t nnew, const struct cmp_opts *o);
+
+/*
+ * Invocations (results/compare/inv.c). cmp_inv_id: the index in @s of the
+ * invocation of @f (its invocation.id, else its path: one file, one
+ * invocation), added when new; 0 or -ENOMEM. cmp_inv_ci: the raw CI of
+ * metric @m into d->lo, d->hi: the two-level bootstrap (d->two_level,
+ * d->vc) when a side has runs of 2 or more invocations, else the one-level
+ * st_boot_ci_pct. cmp_inv_count: the distinct invocations of @n values.
+ */
+int cmp_inv_id(struct cmp_side *s, const struct cmp_file *f, unsigned *id);
+int cmp_inv_ci(const struct cmp_cell *a, const struct cmp_cell *b, size_t m,
+	       const struct cmp_opts *o, uint64_t seed, struct cmp_delta *d);
+unsigned cmp_inv_count(const unsigned *inv, size_t n);
+/* The text line on the invocations of @g's primary metric, side @s. */
+void cmp_inv_print(const struct cmp_result *r, const struct cmp_group *g,
+		   unsigned s, size_t m, FILE *out, const char *lead);
+/* The invocation figures of @d for the JSON output (a new object). */
+struct json_object *cmp_inv_json(const struct cmp_result *r,
+				 const struct cmp_group *g, unsigned s, size_t m);
+
+/* Output (results/compare/fmt.c, results/compare/json.c). 0 or -errno. */
+int cmp_print(const struct cmp_result *r, enum cmp_format f, FILE *out);
+int cmp_print_json(const struct cmp_result *r, FILE *out);
+int cmp_write_junit(const struct cmp_result *r, const char *path, char *err,
+		    size_t errlen);
+
+/* Human name of a group: "page_fault3 process tasks=2". */
+void cmp_group_name(const struct cmp_group *g, char *buf, size_t len);
+
+/* Subcommands (runner/cmd/compare.c, show.c): return the exit status. */
+int cmp_cmd_compare(int argc, char **argv);
+int cmp_cmd_show(int argc, char **argv);
+int cmp_cmd_export(int argc, char **argv);
+
+/* The options of `cgscale compare` and `cgscale export`, also the source
+ * of their man pages and shell completion. */
+extern const struct cgs_opt cmp_optdefs[];
+extern const size_t cmp_noptdefs;
+extern const struct cgs_opt cmp_export_optdefs[];
+extern const size_t cmp_export_noptdefs;
+extern const struct cgs_opt cmp_show_optdefs[];
+extern const size_t cmp_show_noptdefs;
+
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fmt.c - the human formats of `cgscale compare`: text (aligned
+ * blocks, one per point) and markdown (one table, for a mail or a PR), and
+ * the dispatch to lkp (results/compare/lkp.c) and mmtests (results/compare/mmtests.c).
+ * Every format prints the same environment diff and the same notes
+ * (results/compare/fmt_util.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/compare/compare.h"
+#include "results/compare/fmt.h"
+#include "results/compare/profile.h"
+
+const char *const cmp_format_names[] = {
+	[CMP_FMT_TEXT] = "text", [CMP_FMT_LKP] = "lkp",
+	[CMP_FMT_MMTESTS] = "mmtests", [CMP_FMT_MARKDOWN] = "markdown",
+	[CMP_FMT_JSON] = "json", NULL,
+};
+
+/* A verdict of metric @m on some side (perhaps with no value on A). */
+static bool any_valid(const struct cmp_result *r, const struct cmp_group *g, size_t m)
+{
+	for (unsigned s = 1; s < r->nsides; s++)
+		if (cmp_delta_of(r, g, s, m)->valid)
+			return true;
+	return false;
+}
+
+/* The Hodges-Lehmann shift and its rank interval. */
+static void hl_line(const struct cmp_delta *d, FILE *out)
+{
+	char a[32], b[32], c[32];
+
+	if (isnan(d->hl_pct))
+		return;
+	fprintf(out, "    %-4s Hodges-Lehmann shift %s, rank CI %s%s%s%s%s\n", "",
+		cmp_fmt_pct(a, 32, d->hl_pct), isnan(d->hl_lo) ? "none (too few runs)" : "[",
+		isnan(d->hl_lo) ? "" : cmp_fmt_pct(b, 32, d->hl_lo), isnan(d->hl_lo) ? "" : ", ",
+		isnan(d->hl_lo) ? "" : cmp_fmt_pct(c, 32, d->hl_hi), isnan(d->hl_lo) ? "" : "]");
+}
+
+static void print_text(const struct cmp_result *r, FILE *out)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32], g_[32];
+
+	cmp_fmt_header(r, out, "");
+	cmp_fmt_env(r, out, false);
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		const struct cmp_group *g = &r->groups[i];
+		char name[512];
+
+		if (!g->common)
+			continue;
+		cmp_group_name(g, name, sizeof(name));
+		fprintf(out, "\n%s\n", name);
+		for (size_t m = 0; m < r->ms.n; m++) {
+			const struct cmp_metric *mt = &r->ms.m[m];
+
+			if ((!g->cell[0].n[m] && !any_valid(r, g, m)) || r->o.metric_off[m])
+				continue;
+			fprintf(out, "  %s (%s, %s is better, T=%g%%)\n", mt->name, mt->unit,
+				mt->dir > 0 ? "higher" : "lower", r->o.threshold[mt->cls]);
+			fprintf(out, "    %-4s %4s %12s %12s %10s %6s %12s %12s %9s  %-21s %-8s %s\n",
+				"side", "n", "mean", "median", "stddev", "cov%", "min", "max",
+				"change", "95% CI", "p", "verdict");
+			for (unsigned s = 0; s < r->nsides; s++) {
+				const struct st_desc *sd = &g->cell[s].d[m];
+				const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
+				char ci[80];
+
+				fprintf(out, "    %-4s %4zu %12s %12s %10s %6s %12s %12s",
+					r->sides[s].label, sd->n, cmp_fmt_num(a, 32, sd->mean),
+					cmp_fmt_num(b, 32, sd->median), cmp_fmt_num(c, 32, sd->sd),
+					cmp_fmt_cov(f, 32, sd->cov_pct), cmp_fmt_num(d, 32, sd->min),
+					cmp_fmt_num(e, 32, sd->max));
+				if (!s || !dl->valid) {
+					fprintf(out, "\n");
+					continue;
+				}
+				snprintf(ci, sizeof(ci), "[%s, %s]", cmp_fmt_pct(f, 32, dl->lo),
+					 cmp_fmt_pct(g_, 32, dl->hi));
+				fprintf(out, " %9s  %-21s %-8s %s%s%s%s\n", cmp_fmt_pct(a, 32, dl->pct), ci,
+					cmp_fmt_pval(b, 32, dl->p), cmp_verdict_names[dl->verdict],
+					*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
+				if (r->ms.m[m].cls == CMP_PRIMARY || dl->by_rank)
+					hl_line(dl, out);
+				if (r->o.welch)
+					fprintf(out, "    %-4s Welch t = %.3f, df = %.1f; Mann-Whitney p = %s%s\n",
+						"", dl->welch.stat, dl->welch.df,
+						cmp_fmt_pval(a, 32, dl->mwu.p), dl->mwu.exact ? " (exact)" : "");
+				if (!isnan(dl->q))
+					fprintf(out, "    %-4s Benjamini-Hochberg q = %s\n", "",
+						cmp_fmt_pval(a, 32, dl->q));
+			}
+		}
+		cmp_fmt_point_notes(r, g, out, "  ");
+	}
+	fprintf(out, "\n");
+	cmp_profile_print(r, r->prof, CMP_FMT_TEXT, out);
+	cmp_fmt_totals(r, out, "");
+	cmp_fmt_notes(r, out, "");
+}
+
+static void print_markdown(const struct cmp_result *r, FILE *out)
+{
+	char a[32], b[32], c[32], d[32], e[32], f[32];
+
+	cmp_fmt_header(r, out, "");
+	cmp_fmt_env(r, out, true);
+	fprintf(out, "\n| point | metric | %s (baseline) | side | mean ± CoV | change | %g%% CI | p | verdict |\n",
+		r->sides[0].label, 100 * (1 - r->o.alpha));
+	fprintf(out, "|---|---|---|---|---|---|---|---|---|\n");
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		const struct cmp_group *g = &r->groups[i];
+		char name[512];
+
+		if (!g->common)
+			continue;
+		cmp_group_name(g, name, sizeof(name));
+		for (size_t m = 0; m < r->ms.n; m++)
+			for (unsigned s = 1; s < r->nsides; s++) {
+				const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
+				const struct st_desc *x = &g->cell[0].d[m], *y = &g->cell[s].d[m];
+				enum cmp_verdict v = dl->verdict;
+
+				if (!dl->valid)
+					continue;
+				fprintf(out, "| %s | %s | %s ± %.1f%% | %s | %s ± %.1f%% | %s | [%s, %s] | %s | %s%s%s |\n",
+					name, r->ms.m[m].name, cmp_fmt_num(a, 32, x->mean), x->cov_pct,
+					r->sides[s].label, cmp_fmt_num(b, 32, y->mean), y->cov_pct,
+					cmp_fmt_pct(c, 32, dl->pct), cmp_fmt_pct(d, 32, dl->lo), cmp_fmt_pct(e, 32, dl->hi),
+					cmp_fmt_pval(f, 32, dl->p),
+					v == CMP_REGRESSION || v == CMP_IMPROVEMENT ? "**" : "",
+					cmp_verdict_names[v],
+					v == CMP_REGRESSION || v == CMP_IMPROVEMENT ? "**" : "");
+			}
+	}
+	fprintf(out, "\n");
+	for (unsigned i = 0; i < r->ngroups; i++)
+		if (r->groups[i].common)
+			cmp_fmt_point_notes(r, &r->groups[i], out, "- ");
+	cmp_fmt_totals(r, out, "");
+	cmp_fmt_notes(r, out, "- ");
+}
+
+int cmp_print(const struct cmp_result *r, enum cmp_format f, FILE *out)
+{
+	switch (f) {
+	case CMP_FMT_TEXT:
+		print_text(r, out);
+		break;
+	case CMP_FMT_LKP:
+		cmp_print_lkp(r, out);
+		break;
+	case CMP_FMT_MMTESTS:
+		cmp_print_mmtests(r, out);
+		break;
+	case CMP_FMT_MARKDOWN:
+		print_markdown(r, out);
+		break;
+	case CMP_FMT_JSON:
+		return cmp_print_json(r, out);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fmt.h - helpers the human formats of `cgscale compare` share
+ * (results/compare/fmt_util.c), and the lkp and mmtests printers.
+ */
+#ifndef CGS_COMPARE_FMT_H
+#define CGS_COMPARE_FMT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "results/compare/compare.h"
+
+/* "-" for NAN; whole above 100, else 4 significant digits. */
+const char *cmp_fmt_num(char *buf, size_t len, double v);
+/* "+1.23%", "-" for NAN. */
+const char *cmp_fmt_pct(char *buf, size_t len, double v);
+/* "1.23", "-" for NAN. */
+const char *cmp_fmt_cov(char *buf, size_t len, double v);
+const char *cmp_fmt_pval(char *buf, size_t len, double p);
+/* p (primary) or BH q (others) below alpha. */
+bool cmp_fmt_significant(const struct cmp_result *r, const struct cmp_delta *d,
+			 const struct cmp_metric *m);
+void cmp_fmt_header(const struct cmp_result *r, FILE *out, const char *lead);
+/* The environment differences and the axis; @md: as a markdown table. */
+void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md);
+void cmp_fmt_notes(const struct cmp_result *r, FILE *out, const char *lead);
+void cmp_fmt_totals(const struct cmp_result *r, FILE *out, const char *lead);
+/* Failed runs (fail:runs) and too few runs for the primary metric. */
+void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
+			 FILE *out, const char *lead);
+
+/* LKP's ncompare layout (results/compare/lkp.c) and mmtests' compare-kernels
+ * layout (results/compare/mmtests.c). */
+void cmp_print_lkp(const struct cmp_result *r, FILE *out);
+void cmp_print_mmtests(const struct cmp_result *r, FILE *out);
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fmt_util.c - what every human format of `cgscale compare` shares:
+ * number formatting, the run header, the environment diff, the notes and
+ * verdict totals, and the per-point failure and power notes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/compare/compare.h"
+#include "results/compare/fmt.h"
+
+/* A number in at most ~10 characters: whole above 100, else 4 digits. */
+const char *cmp_fmt_num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e10)
+		snprintf(buf, len, "%.4g", v);
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+const char *cmp_fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.2f%%", v);
+	return buf;
+}
+
+const char *cmp_fmt_cov(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f", v);
+	return buf;
+}
+
+const char *cmp_fmt_pval(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.0001)
+		snprintf(buf, len, "%.1e", p);
+	else
+		snprintf(buf, len, "%.4f", p);
+	return buf;
+}
+
+bool cmp_fmt_significant(const struct cmp_result *r, const struct cmp_delta *d,
+			const struct cmp_metric *m)
+{
+	double p = m->cls == CMP_PRIMARY ? d->p : d->q;
+
+	return d->valid && p < r->o.alpha;
+}
+
+void cmp_fmt_header(const struct cmp_result *r, FILE *out, const char *lead)
+{
+	fprintf(out, "%scgscale compare:", lead);
+	for (unsigned s = 0; s < r->nsides; s++)
+		fprintf(out, "%s %s = %s (%u file%s)%s", s ? "," : "",
+			r->sides[s].label, r->sides[s].arg, r->sides[s].nfiles,
+			r->sides[s].nfiles == 1 ? "" : "s", s ? "" : " [baseline]");
+	fprintf(out, "\n%saxis %s; T = %g%% primary, %g%% secondary, %g%% tail; --max-cov %g%%; %g%% CI by bootstrap (%u resamples, seed %llu); p by %s\n",
+		lead, r->o.axis, r->o.threshold[CMP_PRIMARY],
+		r->o.threshold[CMP_SECONDARY], r->o.threshold[CMP_TAIL],
+		r->o.max_cov, 100 * (1 - r->o.alpha), r->o.resamples,
+		(unsigned long long)r->o.seed,
+		r->o.welch ? "Welch's t" : "Mann-Whitney U");
+}
+
+/* The environment rows worth showing: differences, and the axis. */
+static bool env_shown(const struct cmp_envrow *e)
+{
+	return !e->hidden &&
+	       (e->differs || e->mixed || (e->axis && strcmp(e->field, "cgroup.layout")));
+}
+
+void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < r->nenv; i++) {
+		const struct cmp_envrow *e = &r->env[i];
+
+		if (!env_shown(e))
+			continue;
+		if (!any) {
+			if (md) {
+				fprintf(out, "\n| field | kind |");
+				for (unsigned s = 0; s < r->nsides; s++)
+					fprintf(out, " %s |", r->sides[s].label);
+				fprintf(out, "\n|---|---|");
+				for (unsigned s = 0; s < r->nsides; s++)
+					fprintf(out, "---|");
+				fprintf(out, "\n");
+			} else {
+				fprintf(out, "\nenvironment (differences and the axis):\n");
+			}
+			any = true;
+		}
+		if (md) {
+			fprintf(out, "| %s | %s |", e->field, e->axis ? "axis" :
+				e->critical ? "critical" : "info");
+			for (unsigned s = 0; s < r->nsides; s++)
+				fprintf(out, " %.80s |", e->val[s] ? e->val[s] : "-");
+			fprintf(out, "\n");
+			continue;
+		}
+		fprintf(out, "  %-34s %-8s", e->field, e->axis ? "axis" :
+			e->critical ? "critical" : "info");
+		for (unsigned s = 0; s < r->nsides; s++)
+			fprintf(out, "%s %s: %.70s", s ? " |" : "", r->sides[s].label,
+				e->val[s] ? e->val[s] : "-");
+		fprintf(out, "\n");
+	}
+	if (!any)
+		fprintf(out, "\nenvironment: no difference in the recorded fields\n");
+}
+
+void cmp_fmt_notes(const struct cmp_result *r, FILE *out, const char *lead)
+{
+	for (unsigned i = 0; i < r->nnotes; i++)
+		fprintf(out, "%snote: %s\n", lead, r->notes[i]);
+}
+
+void cmp_fmt_totals(const struct cmp_result *r, FILE *out, const char *lead)
+{
+	fprintf(out, "%sverdicts:", lead);
+	for (int v = 0; v < CMP_NVERDICT; v++)
+		fprintf(out, " %s %u%s", cmp_verdict_names[v], r->count[v],
+			v + 1 < CMP_NVERDICT ? "," : "\n");
+}
+
+/* Failed runs, LKP's fail:runs, and the power warning of the primary. */
+void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
+			FILE *out, const char *lead)
+{
+	for (unsigned s = 0; s < r->nsides; s++)
+		if (g->cell[s].runs > g->cell[s].ok + g->cell[s].disturbed)
+			fprintf(out, "%sfail:runs %s %u:%u (%s)\n", lead,
+				r->sides[s].label,
+				g->cell[s].runs - g->cell[s].ok - g->cell[s].disturbed,
+				g->cell[s].runs, g->cell[s].fail_reason);
+	for (unsigned s = 0; s < r->nsides; s++)
+		if (g->cell[s].disturbed)
+			fprintf(out, "%sdisturbed %s %u of %u ok runs, left out (see the notes; --keep-disturbed uses them)\n",
+				lead, r->sides[s].label, g->cell[s].disturbed,
+				g->cell[s].ok + g->cell[s].disturbed);
+	for (unsigned s = 1; s < r->nsides; s++)
+		for (size_t m = 0; m < r->ms.n; m++) {
+			const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+			size_t na = g->cell[0].n[m], nb = g->cell[s].n[m];
+
+			if (!d->valid || r->ms.m[m].cls != CMP_PRIMARY)
+				continue;
+			if (d->min_p >= r->o.alpha)
+				fprintf(out, "%spower: %s %zu vs %s %zu runs can never give p < %g (the smallest p is %.3g);",
+					lead, r->sides[0].label, na, r->sides[s].label, nb,
+					r->o.alpha, d->min_p);
+			else if (d->runs_needed > (na < nb ? na : nb))
+				fprintf(out, "%spower: %s %zu vs %s %zu runs are few for the noise seen;",
+					lead, r->sides[0].label, na, r->sides[s].label, nb);
+			else
+				continue;
+			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
+				d->runs_needed, d->threshold, d->threshold, r->ms.m[m].name);
+		}
+	for (unsigned s = 1; s < r->nsides; s++)
+		for (size_t m = 0; m < r->ms.n; m++)
+			if (r->ms.m[m].cls == CMP_PRIMARY)
+				cmp_inv_print(r, g, s, m, out, lead);
+}

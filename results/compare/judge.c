@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * judge.c - the verdict of one metric of one point from its
+ * interval, the sides' noise and, when one outlier run made a side noisy,
+ * the rank-based interval (results/COMPARE.md, "Verdicts" and "Robust
+ * statistics"). Knobs: struct cmp_opts (thresholds, --max-cov, alpha).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "results/compare/compare.h"
+
+/* A side is noisy only through one outlier run: the rank-based interval,
+ * which one run cannot pull, decides when it is clear. */
+static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
+				      double cov, const struct cmp_opts *o)
+{
+	enum cmp_verdict v = CMP_NOISY;
+	const char *what = NULL;
+
+	if ((d->hl_hi < -t || d->hl_lo > t) && sig) {
+		v = d->hl_hi < -t ? CMP_REGRESSION : CMP_IMPROVEMENT;
+		what = d->hl_hi < -t ? "entirely below -" : "entirely above +";
+	} else if (d->hl_lo >= -t && d->hl_hi <= t) {
+		v = CMP_NO_CHANGE;
+		what = "within +-";
+	}
+	if (what) {
+		d->by_rank = true;
+		snprintf(d->why, sizeof(d->why),
+			 "rank CI %s%g%%; CoV %.1f%% from one outlier run", what, t, cov);
+	} else {
+		snprintf(d->why, sizeof(d->why),
+			 "CoV %.1f%% > --max-cov %g%% (one outlier run; the rank CI is unclear too)",
+			 cov, o->max_cov);
+	}
+	return v;
+}
+
+enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
+			   double cov_base, double cov_new, size_t nbase,
+			   size_t nnew, const struct cmp_opts *o)
+{
+	double t = d->threshold;
+	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
+	bool sig = cls == CMP_PRIMARY || d->q < o->alpha;
+	const char *dir = NULL;
+
+	if (nbase < 2 || nnew < 2) {
+		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
+		return CMP_INCONCLUSIVE;
+	}
+	if (isnan(d->lo) || isnan(d->hi)) {
+		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
+		return CMP_INCONCLUSIVE;
+	}
+	if (d->hi < -t)
+		dir = "below";
+	else if (d->lo > t)
+		dir = "above";
+	if (dir && !sig) {
+		snprintf(d->why, sizeof(d->why),
+			 "CI %s %s%g%% but q = %.3g >= %g after Benjamini-Hochberg",
+			 dir, *dir == 'b' ? "-" : "+", t, d->q, o->alpha);
+		return CMP_INCONCLUSIVE;
+	}
+	if (dir) {
+		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
+			 *dir == 'b' ? "-" : "+", t,
+			 noisy ? " (a side is noisy)" : "");
+		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
+	}
+	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
+		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
+						     isnan(cov_new) ? 0 : cov_new), o);
+	if (noisy) {
+		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
+			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
+			 o->max_cov);
+		return CMP_NOISY;
+	}
+	if (d->lo >= -t && d->hi <= t) {
+		snprintf(d->why, sizeof(d->why), "CI within +-%g%%", t);
+		return CMP_NO_CHANGE;
+	}
+	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
+		 d->lo < -t ? "-" : "+", t);
+	return CMP_INCONCLUSIVE;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lkp.c - `cgscale compare --format lkp`: the layout of lkp-tests'
+ * ncompare (lib/compare.rb: show_group_header, show_perf_header,
+ * show_perf_change), one group per point. The ===== block names the
+ * point's parameters as common axes and the compared sides (side name and
+ * the --axis value) as compare axes; rows are "<test>.<metric>" keys
+ * without spaces. The values are LKP's: the arithmetic mean, %stddev from
+ * the population stddev shown above 2%, %change of the means. cgscale's
+ * own verdicts, environment diff and notes follow the tables.
+ * check/integration/69-lkp-compare.sh checks it against lib/compare.rb.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/compare/compare.h"
+#include "results/compare/fmt.h"
+#include "results/compare/profile.h"
+
+#define LKP_ABS_WIDTH 10
+#define LKP_REL_WIDTH 10
+#define LKP_ERR_WIDTH 6
+
+/* An axis value without spaces ("depth=2 leaf=shared" -> depth=2:leaf=shared). */
+static void axis_value(FILE *out, const char *v)
+{
+	for (; *v; v++)
+		fputc(*v == ' ' ? ':' : *v, out);
+}
+
+/* The --axis field's value on side @s, or NULL when not recorded. */
+static const char *axis_of(const struct cmp_result *r, unsigned s, const char **field)
+{
+	for (unsigned i = 0; i < r->nenv; i++)
+		if (r->env[i].axis && r->env[i].val[s]) {
+			*field = r->env[i].field;
+			return r->env[i].val[s];
+		}
+	return NULL;
+}
+
+/* side/axis values of side @s, spaces replaced, into @buf. */
+static void compare_axes(const struct cmp_result *r, unsigned s, char *buf, size_t len)
+{
+	const char *field, *v = axis_of(r, s, &field);
+
+	snprintf(buf, len, "%s%s%s", r->sides[s].name, v ? "/" : "", v ? v : "");
+	for (char *c = buf; *c; c++)
+		if (*c == ' ')
+			*c = ':';
+}
+
+static void group_header(const struct cmp_result *r, const struct cmp_group *g, FILE *out)
+{
+	const char *field = NULL;
+	char buf[512];
+
+	fputs("=========================================================================================\n", out);
+	fprintf(out, "testcase/test/mode/nr_task%s%s:\n  cgscale/%s/%s/%u",
+		g->layout ? "/cgroup" : "", *g->wopts ? "/options" : "", g->test, g->mode,
+		g->tasks);
+	if (g->layout) {
+		fputc('/', out);
+		axis_value(out, g->layout);
+	}
+	if (*g->wopts) {
+		fputc('/', out);
+		axis_value(out, g->wopts);
+	}
+	axis_of(r, 0, &field);
+	fprintf(out, "\n\nside%s%s: \n", field ? "/" : "", field ? field : "");
+	for (unsigned s = 0; s < r->nsides; s++) {
+		compare_axes(r, s, buf, sizeof(buf));
+		fprintf(out, "  %s\n", buf);
+	}
+	fputc('\n', out);
+	for (unsigned s = 0; s < r->nsides; s++) {
+		int w = LKP_ABS_WIDTH + LKP_ERR_WIDTH + (s ? LKP_REL_WIDTH + 1 : 0);
+
+		compare_axes(r, s, buf, sizeof(buf));
+		fprintf(out, "%*.*s ", w, w, buf);
+	}
+	fputc('\n', out);
+	for (unsigned s = 0; s < r->nsides; s++) {
+		int w = LKP_ABS_WIDTH + LKP_ERR_WIDTH + (s ? LKP_REL_WIDTH + 1 : 0);
+
+		for (int i = 0; i < w; i++)
+			fputc('-', out);
+		fputc(' ', out);
+	}
+	fputc('\n', out);
+	fprintf(out, "         %%stddev");
+	for (unsigned s = 1; s < r->nsides; s++)
+		fprintf(out, "     %%change         %%stddev");
+	fprintf(out, "\n             \\  ");
+	for (unsigned s = 1; s < r->nsides; s++)
+		fprintf(out, "        |                \\  ");
+	fputc('\n', out);
+}
+
+/* LKP's mean and %stddev (population stddev / mean; -1 for one value). */
+static void lkp_stat(const struct cmp_cell *c, size_t m, double *avg, double *sdp)
+{
+	double sum = 0, ss = 0;
+	size_t n = c->n[m];
+
+	for (size_t i = 0; i < n; i++)
+		sum += c->v[m][i];
+	*avg = n ? sum / n : 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (c->v[m][i] - *avg) * (c->v[m][i] - *avg);
+	*sdp = n > 1 ? sqrt(ss / n) : -1;
+	if (*avg != 0)
+		*sdp = 100 * *sdp / *avg;
+}
+
+/* Ruby's "%d" of a Float truncates toward zero. */
+static void lkp_value(FILE *out, double avg, double sdp)
+{
+	if (fabs(avg) < 1000)
+		fprintf(out, "%*.2f", LKP_ABS_WIDTH, avg);
+	else if (fabs(avg) > 100000000)
+		fprintf(out, "%*.4g", LKP_ABS_WIDTH, avg);
+	else
+		fprintf(out, "%*lld", LKP_ABS_WIDTH, (long long)avg);
+	if (sdp > 2)
+		fprintf(out, " \xc2\xb1%*lld%%", LKP_ERR_WIDTH - 3, (long long)sdp);
+	else
+		fprintf(out, "%*s", LKP_ERR_WIDTH, "");
+}
+
+static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_t m,
+		    FILE *out)
+{
+	double avg0, sd0;
+
+	lkp_stat(&g->cell[0], m, &avg0, &sd0);
+	lkp_value(out, avg0, sd0);
+	for (unsigned s = 1; s < r->nsides; s++) {
+		double avg, sd, p;
+
+		lkp_stat(&g->cell[s], m, &avg, &sd);
+		p = 100.0 * (avg - (avg0 ? avg0 : 1e-100)) / (avg0 ? avg0 : 1e-100);
+		if (fabs(p) < 100000)
+			fprintf(out, "%+*.1f%% ", LKP_REL_WIDTH, p);
+		else
+			fprintf(out, "%+*.2g%% ", LKP_REL_WIDTH, p);
+		lkp_value(out, avg, sd);
+	}
+	fprintf(out, "  %s.%s\n", g->test, r->ms.m[m].name);
+}
+
+void cmp_print_lkp(const struct cmp_result *r, FILE *out)
+{
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		const struct cmp_group *g = &r->groups[i];
+		bool any = false;
+
+		if (!g->common)
+			continue;
+		for (size_t m = 0; m < r->ms.n; m++) {
+			bool all = !r->o.metric_off[m];
+
+			for (unsigned s = 0; s < r->nsides && all; s++)
+				all = g->cell[s].n[m] > 0;
+			if (!all)
+				continue;
+			if (!any)
+				group_header(r, g, out);
+			any = true;
+			lkp_row(r, g, m, out);
+		}
+		if (any)
+			cmp_profile_lkp_group(r, r->prof, i, out);
+		if (any)
+			fputc('\n', out);
+	}
+	cmp_fmt_header(r, out, "");
+	cmp_fmt_env(r, out, false);
+	for (unsigned i = 0; i < r->ngroups; i++)
+		if (r->groups[i].common)
+			cmp_fmt_point_notes(r, &r->groups[i], out, "");
+	fprintf(out, "\n");
+	cmp_fmt_totals(r, out, "");
+	cmp_fmt_notes(r, out, "");
+}

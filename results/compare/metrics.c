@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metrics.c - the metric table of `cgscale compare` (one line per
+ * metric: name, unit, direction, threshold class, extractor), how a
+ * metric and a point's cgroup layout are read, the default options, and
+ * the exit status that the verdicts give. Knobs: cmp_base_metrics[].
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "results/compare/compare.h"
+#include "results/model/perf_metric.h"
+#include "lib/macros.h"
+#include "lib/util.h"
+
+const char *const cmp_class_names[] = {
+	[CMP_PRIMARY] = "primary", [CMP_SECONDARY] = "secondary",
+	[CMP_TAIL] = "tail-latency", NULL,
+};
+
+const char *const cmp_verdict_names[] = {
+	[CMP_NO_CHANGE] = "NO_CHANGE", [CMP_IMPROVEMENT] = "IMPROVEMENT",
+	[CMP_REGRESSION] = "REGRESSION", [CMP_NOISY] = "NOISY",
+	[CMP_INCONCLUSIVE] = "INCONCLUSIVE", NULL,
+};
+
+static double m_per_task(const struct res_point *p)
+{
+	return p->sum.per_task_ops_per_sec;
+}
+
+/* Fairness: the slowest task. One task is its own minimum: left out. */
+static double m_min_task(const struct res_point *p)
+{
+	return p->tasks > 1 ? p->sum.min_task_ops_per_sec : NAN;
+}
+
+static double m_scalability(const struct res_point *p)
+{
+	return p->tasks > 1 ? p->sum.scalability : NAN;
+}
+
+/* The derived perf metrics that compare compares (perf_metric.h). */
+#define CMP_PERF_ROW_YES(nm, dir, unit, desc) \
+	{ nm, unit, desc, dir, CMP_SECONDARY, NULL, "perf.metrics." nm, NULL },
+#define CMP_PERF_ROW_NO(nm, dir, unit, desc)
+#define CMP_PERF_ROW_(id, nm, how, ty, num, den, sc, lab, wh, cmp, dir, unit, desc) \
+	CMP_PERF_ROW_##cmp(nm, dir, unit, desc)
+
+/*
+ * The metrics, one line each: an extractor, or a dotted path to a number
+ * in the point's extra sections (absent: the metric is not compared).
+ */
+const struct cmp_metric cmp_base_metrics[] = {
+	{ "per_task_ops", "ops/s",
+	  "mean ops/s of one task (LKP per_process_ops / per_thread_ops)",
+	  +1, CMP_PRIMARY, m_per_task, NULL, NULL },
+	{ "min_task_ops", "ops/s", "ops/s of the slowest task (fairness)",
+	  +1, CMP_SECONDARY, m_min_task, NULL, NULL },
+	{ "scalability", "ratio", "ops(N) / (N x ops(1)) in the same run",
+	  +1, CMP_SECONDARY, m_scalability, NULL, NULL },
+	/* here the workloads' own figures: aux.NAME per aux counter of the
+	 * inputs, per task, in the unit the result gives (struct cmp_mset) */
+	{ NULL, NULL, NULL, +1, CMP_SECONDARY, NULL, NULL, NULL },
+	/* perf counters (run -e), from the point's "perf" section */
+	RES_PERF_METRICS(CMP_PERF_ROW_)
+	/* latency of the concurrent stats reader (run --stat-reader); the
+	 * tail percentiles are noisier and get the tail threshold */
+	{ "stat_p50", "ns", "median latency of one read of the stat file (--stat-reader)",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p50_ns", NULL },
+	{ "stat_p90", "ns", "90th percentile latency of a stat-file read",
+	  -1, CMP_SECONDARY, NULL, "stat_reader.summary.p90_ns", NULL },
+	{ "stat_p99", "ns", "99th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_ns", NULL },
+	{ "stat_p99_9", "ns", "99.9th percentile latency of a stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns", NULL },
+	{ "stat_max", "ns", "slowest stat-file read",
+	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns", NULL },
+	/* CPU time of the tasks over the window (on by default; seed 004) */
+	{ "sys_us_per_op", "us/op", "system CPU time of the tasks per op",
+	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op", NULL },
+	{ "user_us_per_op", "us/op", "user CPU time of the tasks per op",
+	  -1, CMP_SECONDARY, NULL, "cputime.user_us_per_op", NULL },
+	/* /proc/vmstat over the window, system-wide, named as LKP does: per
+	 * second they follow the throughput, per op they are work per op */
+	{ "proc-vmstat.pgfault", "/s", "page faults per second, system-wide",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfault", NULL },
+	{ "proc-vmstat.pgfault.per_op", "/op", "page faults per op, system-wide",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfault", NULL },
+	{ "proc-vmstat.pgalloc_normal", "/s", "pages allocated from ZONE_NORMAL per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgalloc_normal", NULL },
+	{ "proc-vmstat.pgalloc_normal.per_op", "/op", "pages allocated from ZONE_NORMAL per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgalloc_normal", NULL },
+	{ "proc-vmstat.pgfree", "/s", "pages freed per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.pgfree", NULL },
+	{ "proc-vmstat.pgfree.per_op", "/op", "pages freed per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.pgfree", NULL },
+	{ "proc-vmstat.numa_hit", "/s", "allocations on the intended node per second",
+	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.numa_hit", NULL },
+	{ "proc-vmstat.numa_hit.per_op", "/op", "allocations on the intended node per op",
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.numa_hit", NULL },
+	/* memcg stats flushing (run --trace memcg-flush): flushes of the
+	 * point's own cgroups, and the rstat lock per flush, system-wide */
+	{ "flush_per_sec", "/s", "memcg stats flushes of the point's cgroups per second (--trace)",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_sec", NULL },
+	{ "flush_per_op", "/op", "memcg stats flushes of the point's cgroups per op",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_op", NULL },
+	{ "flush_per_read", "/read", "memcg stats flushes of the point's cgroups per --stat-reader read",
+	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_read", NULL },
+	{ "rstat_hold_p50", "ns", "median time the rstat lock was held per flush (--trace)",
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_per_flush.p50_ns", NULL },
+	{ "rstat_hold_p99", "ns", "99th percentile rstat lock hold per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.p99_ns", NULL },
+	{ "rstat_hold_max", "ns", "longest rstat lock hold per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.hold_per_flush.max_ns", NULL },
+	{ "rstat_wait_p99", "ns", "99th percentile wait for the rstat lock per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.p99_ns", NULL },
+	{ "rstat_wait_max", "ns", "longest wait for the rstat lock per flush",
+	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns", NULL },
+};
+const size_t cmp_nbase_metrics = ARRAY_SIZE(cmp_base_metrics);
+
+/* a point's aux counters always fit: one point's set never fails */
+_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX <= CMP_MAX_METRICS,
+	       "raise CMP_MAX_METRICS");
+
+/* The base rows with the aux rows at the marker. */
+static void mset_assemble(struct cmp_mset *ms)
+{
+	ms->n = 0;
+	for (size_t b = 0; b < cmp_nbase_metrics; b++) {
+		if (cmp_base_metrics[b].name) {
+			ms->m[ms->n++] = cmp_base_metrics[b];
+			continue;
+		}
+		for (unsigned k = 0; k < ms->naux; k++) {
+			struct cmp_metric *mt = &ms->m[ms->n++];
+
+			*mt = cmp_base_metrics[b];
+			mt->name = ms->aux_name[k];
+			mt->unit = ms->aux_unit[k];
+			mt->desc = "a workload's aux counter, per task";
+			mt->aux = ms->aux_src[k];
+		}
+	}
+}
+
+void cmp_mset_init(struct cmp_mset *ms)
+{
+	memset(ms, 0, sizeof(*ms));
+	mset_assemble(ms);
+}
+
+int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
+{
+	for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++) {
+		unsigned a;
+
+		for (a = 0; a < ms->naux && strcmp(ms->aux_src[a], p->aux_name[k]); a++)
+			;
+		if (a < ms->naux)
+			continue;
+		if (cmp_nbase_metrics + ms->naux >= CMP_MAX_METRICS)
+			return -E2BIG;
+		ms->aux_src[a] = p->aux_name[k];
+		ms->aux_unit[a] = p->aux_unit[k] ? p->aux_unit[k] : "";
+		snprintf(ms->aux_name[a], sizeof(ms->aux_name[a]), "aux.%s",
+			 p->aux_name[k]);
+		ms->naux++;
+	}
+	mset_assemble(ms);
+	return 0;
+}
+
+int cmp_mset_add(struct cmp_mset *ms, const struct res_file *f)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; !rc && i < f->npoints; i++)
+		rc = cmp_mset_add_point(ms, &f->points[i]);
+	return rc;
+}
+
+int cmp_mset_find(const struct cmp_mset *ms, const char *name)
+{
+	for (size_t m = 0; m < ms->n; m++)
+		if (!strcmp(ms->m[m].name, name))
+			return (int)m;
+	return -1;
+}
+
+int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen)
+{
+	char *copy, *save, *tok;
+	int rc = 0;
+
+	cmp_mset_init(&r->ms);
+	for (unsigned s = 0; !rc && s < r->nsides; s++)
+		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
+			rc = cmp_mset_add(&r->ms, &r->sides[s].files[f].res);
+	if (rc)
+		return cgs_errf(err, errlen, rc, "more aux counters than compare can hold (%d metrics)",
+				CMP_MAX_METRICS);
+	if (!r->o.metrics)
+		return 0;
+	if (!(copy = strdup(r->o.metrics)))
+		return -ENOMEM;
+	for (size_t m = 0; m < r->ms.n; m++)
+		r->o.metric_off[m] = true;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		int m = cmp_mset_find(&r->ms, tok);
+
+		if (m < 0)
+			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
+		else
+			r->o.metric_off[m] = false;
+	}
+	free(copy);
+	return rc;
+}
+
+double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
+{
+	struct json_object *o = p->extra;
+	char part[128];
+	const char *s;
+
+	if (m->get)
+		return m->get(p);
+	if (m->aux) {
+		for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++)
+			if (!strcmp(p->aux_name[k], m->aux))
+				return p->sum.aux_task_rate[k];
+		return NAN;
+	}
+	for (s = m->extra_path; o && s && *s;) {
+		size_t n = strcspn(s, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, s);
+		if (!json_object_object_get_ex(o, part, &o))
+			return NAN;
+		s += n + (s[n] == '.');
+	}
+	if (o && (json_object_is_type(o, json_type_double) ||
+		  json_object_is_type(o, json_type_int)))
+		return json_object_get_double(o);
+	return NAN;
+}
+
+const char *cmp_point_layout(const struct res_point *p)
+{
+	struct json_object *c = NULL, *l = NULL;
+
+	if (!p->extra || !json_object_object_get_ex(p->extra, "cgroup", &c) || !c)
+		return "none";
+	if (json_object_is_type(c, json_type_string))
+		return json_object_get_string(c);
+	if (json_object_object_get_ex(c, "layout", &l) &&
+	    json_object_is_type(l, json_type_string))
+		return json_object_get_string(l);
+	return "none";
+}
+
+void cmp_opts_default(struct cmp_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->threshold[CMP_PRIMARY] = 2;
+	o->threshold[CMP_SECONDARY] = 5;
+	o->threshold[CMP_TAIL] = 10;
+	o->max_cov = 5;
+	o->alpha = 0.05;
+	o->axis = "kernel";
+	o->seed = 1;
+	o->resamples = 10000;
+}
+
+int cmp_note(struct cmp_result *r, const char *fmt, ...)
+{
+	char **v = realloc(r->notes, (r->nnotes + 1) * sizeof(*v));
+	va_list ap;
+	int n;
+
+	if (!v)
+		return -ENOMEM;
+	r->notes = v;
+	va_start(ap, fmt);
+	n = vasprintf(&v[r->nnotes], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	r->nnotes++;
+	return 0;
+}
+
+void cmp_group_name(const struct cmp_group *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s tasks=%u%s%s%s%s", g->test, g->mode, g->tasks,
+		 g->layout && strcmp(g->layout, "none") ? " cgroup=" : "",
+		 g->layout && strcmp(g->layout, "none") ? g->layout : "",
+		 *g->wopts ? " " : "", g->wopts);
+}
+
+int cmp_exit_status(const struct cmp_result *r)
+{
+	bool regression = r->count[CMP_REGRESSION] > 0;
+	bool undecided = r->count[CMP_INCONCLUSIVE] + r->count[CMP_NOISY] > 0;
+
+	if (r->o.bisect)
+		return regression ? 1 : undecided ? CMP_EXIT_BISECT_SKIP : 0;
+	if (regression)
+		return CMP_EXIT_REGRESSION;
+	if (undecided && r->o.fail_on_inconclusive)
+		return CMP_EXIT_INCONCLUSIVE;
+	return CMP_EXIT_OK;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * export.h - `cgscale export`: the result files as one tidy long table
+ * (TSV, CSV, JSON lines; export.c) or as LKP's `key: value` stats
+ * (results/export/lkp.c). results/SCHEMA.md documents the columns and the keys.
+ */
+#ifndef CGS_EXPORT_H
+#define CGS_EXPORT_H
+
+#include <stdio.h>
+
+#include "results/compare/compare.h"
+
+enum exp_format { EXP_TSV, EXP_CSV, EXP_JSONL, EXP_LKP_STATS };
+extern const char *const exp_format_names[];
+
+/* The workload options of @p as JSON text; "{}" when it has none. */
+const char *exp_wopts_text(const struct res_point *p);
+
+/* Every observation of the sides' files as one table. 0 or -EIO. */
+int exp_write_table(FILE *out, enum exp_format fmt, struct cmp_side *sides,
+		    unsigned nsides);
+
+/*
+ * LKP stats of the sides' files: `key: value` lines as an LKP program's
+ * parse prints them (will-it-scale, netperf and stress-ng names where the
+ * work is the same). 0, -EIO, or -EINVAL with @err when the files hold
+ * more than one test (LKP runs one test per job).
+ */
+int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
+			char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * folded.h - `cgscale export --folded` (results/export/folded.c).
+ */
+#ifndef CGS_EXPORT_FOLDED_H
+#define CGS_EXPORT_FOLDED_H
+
+#include <stddef.h>
+
+/*
+ * The folded stacks of the profiled point of the result files or
+ * directories @args: its runs merged on stdout (one point only: @point,
+ * "TEST:MODE:TASKS[:LAYOUT]", chooses), or with @out_dir one file per run
+ * and point there (their paths on stdout). 0, or -errno with @err.
+ */
+int cmp_export_folded(int nargs, char **args, const char *point,
+		      const char *out_dir, char *err, size_t errlen);
+
+#endif

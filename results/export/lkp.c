@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lkp.c - `cgscale export --format lkp-stats`: the `key: value`
+ * lines an LKP program's parse prints (LKP prefixes them with the program
+ * name, "cgscale."). Keys follow LKP's own where the work is the same:
+ * will-it-scale's per_process_ops, per_thread_ops, scalability, workload
+ * and <N>.processes/<N>.threads; netperf's Throughput_Mbps for sendfile,
+ * stress-ng's remap.ops_per_sec for remap (lkp_aliases[]). Our own: every other compare
+ * metric (perf, stat reader latencies), the cgroup memory.stat deltas, and
+ * with run --profile the kernel profile as LKP's perf-profile.self and
+ * .children keys (shares of at least EXP_LKP_PROFILE_FLOOR %).
+ * results/SCHEMA.md lists them; integrations/lkp/ uses them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "results/compare/compare.h"
+#include "results/compare/profile.h"
+#include "results/export/export.h"
+#include "lib/macros.h"
+#include "lib/limits.h"
+
+#define EXP_LKP_PROFILE_FLOOR 0.5
+
+/*
+ * LKP's names for a workload's aux counter: the key of the LKP program
+ * that does the same work, and whether LKP's figure is of all tasks (the
+ * per-task rate x tasks) or per task. Compare itself names no counter; it
+ * compares them all as aux.NAME.
+ */
+static const struct lkp_alias {
+	const char *test, *aux, *key;
+	bool all_tasks;
+} lkp_aliases[] = {
+	/* netperf's Throughput_Mbps: Mbit/s received by one stream */
+	{ "sendfile", "rx_bytes", "Throughput_Mbps", false },
+	/* stress-ng's remap.ops_per_sec: bogo-ops/s of all instances */
+	{ "remap", "passes", "remap.ops_per_sec", true },
+};
+
+/* A running mean. */
+struct acc {
+	double sum;
+	unsigned n;
+};
+
+static void acc_add(struct acc *a, double v)
+{
+	if (isfinite(v))
+		a->sum += v, a->n++;
+}
+
+static double acc_mean(const struct acc *a)
+{
+	return a->n ? a->sum / a->n : NAN;
+}
+
+/* Per mode and task count: total ops/s and idle % over the runs. */
+struct lkp_cell {
+	const char *mode;
+	unsigned tasks;
+	struct acc total, idle, scal;
+};
+
+struct lkp_state {
+	const char *test;
+	struct lkp_cell *cell;
+	unsigned ncell, failed;
+	struct acc per_task[2];             /* process, thread */
+	struct cmp_mset ms;                 /* the metrics of all the files */
+	struct acc metric[CMP_MAX_METRICS];
+	struct acc alias[ARRAY_SIZE(lkp_aliases)];
+	struct json_object *memstat;        /* field -> [sum, n] */
+	struct json_object *prof;           /* perf-profile key -> [sum %, n] */
+	unsigned nprof;                     /* points with a profile */
+};
+
+static struct lkp_cell *cell_of(struct lkp_state *st, const struct res_point *p)
+{
+	struct lkp_cell *c;
+
+	for (unsigned i = 0; i < st->ncell; i++)
+		if (st->cell[i].tasks == p->tasks && !strcmp(st->cell[i].mode, p->mode))
+			return &st->cell[i];
+	c = realloc(st->cell, (st->ncell + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	st->cell = c;
+	c = &st->cell[st->ncell++];
+	memset(c, 0, sizeof(*c));
+	c->mode = p->mode, c->tasks = p->tasks;
+	return c;
+}
+
+/* Add @v to the [sum, n] pair under @k of @acc. 0 or -ENOMEM. */
+static int jacc_add(struct json_object *acc, const char *k, double v)
+{
+	struct json_object *a;
+
+	if (!json_object_object_get_ex(acc, k, &a)) {
+		a = json_object_new_array();
+		if (!a || json_object_object_add(acc, k, a))
+			return -ENOMEM;
+		json_object_array_add(a, json_object_new_double(0));
+		json_object_array_add(a, json_object_new_int(0));
+	}
+	json_object_array_put_idx(a, 0, json_object_new_double(
+		json_object_get_double(json_object_array_get_idx(a, 0)) + v));
+	json_object_array_put_idx(a, 1, json_object_new_int(
+		json_object_get_int(json_object_array_get_idx(a, 1)) + 1));
+	return 0;
+}
+
+/* Add the point's memory.stat deltas (extra.cgroup.memory_stat.delta). */
+static int add_memstat(struct lkp_state *st, const struct res_point *p)
+{
+	struct json_object *cg, *ms, *d;
+
+	if (!p->extra || !json_object_object_get_ex(p->extra, "cgroup", &cg) ||
+	    !json_object_object_get_ex(cg, "memory_stat", &ms) ||
+	    !json_object_object_get_ex(ms, "delta", &d) ||
+	    !json_object_is_type(d, json_type_object))
+		return 0;
+	json_object_object_foreach(d, k, v) {
+		if (!json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_double))
+			continue;
+		if (jacc_add(st->memstat, k, json_object_get_double(v)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Add the point's profile: per symbol, its self and children share of
+ * the samples received, in %, under LKP's perf-profile names. A symbol
+ * a point does not list counts 0 there: the means divide by the points
+ * profiled.
+ */
+static int add_profile(struct lkp_state *st, const struct res_point *p)
+{
+	struct json_object *prof = cmp_point_profile(p), *syms, *smp, *rv;
+	char key[600];
+	double recv;
+
+	if (!prof || !json_object_object_get_ex(prof, "samples", &smp) ||
+	    !json_object_object_get_ex(smp, "received", &rv))
+		return 0;
+	recv = json_object_get_double(rv);
+	syms = cmp_profile_array(prof, "symbols");
+	if (!(recv > 0) || !syms)
+		return 0;
+	st->nprof++;
+	for (size_t i = 0; i < json_object_array_length(syms); i++) {
+		struct json_object *e = json_object_array_get_idx(syms, i), *n, *v;
+
+		if (!json_object_object_get_ex(e, "name", &n) ||
+		    !json_object_is_type(n, json_type_string))
+			continue;
+		if (json_object_object_get_ex(e, "self", &v)) {
+			snprintf(key, sizeof(key), "perf-profile.self.cycles-pp.%s",
+				 json_object_get_string(n));
+			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
+				return -ENOMEM;
+		}
+		if (json_object_object_get_ex(e, "children", &v)) {
+			snprintf(key, sizeof(key), "perf-profile.children.cycles-pp.%s",
+				 json_object_get_string(n));
+			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* @p's aux counters that LKP has a name for. */
+static void add_aliases(struct lkp_state *st, const struct res_point *p)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
+		const struct lkp_alias *al = &lkp_aliases[a];
+
+		if (strcmp(al->test, p->test))
+			continue;
+		for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++)
+			if (!strcmp(p->aux_name[k], al->aux))
+				acc_add(&st->alias[a], p->sum.aux_task_rate[k] *
+					(al->all_tasks ? p->tasks : 1));
+	}
+}
+
+static int add_point(struct lkp_state *st, struct res_point *p, char *err,
+		     size_t errlen)
+{
+	struct lkp_cell *c;
+	int thread = !strcmp(p->mode, "thread");
+
+	if (st->test && strcmp(st->test, p->test)) {
+		snprintf(err, errlen, "the files hold tests %s and %s, and LKP runs one test "
+			 "per job: export each test's files apart", st->test, p->test);
+		return -EINVAL;
+	}
+	st->test = p->test;
+	if (p->status != RES_OK) {
+		st->failed++;
+		return 0;
+	}
+	res_point_summarise(p);
+	c = cell_of(st, p);
+	if (!c)
+		return -ENOMEM;
+	acc_add(&c->total, p->sum.total_ops_per_sec);
+	acc_add(&c->idle, p->sum.idle_pct);
+	acc_add(&c->scal, p->tasks > 1 ? p->sum.scalability : NAN);
+	acc_add(&st->per_task[thread], p->sum.per_task_ops_per_sec);
+	for (size_t m = 0; m < st->ms.n; m++)
+		acc_add(&st->metric[m], cmp_metric_value(&st->ms.m[m], p));
+	add_aliases(st, p);
+	return add_memstat(st, p) ?: add_profile(st, p);
+}
+
+/* will-it-scale's scalability: at the largest task count, process mode
+ * when it ran, else thread. */
+static double wis_scalability(const struct lkp_state *st)
+{
+	const struct lkp_cell *best = NULL;
+
+	for (unsigned i = 0; i < st->ncell; i++) {
+		const struct lkp_cell *c = &st->cell[i];
+
+		if (!c->scal.n)
+			continue;
+		if (!best || c->tasks > best->tasks ||
+		    (c->tasks == best->tasks && !strcmp(c->mode, "process")))
+			best = c;
+	}
+	return best ? acc_mean(&best->scal) : NAN;
+}
+
+static void print_wis(FILE *out, const struct lkp_state *st)
+{
+	double workload = 0, s = wis_scalability(st);
+
+	for (unsigned i = 0; i < st->ncell; i++) {
+		const struct lkp_cell *c = &st->cell[i];
+		const char *col = strcmp(c->mode, "thread") ? "processes" : "threads";
+
+		fprintf(out, "%u.%s: %.0f\n", c->tasks, col, acc_mean(&c->total));
+		if (c->idle.n)
+			fprintf(out, "%u.%s_idle: %.2f\n", c->tasks, col, acc_mean(&c->idle));
+		workload += acc_mean(&c->total);
+	}
+	if (isfinite(s))
+		fprintf(out, "scalability: %f\n", s);
+	/* will-it-scale's parse prints these with %d: truncated */
+	if (st->per_task[0].n)
+		fprintf(out, "per_process_ops: %.0f\n", trunc(acc_mean(&st->per_task[0])));
+	if (st->per_task[1].n)
+		fprintf(out, "per_thread_ops: %.0f\n", trunc(acc_mean(&st->per_task[1])));
+	if (workload > 0)
+		fprintf(out, "workload: %.0f\n", trunc(workload));
+}
+
+/* The workloads' own figures under the names LKP gives them. */
+static void print_aliases(FILE *out, const struct lkp_state *st)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
+		double v = acc_mean(&st->alias[a]);
+
+		if (isfinite(v))
+			fprintf(out, "%s: %.2f\n", lkp_aliases[a].key, v);
+	}
+}
+
+static void print_ours(FILE *out, const struct lkp_state *st)
+{
+	for (size_t m = 0; m < st->ms.n; m++) {
+		double v = acc_mean(&st->metric[m]);
+
+		/* per_task_ops is per_process_ops/per_thread_ops already, and
+		 * scalability is will-it-scale's (print_wis): a key once */
+		if (isfinite(v) && strcmp(st->ms.m[m].name, "per_task_ops") &&
+		    strcmp(st->ms.m[m].name, "scalability"))
+			fprintf(out, "%s: %.10g\n", st->ms.m[m].name, v);
+	}
+	json_object_object_foreach(st->memstat, k, a) {
+		double sum = json_object_get_double(json_object_array_get_idx(a, 0));
+		int n = json_object_get_int(json_object_array_get_idx(a, 1));
+
+		fprintf(out, "memory.stat.%s: %.10g\n", k, n ? sum / n : 0);
+	}
+	json_object_object_foreach(st->prof, pk, pa) {
+		double mean = json_object_get_double(json_object_array_get_idx(pa, 0)) /
+			      st->nprof;
+
+		/* LKP's perf-profile tables stop at small shares too */
+		if (mean >= EXP_LKP_PROFILE_FLOOR)
+			fprintf(out, "%s: %.2f\n", pk, mean);
+	}
+	if (st->failed)
+		fprintf(out, "failed_points: %u\n", st->failed);
+}
+
+int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
+			char *err, size_t errlen)
+{
+	struct lkp_state st = { 0 };
+	int rc = 0;
+
+	st.memstat = json_object_new_object();
+	st.prof = json_object_new_object();
+	if (!st.memstat || !st.prof) {
+		json_object_put(st.memstat);
+		json_object_put(st.prof);
+		return -ENOMEM;
+	}
+	cmp_mset_init(&st.ms);
+	for (unsigned s = 0; s < nsides && !rc; s++)
+		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
+			rc = cmp_mset_add(&st.ms, &sides[s].files[f].res);
+	if (rc) {
+		snprintf(err, errlen, "the files have more aux counters than export can hold");
+		goto out;
+	}
+	for (unsigned s = 0; s < nsides && !rc; s++)
+		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
+			for (unsigned i = 0; i < sides[s].files[f].res.npoints && !rc; i++)
+				rc = add_point(&st, &sides[s].files[f].res.points[i],
+					       err, errlen);
+	if (rc)
+		goto out;
+	if (!st.ncell) {
+		if (st.failed)
+			fprintf(out, "failed_points: %u\n", st.failed);
+		snprintf(err, errlen, "no point ran ok in the files: there are no stats "
+			 "to print (see 'cgscale show' for why)");
+		rc = -ENODATA;
+		goto out;
+	}
+	print_wis(out, &st);
+	print_aliases(out, &st);
+	print_ours(out, &st);
+	rc = ferror(out) ? -EIO : 0;
+out:
+	free(st.cell);
+	json_object_put(st.memstat);
+	json_object_put(st.prof);
+	return rc;
+}

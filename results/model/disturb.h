@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * disturb.h - tell disturbed runs apart: a run whose conditions differ
+ * clearly from those of its siblings (the other runs of the same point in
+ * the same file) is marked in its point, extra "disturbed", with one
+ * reason per finding. compare leaves such runs out by default; `run`'s
+ * notes and `show` list them. results/COMPARE.md, "Disturbed runs", says
+ * what counts.
+ */
+#ifndef CGS_DISTURB_H
+#define CGS_DISTURB_H
+
+#include <stddef.h>
+
+#include "results/model/result.h"
+
+/* The thresholds (one const table, disturb.c). */
+struct res_disturb_limits {
+	double steal_pct;        /* steal over the measured window above */
+	double idle_pts;         /* idle this many points below the siblings'
+				  * median (or, alone, below what the task
+				  * count leaves idle) */
+	double lag_frac;         /* sampler later than this share of the
+				  * interval */
+	double flagged_frac;     /* cgroup events in a run while at most this
+				  * share of its siblings have them */
+};
+extern const struct res_disturb_limits res_disturb_limits;
+
+/* Check every ok point of @f against its siblings and set its extra
+ * "disturbed" (an array of reasons, empty when clean); points not ok get
+ * none. Marks again from scratch when called again. 0 or -ENOMEM. */
+int res_disturb_mark(struct res_file *f);
+
+/* The reasons of @p joined by "; " into @buf; returns how many, or -1
+ * when @p was never checked (an older file). */
+int res_disturbed(const struct res_point *p, char *buf, size_t len);
+
+#endif

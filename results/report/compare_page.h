@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_page.h - what the two files of the compare page share, all in
+ * results/report/compare_head.c: the page's top and environment diff, and the
+ * table cells of a change.
+ */
+#ifndef CGS_REPORT_CMP_H
+#define CGS_REPORT_CMP_H
+
+#include <stdio.h>
+
+#include "results/compare/compare.h"
+#include "results/report/report.h"
+
+/* The top (sides, settings, verdicts, notes, power) and the environment
+ * diff of the page of @r. */
+void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r);
+void rpt_cmp_env(struct rpt_doc *d, const struct cmp_result *r);
+
+void rpt_td_pct(FILE *o, double pct);   /* "+1.23", or "-" */
+void rpt_td_p(FILE *o, double p);       /* "0.0123", "<0.0001" or "-" */
+
+/* A verdict's cell, classed "v-regression" etc. for its colour. */
+void rpt_td_verdict(FILE *o, enum cmp_verdict v);
+
+#endif

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flame.c - flame graphs as inline SVG (results/report/flame.h), drawn
+ * the way flamegraph.pl draws them: the root at the bottom, each frame as
+ * wide as its share of the samples, children sorted by name, warm
+ * colours from a hash of the name so a frame keeps its colour from page
+ * to page. The report's figure per point and the per-run table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "lib/folded.h"
+#include "results/compare/profile.h"
+#include "results/report/flame.h"
+
+#define FW 1200.0      /* width in SVG units */
+#define FH 17          /* frame height */
+#define CHARW 6.6      /* a character of the 11-unit monospace font */
+#define MINW 0.3       /* narrower frames are not drawn at all */
+
+struct draw {
+	FILE *out;
+	const struct cgs_ftnode *root;
+	double scale;          /* units per sample */
+	unsigned height;
+	double maxabs;         /* differential: the largest |change|, pp */
+};
+
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The change of @n's share against @b, in percentage points. */
+static double change(const struct draw *w, const struct cgs_ftnode *n,
+		     const struct cgs_ftnode *b, const struct cgs_ftnode *broot)
+{
+	double now = 100.0 * (double)n->total / (double)w->root->total;
+	double was = b && broot->total ? 100.0 * (double)b->total / (double)broot->total : 0;
+
+	return now - was;
+}
+
+static void fill(const struct draw *w, const char *name, bool diff, double d,
+		 char *buf, size_t len)
+{
+	uint32_t h = hash(name);
+
+	if (!diff) {
+		snprintf(buf, len, "rgb(%u,%u,%u)", 205 + h % 50, (h >> 8) % 230,
+			 (h >> 16) % 55);
+		return;
+	}
+	unsigned k = w->maxabs > 0 ? (unsigned)lround(200 * fmin(1, fabs(d) / w->maxabs)) : 0;
+
+	if (d > 0)
+		snprintf(buf, len, "rgb(255,%u,%u)", 245 - k, 245 - k);
+	else if (d < 0)
+		snprintf(buf, len, "rgb(%u,%u,255)", 245 - k, 245 - k);
+	else
+		snprintf(buf, len, "rgb(245,245,245)");
+}
+
+/* The label that fits in @width units: the name, cut with "..", or "". */
+static void label(const char *name, const char *suffix, double width,
+		  char *buf, size_t len)
+{
+	size_t fit = (size_t)((width - 6) / CHARW), n = strlen(name), s = strlen(suffix);
+
+	buf[0] = 0;
+	if (fit < 4)
+		return;
+	if (n + s <= fit)
+		snprintf(buf, len, "%s%s", name, suffix);
+	else if (fit > s + 3)
+		snprintf(buf, len, "%.*s..%s", (int)(fit - s - 2), name, suffix);
+	else
+		snprintf(buf, len, "%.*s..", (int)(fit - 2), name);
+}
+
+static void frame(const struct draw *w, const struct cgs_ftnode *n,
+		  const struct cgs_ftnode *b, const struct cgs_ftnode *broot,
+		  double x, unsigned depth)
+{
+	double wd = (double)n->total * w->scale, y = w->height - (depth + 1.0) * FH;
+	double pct = 100.0 * (double)n->total / (double)w->root->total, d = 0;
+	char col[32], lab[256], suf[32] = "";
+
+	if (wd < MINW)
+		return;
+	if (broot) {
+		d = change(w, n, b, broot);
+		if (fabs(d) >= 0.05)
+			snprintf(suf, sizeof(suf), " %+.1f", d);
+	}
+	fill(w, n->name, broot != NULL, d, col, sizeof(col));
+	fprintf(w->out, "<g><title>");
+	rpt_html_puts(w->out, n->name);
+	fprintf(w->out, " (%llu samples, %.2f%%", (unsigned long long)n->total, pct);
+	if (broot)
+		fprintf(w->out, "; base %.2f%%, %+.2f pp", pct - d, d);
+	fprintf(w->out, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s/>",
+		x, y, wd, FH - 1, col,
+		broot && d < 0 ? " stroke=\"#333\" stroke-dasharray=\"2,2\" stroke-width=\"0.6\"" :
+		broot && d > 0 ? " stroke=\"#333\" stroke-width=\"0.6\"" : "");
+	label(n->name, suf, wd, lab, sizeof(lab));
+	if (*lab) {
+		fprintf(w->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FH - 5);
+		rpt_html_puts(w->out, lab);
+		fprintf(w->out, "</text>");
+	}
+	fprintf(w->out, "</g>\n");
+	for (size_t i = 0; i < n->nkid; i++) {
+		const struct cgs_ftnode *k = &n->kid[i];
+
+		frame(w, k, broot ? cgs_ftree_child(b, k->name) : NULL, broot, x, depth + 1);
+		x += (double)k->total * w->scale;
+	}
+}
+
+/* The largest |change| of any drawn frame, for the colour scale. */
+static void max_change(struct draw *w, const struct cgs_ftnode *n,
+		       const struct cgs_ftnode *b, const struct cgs_ftnode *broot)
+{
+	for (size_t i = 0; i < n->nkid; i++) {
+		const struct cgs_ftnode *k = &n->kid[i], *bk = cgs_ftree_child(b, k->name);
+
+		if ((double)k->total * w->scale < MINW)
+			continue;
+		w->maxabs = fmax(w->maxabs, fabs(change(w, k, bk, broot)));
+		max_change(w, k, bk, broot);
+	}
+}
+
+void rpt_flame_svg(FILE *out, const struct cgs_ftnode *root,
+		   const struct cgs_ftnode *base)
+{
+	struct draw w = { out, root, root->total ? FW / (double)root->total : 0, 0, 0 };
+	double x = 0;
+
+	w.height = (cgs_ftree_depth(root) + 1) * FH + 4;
+	if (base)
+		max_change(&w, root, base, base);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart flame\" role=\"img\" "
+		"viewBox=\"0 0 %.0f %u\" width=\"%.0f\" height=\"%u\" font-family=\"monospace\" "
+		"font-size=\"11\">\n", FW, w.height, FW, w.height);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%u\" fill=\"#fdfdf8\"/>\n",
+		FW, w.height);
+	for (size_t i = 0; i < root->nkid; i++) {
+		const struct cgs_ftnode *k = &root->kid[i];
+
+		frame(&w, k, base ? cgs_ftree_child(base, k->name) : NULL, base, x, 0);
+		x += (double)k->total * w.scale;
+	}
+	fprintf(out, "</svg>\n");
+}
+
+int rpt_flame_add(struct cgs_ftnode *root, struct json_object *prof)
+{
+	struct cgs_stacks st = { 0 };
+	int rc = cmp_profile_folded(prof, &st);
+
+	for (size_t i = 0; !rc && i < st.n; i++)
+		rc = cgs_ftree_add(root, st.v[i].stack, st.v[i].count);
+	cgs_stacks_free(&st);
+	return rc;
+}
+
+static struct json_object *get(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
+{
+	struct cgs_ftnode root = { 0 };
+	struct json_object *first = NULL;
+	unsigned runs = 0;
+	char cap[512];
+
+	for (unsigned r = 0; r < g->nrun; r++) {
+		struct json_object *prof = get(g->run[r].p->extra, "profile");
+
+		if (!prof || !rpt_ok(g->run[r].p))
+			continue;
+		if (!first)
+			first = prof;
+		runs++;
+		if (rpt_flame_add(&root, prof))
+			d->err = d->err ? d->err : -ENOMEM;
+	}
+	if (!runs)
+		return;
+	snprintf(cap, sizeof(cap), "Flame graph of %s, %s, %u task%s: %s at %d Hz, %llu samples of %u run%s (hover a frame for its samples and %%)",
+		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s",
+		 json_object_get_string(get(first, "event")),
+		 json_object_get_int(get(first, "rate_hz")),
+		 (unsigned long long)root.total, runs, runs == 1 ? "" : "s");
+	fprintf(d->out, "<figure class=\"fig wide flame\">\n<figcaption>");
+	rpt_html_puts(d->out, cap);
+	fprintf(d->out, "</figcaption>\n");
+	if (root.total)
+		rpt_flame_svg(d->out, &root, NULL);
+	else
+		fprintf(d->out, "<p class=\"nochart\">No samples were received.</p>\n");
+	fprintf(d->out, "</figure>\n");
+	cgs_ftree_free(&root);
+}
+
+void rpt_profile_section(FILE *out, struct json_object *prof, const char *caption)
+{
+	static const char *const head[] = { "symbol", "mode", "self %", "children %" };
+	struct json_object *s = get(prof, "samples"), *syms = cmp_profile_array(prof, "symbols");
+	double recv = json_object_get_double(get(s, "received"));
+	const char *what[] = { "note", "failure" };
+
+	fprintf(out, "<p>");
+	rpt_html_printf(out, "%s at %d Hz (%s): %lld samples taken, %lld lost, %lld throttled; kernel %lld, user %lld.",
+			json_object_get_string(get(prof, "event")),
+			json_object_get_int(get(prof, "rate_hz")),
+			json_object_get_string(get(prof, "counting")),
+			(long long)json_object_get_int64(get(s, "taken")),
+			(long long)json_object_get_int64(get(s, "lost")),
+			(long long)json_object_get_int64(get(s, "throttled")),
+			(long long)json_object_get_int64(get(s, "kernel")),
+			(long long)json_object_get_int64(get(s, "user")));
+	fprintf(out, "</p>\n");
+	for (size_t k = 0; k < 2; k++)
+		if (get(prof, what[k])) {
+			fprintf(out, "<p class=\"warn\">");
+			rpt_html_puts(out, json_object_get_string(get(prof, what[k])));
+			fprintf(out, "</p>\n");
+		}
+	rpt_table_head(out, head, 4);
+	for (size_t i = 0; syms && recv > 0 && i < json_object_array_length(syms) && i < 25; i++) {
+		struct json_object *e = json_object_array_get_idx(syms, i);
+
+		fprintf(out, "<tr>");
+		rpt_td(out, json_object_get_string(get(e, "name")));
+		rpt_td(out, json_object_get_boolean(get(e, "kernel")) ? "kernel" : "user");
+		rpt_td_num(out, 100 * json_object_get_double(get(e, "self")) / recv, 2);
+		rpt_td_num(out, 100 * json_object_get_double(get(e, "children")) / recv, 2);
+		fprintf(out, "</tr>\n");
+	}
+	fprintf(out, "</table>\n");
+	(void)caption;
+}

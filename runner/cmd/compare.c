@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.c - `cgscale compare BASE NEW [NEW...]`: the option table,
+ * loading the sides, the analysis, the output and the exit status.
+ * Knobs: --threshold*, --max-cov, --alpha, --axis, --format, --junit,
+ * --bisect, --fail-on-inconclusive (see usage() and COMPARE.md).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/macros.h"
+#include "lib/opt.h"
+#include "lib/outpath.h"
+#include "lib/util.h"
+#include "results/compare/compare.h"
+#include "results/compare/profile.h"
+#include "results/report/report.h"
+
+struct cmp_cli {
+	double threshold, threshold2, threshold3, max_cov, alpha;
+	bool welch, allow_env_diff, fail_on_inconclusive, bisect, keep_disturbed;
+	char *axis, *junit, *metrics;
+	int format;
+	int64_t seed, resamples;
+	char *html;
+	double prof_floor, prof_threshold;
+};
+
+#define CO(f) offsetof(struct cmp_cli, f)
+const struct cgs_opt cmp_optdefs[] = {
+	OPT_NUMBER("threshold", 'T', CO(threshold), "2", 0, 1000, "PCT",
+		"practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T"),
+	OPT_NUMBER("threshold-secondary", 0, CO(threshold2), "5", 0, 1000, "PCT",
+		"T of the secondary metrics (fairness, scalability, perf counters)"),
+	OPT_NUMBER("threshold-tail", 0, CO(threshold3), "10", 0, 1000, "PCT",
+		"T of the tail-latency metrics"),
+	OPT_NUMBER("max-cov", 0, CO(max_cov), "5", 0, 1e6, "PCT",
+		"NOISY when a side's runs vary more than this (coefficient of variation)"),
+	OPT_NUMBER("alpha", 0, CO(alpha), "0.05", 1e-6, 0.5, "P",
+		"significance level; the CI is at 1-alpha (95%)"),
+	OPT_BOOL("welch", 0, CO(welch),
+		"also run Welch's t-test, and use its p instead of Mann-Whitney's"),
+	OPT_STRING("axis", 0, CO(axis), "kernel", "kernel|cgroup|workload|FIELD",
+		"what is compared; another critical field that differs stops the compare (exit 3)"),
+	OPT_BOOL("allow-env-diff", 0, CO(allow_env_diff),
+		"compare even when critical environment fields differ (printed as notes)"),
+	OPT_BOOL("keep-disturbed", 0, CO(keep_disturbed),
+		"use the runs marked disturbed too (left out and listed by default)"),
+	OPT_BOOL("fail-on-inconclusive", 0, CO(fail_on_inconclusive),
+		"exit 4 when nothing regressed but a verdict is INCONCLUSIVE or NOISY"),
+	OPT_BOOL("bisect", 0, CO(bisect),
+		"git bisect run codes: 0 good, 1 bad (REGRESSION), 125 skip (undecided or unusable input)"),
+	OPT_ENUM("format", 'f', CO(format), "text", cmp_format_names, "output format"),
+	OPT_STRING("junit", 0, CO(junit), NULL, "FILE",
+		"also write a JUnit XML report: one case per point and metric, REGRESSION fails"),
+	OPT_STRING("metrics", 0, CO(metrics), NULL, "LIST",
+		"compare only these metrics (comma list; default all)"),
+	OPT_INT("seed", 0, CO(seed), "1", 0, INT64_MAX, NULL,
+		"seed of the bootstrap: the same inputs and seed give the same output"),
+	OPT_INT("resamples", 0, CO(resamples), "10000", 100, 1000000, NULL,
+		"bootstrap resamples per comparison"),
+	OPT_NUMBER("profile-floor", 0, CO(prof_floor), "0.5", 0, 100, "PCT",
+		"profiles (run --profile): list self/children/call-trace keys with at least this % of samples on a side"),
+	OPT_NUMBER("profile-threshold", 0, CO(prof_threshold), "0.2", 0, 100, "PP",
+		"profiles: GREW/SHRANK need the CI of the change beyond +-PP percentage points"),
+	OPT_STRING("html", 0, CO(html), NULL, "FILE",
+		"also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
+};
+const size_t cmp_noptdefs = ARRAY_SIZE(cmp_optdefs);
+#define NOPTS cmp_noptdefs
+
+static void usage(const struct cgs_optset *set, FILE *out)
+{
+	fprintf(out, "usage: cgscale compare [options] BASE NEW [NEW...]\n"
+		     "Compare result files side by side. Each side is a result file or a directory\n"
+		     "of them (searched recursively for *.json): all the runs of that side. BASE is\n"
+		     "the baseline; each NEW side gets its own columns. Runs are grouped by point\n"
+		     "(test, mode, tasks, cgroup layout, workload options); one run is one value.\n"
+		     "\nVerdicts per point and metric (+ is always better, CI of the %% change):\n"
+		     "  REGRESSION    the CI lies entirely below -T\n"
+		     "  IMPROVEMENT   the CI lies entirely above +T\n"
+		     "  NOISY         a side's CoV is above --max-cov (and no REGRESSION/IMPROVEMENT)\n"
+		     "  NO_CHANGE     the CI lies within +-T\n"
+		     "  INCONCLUSIVE  anything else (too few runs, CI across +-T)\n"
+		     "Secondary metrics also need a Benjamini-Hochberg q below --alpha.\n");
+	cgs_opt_help(set, out);
+	fprintf(out, "\nmetrics:\n");
+	for (size_t m = 0; m < cmp_nbase_metrics; m++) {
+		const struct cmp_metric *mt = &cmp_base_metrics[m];
+
+		if (!mt->name)   /* where the inputs' aux counters go */
+			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", "aux.NAME", "UNIT",
+				cmp_class_names[mt->cls], "higher",
+				"each aux counter of the inputs per task, in the unit its result gives "
+				"(sendfile's aux.rx_bytes, remap's aux.passes)");
+		else
+			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", mt->name, mt->unit,
+				cmp_class_names[mt->cls], mt->dir > 0 ? "higher" : "lower",
+				mt->desc);
+	}
+	fprintf(out, "\nexit status:\n"
+		     "  0  no REGRESSION\n"
+		     "  1  at least one REGRESSION\n"
+		     "  2  bad usage or unreadable input (corrupt, foreign or newer file, no measured point)\n"
+		     "  3  incomparable inputs (a critical environment field differs, no point in common)\n"
+		     "  4  no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with --fail-on-inconclusive\n"
+		     "  with --bisect: 0 good, 1 bad, 125 skip (undecided, unreadable or incomparable),\n"
+		     "  128 bad usage (aborts git bisect run)\n"
+		     "\nSee results/COMPARE.md for how to read the output and the statistics used.\n");
+}
+
+/* --metrics: the names of the base table are checked here, before any
+ * input is read; aux.NAME ones by cmp_analyse, once the inputs say which
+ * exist. */
+static int check_metrics(const char *list, char *err, size_t errlen)
+{
+	char *copy, *save, *tok;
+	int rc = 0, n = 0;
+
+	if (!list)
+		return 0;
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		size_t m;
+
+		n++;
+		if (!strncmp(tok, "aux.", 4) && tok[4])
+			continue;
+		for (m = 0; m < cmp_nbase_metrics; m++)
+			if (cmp_base_metrics[m].name && !strcmp(cmp_base_metrics[m].name, tok))
+				break;
+		if (m == cmp_nbase_metrics)
+			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
+	}
+	free(copy);
+	if (!rc && !n)
+		rc = cgs_errf(err, errlen, -EINVAL, "--metrics '%s' names no metric, so nothing would be compared; give a comma list (see --help)",
+			      list);
+	return rc;
+}
+
+static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
+		   size_t errlen)
+{
+	int rc = 0;
+
+	cmp_opts_default(o);
+	o->threshold[CMP_PRIMARY] = c->threshold;
+	o->threshold[CMP_SECONDARY] = c->threshold2;
+	o->threshold[CMP_TAIL] = c->threshold3;
+	o->max_cov = c->max_cov;
+	o->alpha = c->alpha;
+	if (!*c->axis || strchr(c->axis, ' '))
+		rc = cgs_errf(err, errlen, -EINVAL, "--axis '%s' is not a field name", c->axis);
+	if (!rc)
+		rc = check_metrics(c->metrics, err, errlen);
+	o->metrics = c->metrics;
+	o->welch = c->welch;
+	o->axis = c->axis;
+	o->allow_env_diff = c->allow_env_diff;
+	o->keep_disturbed = c->keep_disturbed;
+	o->fail_on_inconclusive = c->fail_on_inconclusive;
+	o->bisect = c->bisect;
+	o->seed = (uint64_t)c->seed;
+	o->resamples = (unsigned)c->resamples;
+	return rc;
+}
+
+static bool wants_bisect(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return true;
+	return false;
+}
+
+/* --html: the page, drawn by gnuplot when it can be run. 0 when written
+ * (with or without charts), else -errno, said on stderr. */
+static int write_html(const struct cmp_result *r, const char *path)
+{
+	char err[1024];
+	int rc = rpt_write_compare(r, path, "gnuplot", err, sizeof(err));
+
+	if (rc == -ENOENT)
+		cgs_errs("compare", "%s: the HTML page has no charts, tables "
+			"only; install the Debian package gnuplot-nox for them", err);
+	else if (rc == -EIO)
+		cgs_errs("compare", "HTML page: %s", err);
+	else if (rc)
+		cgs_errs("compare", "HTML page: %s", err);
+	if (!rc || rc == -ENOENT || rc == -EIO)
+		cgs_errs("compare", "HTML page in %s", path);
+	return rc == -ENOENT || rc == -EIO ? 0 : rc;
+}
+
+/* Side i is @args[i], labelled A, B, ...; -errno, said on stderr. */
+static int load_sides(struct cmp_result *r, int nsides, char **args)
+{
+	char err[1024] = "";
+
+	r->sides = calloc(nsides, sizeof(*r->sides));
+	if (!r->sides)
+		return -ENOMEM;
+	for (int s = 0; s < nsides; s++) {
+		r->nsides++;
+		snprintf(r->sides[s].label, sizeof(r->sides[s].label), "%c", 'A' + s);
+		if (cmp_side_load(&r->sides[s], args[s], err, sizeof(err))) {
+			cgs_errs("compare", "%s", *err ? err : "out of memory");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The profiles' comparison, then the output, --junit and --html; -errno,
+ * said on stderr. */
+static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
+			 const char *html, struct cmp_profile *prof)
+{
+	char err[1024] = "";
+
+	if (cmp_profile_analyse(r, cli->prof_floor, cli->prof_threshold, prof)) {
+		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
+		return -ENOMEM;
+	}
+	r->prof = prof;
+	if (cmp_print(r, cli->format, stdout) || fflush(stdout)) {
+		cgs_errs("compare", "cannot write the output: %s", strerror(errno));
+		return -EIO;
+	}
+	if (cli->junit && cmp_write_junit(r, cli->junit, err, sizeof(err))) {
+		cgs_errs("compare", "%s", err);
+		return -EIO;
+	}
+	if (html && write_html(r, html))
+		return -EIO;
+	return 0;
+}
+
+int cmp_cmd_compare(int argc, char **argv)
+{
+	struct cmp_cli cli = { 0 };
+	struct cgs_optset set = { "compare options", cmp_optdefs, NOPTS, &cli };
+	struct cmp_result r = { 0 };
+	struct cmp_profile prof = { 0 };
+	bool bisect = wants_bisect(argc, argv);
+	int status = bisect ? CMP_EXIT_BISECT_ABORT : CMP_EXIT_BADINPUT;
+	int first = 0, rc, nsides;
+	char err[1024] = "", *html = NULL;
+
+	if (cgs_opt_check_table(cmp_optdefs, NOPTS, "compare", err, sizeof(err)) ||
+	    cgs_opt_defaults(&set, err, sizeof(err))) {
+		cgs_errs("compare", "internal error: %s", err);
+		goto out;
+	}
+	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1) {
+		usage(&set, stdout);
+		status = 0;
+		goto out;
+	}
+	if (!rc)
+		rc = to_opts(&cli, &r.o, err, sizeof(err));
+	nsides = argc - first;
+	if (!rc && nsides < 2)
+		rc = cgs_errf(err, sizeof(err), -EINVAL, "give a baseline and at least one new side: cgscale compare BASE NEW [NEW...]");
+	if (!rc && nsides > CMP_MAX_SIDES)
+		rc = cgs_errf(err, sizeof(err), -EINVAL, "at most %d sides", CMP_MAX_SIDES);
+	if (rc) {
+		cgs_errs("compare", "%s", err);
+		goto out;
+	}
+	if (cli.html && !(html = rpt_output_path("--html", cli.html, err, sizeof(err)))) {
+		cgs_errs("compare", "%s", err);
+		goto out;
+	}
+	if (cli.junit && cgs_check_out_path("--junit", cli.junit, err, sizeof(err))) {
+		cgs_errs("compare", "%s", err);
+		goto out;
+	}
+	/* from here on, bad input is a commit to skip when bisecting */
+	status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_BADINPUT;
+	if (load_sides(&r, nsides, argv + first))
+		goto out;
+	rc = cmp_analyse(&r, err, sizeof(err));
+	if (rc == -EXDEV) {
+		cgs_errs("compare", "incomparable inputs: %s", r.problem);
+		status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_INCOMPARABLE;
+		if (html)   /* the page shows the environment diff: why */
+			write_html(&r, html);
+		goto out;
+	}
+	if (rc) {
+		cgs_errs("compare", "%s", *err ? err : strerror(-rc));
+		goto out;
+	}
+	if (write_outputs(&r, &cli, html, &prof))
+		goto out;
+	status = cmp_exit_status(&r);
+out:
+	free(html);
+	cmp_profile_free(&prof);
+	cmp_result_free(&r);
+	cgs_opt_free(&set);
+	return status;
+}

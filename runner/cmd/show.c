@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * show.c - `cgscale show FILE...` prints the summary of result files (a
+ * directory counts as one set of runs): the critical environment fields
+ * and, per point, the runs and each metric's mean and CoV across runs.
+ * (`cgscale export` lives in export.c and runner/cmd/export.c.)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "lib/macros.h"
+#include "lib/opt.h"
+#include "lib/util.h"
+#include "results/compare/compare.h"
+
+static void show_one(const struct cmp_result *r, FILE *out)
+{
+	const struct cmp_side *s = &r->sides[0];
+	unsigned width = 30;
+
+	fprintf(out, "%s: %u file%s", s->arg, s->nfiles, s->nfiles == 1 ? "" : "s");
+	if (s->nfiles == 1)
+		fprintf(out, ", %s to %s%s", s->files[0].res.start_time ? s->files[0].res.start_time : "?",
+			s->files[0].res.end_time ? s->files[0].res.end_time : "?",
+			s->files[0].res.complete ? "" : " (incomplete)");
+	fprintf(out, "\n");
+	for (unsigned i = 0; i < r->nenv; i++)
+		if (r->env[i].critical || !strncmp(r->env[i].field, "tool.", 5) ||
+		    !strcmp(r->env[i].field, "machine.hostname"))
+			fprintf(out, "  %-34s %.100s\n", r->env[i].field,
+				r->env[i].val[0] ? r->env[i].val[0] : "-");
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		char name[512];
+
+		cmp_group_name(&r->groups[i], name, sizeof(name));
+		if (strlen(name) > width)
+			width = (unsigned)strlen(name);
+	}
+	fprintf(out, "\n  %-*s %7s", (int)width, "point", "ok/runs");
+	for (size_t m = 0; m < r->ms.n; m++)
+		fprintf(out, " %24s", r->ms.m[m].name);
+	fprintf(out, " %8s\n", "drift%");
+	for (unsigned i = 0; i < r->ngroups; i++) {
+		const struct cmp_group *g = &r->groups[i];
+		const struct cmp_cell *c = &g->cell[0];
+		char name[512], ok[32];
+
+		cmp_group_name(g, name, sizeof(name));
+		snprintf(ok, sizeof(ok), "%u/%u", c->ok, c->runs);
+		fprintf(out, "  %-*s %7s", (int)width, name, ok);
+		for (size_t m = 0; m < r->ms.n; m++) {
+			char v[64];
+
+			if (!c->n[m])
+				snprintf(v, sizeof(v), "-");
+			else
+				snprintf(v, sizeof(v), fabs(c->d[m].mean) >= 100 ?
+					 "%.0f" : "%.4g", c->d[m].mean);
+			if (c->n[m] >= 2)
+				snprintf(v + strlen(v), sizeof(v) - strlen(v),
+					 " \xc2\xb1%.1f%%", c->d[m].cov_pct);
+			fprintf(out, " %24s", v);
+		}
+		if (isfinite(c->drift_pct))
+			fprintf(out, " %+8.1f", c->drift_pct);
+		else
+			fprintf(out, " %8s", "-");
+		if (c->runs > c->ok + c->disturbed)
+			fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
+				c->fail_reason);
+		if (c->disturbed)
+			fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
+		fprintf(out, "\n");
+	}
+	for (unsigned i = 0; i < r->nnotes; i++)
+		fprintf(out, "  note: %s\n", r->notes[i]);
+}
+
+/* The options of show; the base is a bool. */
+const struct cgs_opt cmp_show_optdefs[] = {
+	OPT_BOOL("keep-disturbed", 0, 0,
+		"use disturbed runs in the figures instead of leaving them out"),
+};
+const size_t cmp_show_noptdefs = ARRAY_SIZE(cmp_show_optdefs);
+
+static void show_usage(const struct cgs_optset *set, FILE *out)
+{
+	fprintf(out, "usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
+		"Print the summary of result files: the environment that matters for comparing,\n"
+		"and per point the runs and each metric's mean and CoV across runs (one value per\n"
+		"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
+		"counted, listed and left out of the figures, unless --keep-disturbed.\n");
+	cgs_opt_help(set, out);
+	fprintf(out, "\nExit status: 0, or 2 when an input cannot be read.\n");
+}
+
+int cmp_cmd_show(int argc, char **argv)
+{
+	int status = 0, shown = 0, first = 0, rc;
+	bool keep = false;
+	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &keep };
+	char err[1024];
+
+	rc = argc < 2 ? 1 : cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
+	if (rc == 1 || (!rc && first >= argc)) {
+		show_usage(&set, argc < 2 || !rc ? stderr : stdout);
+		return argc < 2 || !rc ? CMP_EXIT_BADINPUT : 0;
+	}
+	if (rc) {
+		fprintf(stderr, "cgscale show: %s\n", err);
+		return CMP_EXIT_BADINPUT;
+	}
+	for (int a = first; a < argc; a++) {
+		struct cmp_result r = { 0 };
+
+		cmp_opts_default(&r.o);
+		r.o.keep_unmeasured = true;
+		r.o.keep_disturbed = keep;
+		r.sides = calloc(1, sizeof(*r.sides));
+		if (r.sides) {
+			r.nsides = 1;
+			snprintf(r.sides[0].label, sizeof(r.sides[0].label), "A");
+		}
+		err[0] = 0;
+		rc = r.sides ? cmp_side_load(&r.sides[0], argv[a], err, sizeof(err)) : -ENOMEM;
+		if (!rc)
+			rc = cmp_analyse(&r, err, sizeof(err));
+		if (rc == -EXDEV) {
+			/* mixed environments within one input are worth showing */
+			rc = 0;
+			cmp_note(&r, "%s", r.problem);
+		}
+		if (rc) {
+			cgs_errs("show", "%s", *err ? err : strerror(-rc));
+			status = CMP_EXIT_BADINPUT;
+		} else {
+			if (shown++)
+				printf("\n");
+			show_one(&r, stdout);
+		}
+		cmp_result_free(&r);
+	}
+	return status;
+}

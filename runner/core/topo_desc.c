@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topo_desc.c - load the machine --topology describes, and refuse to run
+ * real tasks on it (see topo_desc.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runner/core/topo_desc.h"
+#include "lib/util.h"
+
+static bool looks_like_file(const char *desc)
+{
+	size_t n = strlen(desc);
+	struct stat st;
+
+	return stat(desc, &st) == 0 || strchr(desc, '/') ||
+	       (n > 4 && !strcmp(desc + n - 4, ".xml"));
+}
+
+int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
+		       size_t errlen)
+{
+	struct stat st;
+	int rc;
+
+	if (!desc) {
+		rc = cgs_topo_load(topo, NULL);
+		return rc ? cgs_errf(err, errlen, rc, "cannot read this machine's topology with hwloc: %s",
+				     strerror(-rc)) : 0;
+	}
+	if (!*desc)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--topology is empty; give an hwloc synthetic description such as \"pack:2 numa:2 l3:1 core:56 pu:2\" or an lstopo XML file");
+	if (looks_like_file(desc)) {
+		if (stat(desc, &st) || !S_ISREG(st.st_mode))
+			return cgs_errf(err, errlen, -ENOENT,
+					"--topology %s: no such file; write one on the box with 'lstopo --of xml FILE'",
+					desc);
+		rc = cgs_topo_load_from(topo, NULL, desc);
+		return rc ? cgs_errf(err, errlen, -EINVAL,
+				     "--topology %s: hwloc cannot read it as topology XML (%s); write it with 'lstopo --of xml FILE'",
+				     desc, strerror(-rc)) : 0;
+	}
+	rc = cgs_topo_load_from(topo, desc, NULL);
+	return rc ? cgs_errf(err, errlen, -EINVAL,
+			     "--topology '%s' is not an hwloc synthetic description (e.g. \"pack:2 numa:2 l3:1 core:56 pu:2\"; see hwloc-gather-topology(1), or test it with 'lstopo -i \"...\"') nor an existing XML file",
+			     desc) : 0;
+}
+
+int cgs_topo_check_real(const struct cgs_topo *topo, const char *desc,
+			char *err, size_t errlen)
+{
+	if (topo->thissystem)
+		return 0;
+	if (desc)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--topology describes another machine: add --dry-run to see the plan there (or use 'cgscale cgroup show'); real tasks run only on this machine's own topology (leave out --topology)");
+	return cgs_errf(err, errlen, -EINVAL,
+			"the topology hwloc reads is not this machine's (HWLOC_SYNTHETIC or HWLOC_XMLFILE is set): unset it to run real tasks, or add --dry-run to see the plan");
+}

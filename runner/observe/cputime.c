@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cputime.c - the CPU-time observer: every task's user and system time
+ * (utime and stime of /proc/PID/task/TID/stat, in clock ticks) read by the
+ * runner at the sample that opens the measured window and once more when
+ * the sampling ends (window_end), before the tasks stop: O(tasks) reads
+ * twice a point, never per sample instant, and nothing added to the
+ * tasks' loops. Over
+ * the window they give sys_us_per_op and user_us_per_op (seed 004's
+ * "System" per page fault), written to extra.cputime. Only the tasks
+ * count: a workload's partners (sendfile's receivers) do not.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "runner/observe/cputime.h"
+#include "lib/json.h"
+#include "lib/procstat.h"
+
+struct cgs_cpuobs {
+	unsigned n;
+	int *fd;
+	uint64_t *u[2], *s[2];        /* per task: window start, latest */
+	int64_t t_ns[2];
+	bool have[2];
+	long hz;                      /* clock ticks per second */
+	char err[160];                /* the first problem, or "" */
+};
+
+static void cpu_close(struct cgs_cpuobs *c)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+	free(c->fd);
+	for (int k = 0; k < 2; k++) {
+		free(c->u[k]);
+		free(c->s[k]);
+		c->u[k] = c->s[k] = NULL;
+	}
+	c->fd = NULL;
+	c->n = 0;
+}
+
+static int cpu_ready(void *priv, unsigned ntasks, const int *pid,
+		     const int *tid, char *msg, size_t len)
+{
+	struct cgs_cpuobs *c = priv;
+	char path[64];
+
+	(void)msg;
+	(void)len;
+	c->fd = calloc(ntasks, sizeof(*c->fd));
+	for (int k = 0; k < 2; k++) {
+		c->u[k] = calloc(ntasks, sizeof(uint64_t));
+		c->s[k] = calloc(ntasks, sizeof(uint64_t));
+		if (!c->u[k] || !c->s[k])
+			return -ENOMEM;
+	}
+	if (!c->fd)
+		return -ENOMEM;
+	c->n = ntasks;
+	for (unsigned i = 0; i < ntasks; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid[i], tid[i]);
+		c->fd[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (c->fd[i] < 0 && !c->err[0])
+			snprintf(c->err, sizeof(c->err), "cannot open %s: %s", path,
+				 strerror(errno));
+	}
+	return 0;    /* without CPU times the point still runs */
+}
+
+static int cpu_read_all(struct cgs_cpuobs *c, int which)
+{
+	char buf[1024];
+
+	for (unsigned i = 0; i < c->n; i++) {
+		ssize_t r = c->fd[i] >= 0 ? pread(c->fd[i], buf, sizeof(buf) - 1, 0) : -1;
+
+		if (r <= 0)
+			return -EIO;
+		buf[r] = 0;
+		if (cgs_taskstat_parse(buf, &c->u[which][i], &c->s[which][i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void cpu_read_at(struct cgs_cpuobs *c, int which, int64_t t_ns)
+{
+	if (cpu_read_all(c, which)) {
+		if (!c->err[0])
+			snprintf(c->err, sizeof(c->err),
+				 "a task's stat file could not be read at a sample");
+		c->have[0] = c->have[1] = false;
+		c->n = 0;    /* stop reading: the figures would not cover the window */
+		return;
+	}
+	c->t_ns[which] = t_ns;
+	c->have[which] = true;
+}
+
+static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+		       bool window_start)
+{
+	struct cgs_cpuobs *c = priv;
+
+	(void)s;
+	(void)ph;
+	if (c->n && window_start)
+		cpu_read_at(c, 0, t_ns);
+}
+
+static void cpu_window_end(void *priv, unsigned s, int64_t t_ns,
+			   enum res_phase ph)
+{
+	struct cgs_cpuobs *c = priv;
+
+	(void)s;
+	if (c->n && ph == RES_PHASE_MEASURE && c->have[0])
+		cpu_read_at(c, 1, t_ns);
+}
+
+static void cpu_finish(void *priv, struct res_point *p)
+{
+	struct cgs_cpuobs *c = priv;
+	struct json_object *o = json_object_new_object(), *tu, *ts;
+	bool ok = p->status == RES_OK;
+	uint64_t ops = ok ? p->sum.ops : 0, su = 0, ss = 0;
+	double el = (c->t_ns[1] - c->t_ns[0]) / 1e9, hz = (double)c->hz;
+
+	if (!p->extra)
+		p->extra = json_object_new_object();
+	cgs_jadd(o, "source", json_object_new_string(
+		"utime and stime of /proc/PID/task/TID/stat of each task"));
+	cgs_jadd(o, "ticks_per_sec", json_object_new_int64(c->hz));
+	if (!c->have[0] || !c->have[1]) {
+		cgs_jadd(o, "error", json_object_new_string(c->err[0] ? c->err :
+			 "the point ended before its measured window opened"));
+		json_object_object_add(p->extra, "cputime", o);
+		cpu_close(c);
+		return;
+	}
+	tu = json_object_new_array();
+	ts = json_object_new_array();
+	for (unsigned i = 0; i < c->n; i++) {
+		uint64_t du = c->u[1][i] - c->u[0][i], ds = c->s[1][i] - c->s[0][i];
+
+		su += du;
+		ss += ds;
+		json_object_array_add(tu, json_object_new_double(du / hz));
+		json_object_array_add(ts, json_object_new_double(ds / hz));
+	}
+	cgs_jadd(o, "elapsed_s", cgs_jnum(el));
+	cgs_jadd(o, "ops", ok ? json_object_new_uint64(ops) : NULL);
+	cgs_jadd(o, "user_s", json_object_new_double(su / hz));
+	cgs_jadd(o, "sys_s", json_object_new_double(ss / hz));
+	cgs_jadd(o, "user_us_per_op", ops ? cgs_jnum(su * 1e6 / hz / ops) : NULL);
+	cgs_jadd(o, "sys_us_per_op", ops ? cgs_jnum(ss * 1e6 / hz / ops) : NULL);
+	cgs_jadd(o, "cpus_used", cgs_jnum(el > 0 ? (su + ss) / hz / el : NAN));
+	cgs_jadd(o, "task_user_s", tu);
+	cgs_jadd(o, "task_sys_s", ts);
+	json_object_object_add(p->extra, "cputime", o);
+	cpu_close(c);
+}
+
+struct cgs_cpuobs *cgs_cpuobs_new(void)
+{
+	struct cgs_cpuobs *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	return c;
+}
+
+void cgs_cpuobs_observer(struct cgs_cpuobs *c, struct cgs_observer *o)
+{
+	*o = (struct cgs_observer){ .name = "cputime", .priv = c,
+		.ready = cpu_ready, .sample = cpu_sample,
+		.window_end = cpu_window_end, .finish = cpu_finish };
+}
+
+void cgs_cpuobs_free(struct cgs_cpuobs *c)
+{
+	if (!c)
+		return;
+	cpu_close(c);
+	free(c);
+}

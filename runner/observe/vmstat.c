@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vmstat.c - the vmstat observer: /proc/vmstat read twice, at the sample
+ * that opens the measured window and at the one that closes it, so its
+ * deltas cover exactly the window of the point's summary and the sampler
+ * reads it no more often at a short --interval. The keys that changed go into extra.vmstat with
+ * their rates per second and per op, as LKP's proc-vmstat.* figures.
+ * System-wide: other work on the machine counts too.
+ */
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "runner/observe/vmstat.h"
+#include "lib/json.h"
+#include "lib/procstat.h"
+#include "lib/util.h"
+
+struct cgs_vmobs {
+	int fd;
+	struct cgs_vmstat at[2];      /* window start, window end */
+	int64_t t_ns[2];
+	bool have[2];
+	int err;                      /* first read error, -errno */
+	char buf[32768];
+};
+
+static int vm_read(struct cgs_vmobs *v, int which)
+{
+	ssize_t n;
+
+	if (v->fd < 0)
+		v->fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+	if (v->fd < 0)
+		return -errno;
+	n = pread(v->fd, v->buf, sizeof(v->buf) - 1, 0);
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	v->buf[n] = 0;
+	return cgs_vmstat_parse(v->buf, &v->at[which]);
+}
+
+static void vm_at(struct cgs_vmobs *v, int which, int64_t t_ns)
+{
+	int rc = vm_read(v, which);
+
+	if (rc) {
+		if (!v->err)
+			v->err = rc;
+		return;
+	}
+	v->t_ns[which] = t_ns;
+	v->have[which] = true;
+}
+
+static void vm_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+		      bool window_start)
+{
+	(void)s;
+	(void)ph;
+	if (window_start)
+		vm_at(priv, 0, t_ns);
+}
+
+static void vm_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase ph)
+{
+	struct cgs_vmobs *v = priv;
+
+	(void)s;
+	if (ph == RES_PHASE_MEASURE && v->have[0])
+		vm_at(v, 1, t_ns);
+}
+
+/* The value of @name at the window's start; absent keys count as 0. */
+static uint64_t vm_start(const struct cgs_vmobs *v, unsigned i)
+{
+	uint64_t x = 0;
+
+	if (i < v->at[0].n && !strcmp(v->at[0].name[i], v->at[1].name[i]))
+		return v->at[0].v[i];
+	cgs_vmstat_get(&v->at[0], v->at[1].name[i], &x);
+	return x;
+}
+
+static void vm_finish(void *priv, struct res_point *p)
+{
+	struct cgs_vmobs *v = priv;
+	struct json_object *o = json_object_new_object(), *d, *ps, *po;
+	bool ok = p->status == RES_OK;
+	double el = (v->t_ns[1] - v->t_ns[0]) / 1e9;
+	uint64_t ops = ok ? p->sum.ops : 0;
+
+	if (!p->extra)
+		p->extra = json_object_new_object();
+	cgs_jadd(o, "source", json_object_new_string("/proc/vmstat, system-wide"));
+	if (!v->have[0] || !v->have[1]) {
+		char why[160];
+
+		snprintf(why, sizeof(why), v->err ? "reading /proc/vmstat: %s" :
+			 "the point ended before its measured window opened%s",
+			 v->err ? strerror(-v->err) : "");
+		cgs_jadd(o, "error", json_object_new_string(why));
+		json_object_object_add(p->extra, "vmstat", o);
+		return;
+	}
+	cgs_jadd(o, "elapsed_s", cgs_jnum(el));
+	cgs_jadd(o, "ops", ok ? json_object_new_uint64(ops) : NULL);
+	d = json_object_new_object();
+	ps = json_object_new_object();
+	po = json_object_new_object();
+	for (unsigned i = 0; i < v->at[1].n; i++) {
+		int64_t delta = (int64_t)(v->at[1].v[i] - vm_start(v, i));
+
+		if (!delta)
+			continue;
+		cgs_jadd(d, v->at[1].name[i], json_object_new_int64(delta));
+		cgs_jadd(ps, v->at[1].name[i], cgs_jnum(el > 0 ? delta / el : NAN));
+		cgs_jadd(po, v->at[1].name[i], ops ? cgs_jnum((double)delta / ops) : NULL);
+	}
+	cgs_jadd(o, "delta", d);
+	cgs_jadd(o, "per_sec", ps);
+	cgs_jadd(o, "per_op", po);
+	json_object_object_add(p->extra, "vmstat", o);
+}
+
+struct cgs_vmobs *cgs_vmobs_new(void)
+{
+	struct cgs_vmobs *v = calloc(1, sizeof(*v));
+
+	if (v)
+		v->fd = -1;
+	return v;
+}
+
+void cgs_vmobs_observer(struct cgs_vmobs *v, struct cgs_observer *o)
+{
+	*o = (struct cgs_observer){ .name = "vmstat", .priv = v,
+		.sample = vm_sample, .window_end = vm_window_end,
+		.finish = vm_finish };
+}
+
+void cgs_vmobs_free(struct cgs_vmobs *v)
+{
+	if (!v)
+		return;
+	if (v->fd >= 0)
+		close(v->fd);
+	free(v);
+}

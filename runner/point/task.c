@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * task.c - the worker process and the life of one task: bind to its
+ * place, set up, wait at the gate, loop until told to stop, tear down.
+ * Failures are recorded in the task's shared info record, never asserted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/futex.h"
+#include "lib/pidmap.h"
+#include "runner/point/task.h"
+
+struct cgs_shared *cgs_shared_map(unsigned ntasks)
+{
+	size_t hdr = sizeof(struct cgs_shared);
+	size_t slots = (size_t)ntasks * sizeof(struct cgs_slot);
+	size_t info = (size_t)ntasks * sizeof(struct cgs_task_info);
+	size_t len = hdr + slots + info;
+	struct cgs_shared *sh;
+
+	/* anonymous shared memory: no file in /tmp, no writeback faults */
+	sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	if (sh == MAP_FAILED)
+		return NULL;
+	sh->ntasks = ntasks;
+	sh->maplen = len;
+	sh->slots = (struct cgs_slot *)((char *)sh + hdr);
+	sh->info = (struct cgs_task_info *)((char *)sh->slots + slots);
+	for (unsigned i = 0; i < ntasks; i++)
+		sh->info[i].cpu_start = sh->info[i].cpu_end = -1;
+	return sh;
+}
+
+void cgs_shared_unmap(struct cgs_shared *sh)
+{
+	if (sh)
+		munmap(sh, sh->maplen);
+}
+
+void cgs_gate_open(struct cgs_shared *sh)
+{
+	atomic_store(&sh->gate, 1);
+	cgs_futex_wake(&sh->gate, INT_MAX);
+}
+
+static void gate_wait(struct cgs_shared *sh)
+{
+	while (!atomic_load(&sh->gate))
+		cgs_futex_wait(&sh->gate, 0, NULL);
+}
+
+/* How long the runner waits for a partner left behind by a workload. */
+#define PARTNER_REAP_NS (5 * 1000000000LL)
+
+static void mark_failed(struct cgs_shared *sh, struct cgs_task_info *in,
+			int err)
+{
+	bool skip = err == -EOPNOTSUPP || err == -ENOSYS;
+
+	in->err = err;
+	atomic_store(&in->state, skip ? CGS_T_SKIPPED : CGS_T_FAILED);
+	atomic_fetch_add(&sh->failed, 1);
+}
+
+static void usage_of_thread(int64_t *minflt, int64_t *majflt)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		*minflt = ru.ru_minflt;
+		*majflt = ru.ru_majflt;
+	}
+}
+
+/* The whole life of task @nr. Returns 0 or -errno (also in its info). */
+static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
+{
+	struct cgs_shared *sh = pt->sh;
+	struct cgs_task_info *in = &sh->info[nr];
+	hwloc_const_bitmap_t place = cgs_place_of(pt->places, nr);
+	int64_t minflt0 = 0, majflt0 = 0;
+	struct cgs_rtask rt = {
+		.c = {
+			.task = { .nr = nr, .ctx = &pt->ctx },
+			.slot = &sh->slots[nr],
+			.stop = &sh->stop,
+		},
+		.msg = in->msg,
+		.msglen = sizeof(in->msg),
+		.pt = pt,
+	};
+	struct cgs_task *t = &rt.c.task;
+	char name[16];
+	int rc;
+
+	snprintf(name, sizeof(name), "cgs:%s", pt->w->name);
+	prctl(PR_SET_NAME, name);
+	in->pid = getpid();
+	in->tid = (int)syscall(SYS_gettid);
+	if (place && hwloc_set_cpubind(pt->topo->t, place, HWLOC_CPUBIND_THREAD)) {
+		char list[128];
+
+		rc = -errno;
+		hwloc_bitmap_list_snprintf(list, sizeof(list), place);
+		cgs_task_fail(t, rc, "binding to CPUs %s", list);
+		mark_failed(sh, in, rc);
+		return rc;
+	}
+	in->cpu_start = sched_getcpu();
+	rc = pt->w->setup ? pt->w->setup(t) : 0;
+	if (rc) {
+		cgs_partner_join(t, PARTNER_REAP_NS);
+		if (!in->msg[0])
+			cgs_task_fail(t, rc, "setup");
+		mark_failed(sh, in, rc);
+		return rc;
+	}
+	atomic_store(&in->state, CGS_T_READY);
+	atomic_fetch_add(&sh->ready, 1);
+	gate_wait(sh);
+	if (!atomic_load(&sh->stop)) {
+		atomic_store(&in->state, CGS_T_RUNNING);
+		usage_of_thread(&minflt0, &majflt0);
+		rc = pt->w->loop(t);
+		usage_of_thread(&in->minflt, &in->majflt);
+		in->minflt -= minflt0;
+		in->majflt -= majflt0;
+		in->cpu_end = sched_getcpu();
+		in->ops_final = rt.c.ops;
+		if (!rc && !atomic_load(&sh->stop))
+			rc = cgs_task_fail(t, -ECANCELED,
+					   "the loop returned before it was told to stop");
+		else if (rc && !in->msg[0])
+			cgs_task_fail(t, rc, "loop");
+	}
+	if (pt->w->teardown)
+		pt->w->teardown(t);
+	/* a partner the workload left is reaped here; its failure (also one
+	 * the workload's own join saw) is the task's */
+	cgs_partner_join(t, PARTNER_REAP_NS);
+	if (!rc && rt.partner_err)
+		rc = rt.partner_err;
+	memcpy(in->aux_final, rt.c.aux, sizeof(in->aux_final));
+	if (rc)
+		mark_failed(sh, in, rc);
+	else
+		atomic_store(&in->state, CGS_T_DONE);
+	return rc;
+}
+
+struct thread_arg {
+	const struct cgs_point_tasks *pt;
+	unsigned nr;
+};
+
+static void *task_thread(void *p)
+{
+	struct thread_arg *a = p;
+
+	task_run(a->pt, a->nr);
+	return NULL;
+}
+
+/* Die with our parent; if it is already gone, leave now. */
+static void die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+}
+
+/* Task threads' stacks: the workloads need a few KiB; glibc's default
+ * (RLIMIT_STACK, often 8 MiB) would reserve 64 GiB for 8192 threads,
+ * which a box with strict overcommit refuses. */
+#define TASK_STACK (1024 * 1024)
+
+static void worker_threads(const struct cgs_point_tasks *pt,
+			   const struct cgs_group *g)
+{
+	unsigned n = g->n, started = 0;
+	pthread_t *th = calloc(n, sizeof(*th));
+	struct thread_arg *args = calloc(n, sizeof(*args));
+	pthread_attr_t attr;
+
+	if (!th || !args || pthread_attr_init(&attr) ||
+	    pthread_attr_setstacksize(&attr, TASK_STACK))
+		_exit(12);
+	for (unsigned i = 0; i < n; i++) {
+		int e;
+
+		args[i] = (struct thread_arg){ .pt = pt, .nr = g->first + i };
+		e = pthread_create(&th[i], &attr, task_thread, &args[i]);
+		if (e) {
+			struct cgs_task_info *in = &pt->sh->info[g->first + i];
+
+			snprintf(in->msg, sizeof(in->msg),
+				 "pthread_create: %s", strerror(e));
+			mark_failed(pt->sh, in, -EAGAIN);
+			break;
+		}
+		started++;
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_attr_destroy(&attr);
+	free(th);
+	free(args);
+}
+
+/* A task process was reaped with status @st: an end without an outcome
+ * of its own is a failure. */
+static void task_reaped(struct cgs_shared *sh, struct cgs_task_info *in, int st)
+{
+	int state = atomic_load(&in->state);
+
+	in->wstatus = st;
+	in->reaped = true;
+	if (state == CGS_T_DONE || state == CGS_T_FAILED || state == CGS_T_SKIPPED)
+		return;
+	if (WIFSIGNALED(st))
+		snprintf(in->msg, sizeof(in->msg), "killed by signal %d (%s)",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(in->msg, sizeof(in->msg), "exited early with status %d",
+			 WEXITSTATUS(st));
+	mark_failed(sh, in, -ECHILD);
+}
+
+static void worker_processes(const struct cgs_point_tasks *pt,
+			     const struct cgs_group *g)
+{
+	unsigned n = g->n, alive = 0;
+	pid_t self = getpid(), *pids = calloc(n, sizeof(*pids));
+	struct cgs_pidmap map;
+
+	if (!pids)
+		_exit(12);
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			die_with_parent(self);
+			_exit(task_run(pt, g->first + i) ? 1 : 0);
+		}
+		if (pid < 0) {
+			struct cgs_task_info *in = &pt->sh->info[g->first + i];
+
+			snprintf(in->msg, sizeof(in->msg), "fork: %s",
+				 strerror(errno));
+			mark_failed(pt->sh, in, -EAGAIN);
+			break;
+		}
+		pids[i] = pid;
+		alive++;
+	}
+	if (cgs_pidmap_build(&map, pids, n))
+		_exit(12);
+	while (alive) {
+		int st, i;
+		pid_t pid = waitpid(-1, &st, 0);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		i = cgs_pidmap_find(&map, pid);
+		if (i < 0)
+			continue;    /* not a task of ours */
+		task_reaped(pt->sh, &pt->sh->info[g->first + i], st);
+		alive--;
+	}
+	cgs_pidmap_free(&map);
+	free(pids);
+}
+
+pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
+{
+	const struct cgs_group *g = &pt->groups[pt->group];
+	sigset_t none;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid < 0 ? -errno : pid;
+	/* the worker: its own process group, so ^C reaches only the runner */
+	setpgid(0, 0);
+	die_with_parent(pt->runner);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_NAME, "cgs:worker");
+	if (pt->enter) {
+		char msg[sizeof(pt->sh->info[0].msg)] = "";
+		int rc = pt->enter(pt->enter_arg, pt->group, msg, sizeof(msg));
+
+		if (rc) {
+			/* the group's tasks never start: each fails with why */
+			for (unsigned i = 0; i < g->n; i++) {
+				struct cgs_task_info *in = &pt->sh->info[g->first + i];
+
+				snprintf(in->msg, sizeof(in->msg), "%s",
+					 msg[0] ? msg : strerror(-rc));
+				mark_failed(pt->sh, in, rc);
+			}
+			_exit(1);
+		}
+	}
+	if (pt->ctx.threads)
+		worker_threads(pt, g);
+	else
+		worker_processes(pt, g);
+	_exit(0);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * task_api.c - the part of the workload API (tests/workload.h) that the
+ * runner implements for the tasks: failure messages, a task's temporary
+ * file. Below task.c and partner.c, which both use it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/point/task.h"
+
+int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)
+{
+	struct cgs_rtask *rt = cgs_rtask_of(t);
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(rt->msg, rt->msglen, fmt, ap);
+	va_end(ap);
+	if (err && n < rt->msglen)
+		snprintf(rt->msg + n, rt->msglen - n, ": %s", strerror(-err));
+	return err;
+}
+
+bool cgs_task_failed(struct cgs_task *t)
+{
+	return cgs_rtask_of(t)->msg[0] != 0;
+}
+
+int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (!ctx->why)
+		return err;
+	va_start(ap, fmt);
+	n = vsnprintf(ctx->why, ctx->whylen, fmt, ap);
+	va_end(ap);
+	if (err && err != -EOPNOTSUPP && n < ctx->whylen)
+		snprintf(ctx->why + n, ctx->whylen - n, ": %s", strerror(-err));
+	return err;
+}
+
+int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
+	    (int)sizeof(path))
+		return cgs_task_fail(t, -ENAMETOOLONG, "tmpdir path");
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return cgs_task_fail(t, -errno, "creating a file in %s",
+				     t->ctx->tmpdir);
+	unlink(path);
+	if (size && ftruncate(fd, size)) {
+		int err = -errno;
+
+		close(fd);
+		return cgs_task_fail(t, err, "sizing a file in %s to %lld bytes",
+				     t->ctx->tmpdir, (long long)size);
+	}
+	return fd;
+}

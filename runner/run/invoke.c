@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * invoke.c - `run --invocations K` (invoke.h). The process the user
+ * started checks everything, then runs cgscale again K times, one after
+ * the other, with CGSCALE_INVOCATION=i/K/SERIES in the environment; each
+ * is a fresh process (new heap, new page placement, its own ASLR-off
+ * re-exec) that runs every point -r times and writes its own file
+ * DIR/cgscale-STAMP-invI.json. SIGINT/SIGTERM/SIGHUP are passed on to the
+ * running invocation, which keeps its completed points, and no further
+ * invocation starts. Knobs: INVOKE_ENV.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "runner/run/invoke.h"
+#include "runner/run/run.h"
+#include "lib/util.h"
+
+#define INVOKE_ENV "CGSCALE_INVOCATION"
+
+/* 16 random bytes in hex into @buf (33 bytes). */
+static int random_id(char *buf)
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -errno;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(buf + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* In an invocation of a series: parse the environment. */
+static int parse_env(struct cgs_run *r, const char *env, char *err, size_t errlen)
+{
+	unsigned i, k;
+	char series[33];
+
+	if (sscanf(env, "%u/%u/%32[0-9a-f]", &i, &k, series) != 3 || !i || i > k ||
+	    strlen(series) != 32)
+		return cgs_errf(err, errlen, -EINVAL,
+				"%s='%s' is not INDEX/COUNT/SERIES; unset it", INVOKE_ENV, env);
+	r->inv_index = i;
+	r->inv_of = k;
+	snprintf(r->inv_series, sizeof(r->inv_series), "%s", series);
+	return 0;
+}
+
+int cgs_invoke_validate(struct cgs_run *r, char *err, size_t errlen)
+{
+	const char *env = getenv(INVOKE_ENV);
+	struct stat st;
+	char stamp[32];
+	int rc;
+
+	r->inv_index = r->inv_of = 1;
+	if (env && *env) {
+		rc = parse_env(r, env, err, errlen);
+		if (rc || !r->o.output)
+			return rc;
+		/* one file per invocation in the series' directory */
+		cgs_stamp_now(stamp, sizeof(stamp));
+		if (snprintf(r->outpath, sizeof(r->outpath), "%s/cgscale-%s-inv%u.json",
+			     r->o.output, stamp, r->inv_index) >= (int)sizeof(r->outpath))
+			return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: path too long",
+					r->o.output);
+		return 0;
+	}
+	if (r->o.invocations < 2)
+		return 0;
+	if (r->o.runs_auto)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--invocations %lld with -r auto: auto stops on one invocation's runs; give a count, e.g. -r 5 --invocations %lld",
+				(long long)r->o.invocations, (long long)r->o.invocations);
+	if (r->o.csv_dir)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--invocations %lld with --csv-dir: each invocation would overwrite the last one's CSV; run the invocations one by one with a --csv-dir each",
+				(long long)r->o.invocations);
+	if (r->o.output && (stat(r->o.output, &st) || !S_ISDIR(st.st_mode)))
+		return cgs_errf(err, errlen, -EINVAL,
+				"--invocations %lld writes one file per invocation: give -o an existing directory, not %s",
+				(long long)r->o.invocations, r->o.output);
+	return random_id(r->inv_series) ? cgs_errf(err, errlen, -EIO,
+			"cannot read random bytes for the series id") : 0;
+}
+
+/* The directory the invocations write into: -o, or a new one under
+ * results/runs/ (ours to create, as for a single run). */
+static int series_dir(struct cgs_run *r, char *dir, size_t len)
+{
+	char stamp[32];
+
+	if (r->o.output) {
+		snprintf(dir, len, "%s", r->o.output);
+		return 0;
+	}
+	cgs_stamp_now(stamp, sizeof(stamp));
+	mkdir("results", 0755);
+	mkdir("results/runs", 0755);
+	snprintf(dir, len, "results/runs/%s", stamp);
+	return mkdir(dir, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+/* Start invocation @i and wait for it, passing signals on. Its exit
+ * status, and *@sig the signal that came meanwhile. */
+static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *set,
+	       const sigset_t *old, int *sig)
+{
+	char self[PATH_MAX], env[128], **av = calloc(r->argc + 4, sizeof(*av));
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status = 70;
+	pid_t pid;
+
+	if (!av || n <= 0) {
+		free(av);
+		return 70;
+	}
+	self[n] = 0;
+	av[0] = "cgscale";
+	av[1] = r->argv[0];
+	av[2] = "--output";
+	av[3] = (char *)dir;
+	memcpy(av + 4, r->argv + 1, (r->argc - 1) * sizeof(*av));
+	snprintf(env, sizeof(env), "%u/%lld/%s", i, (long long)r->o.invocations,
+		 r->inv_series);
+	fprintf(stderr, "cgscale: invocation %u of %lld\n", i, (long long)r->o.invocations);
+	pid = fork();
+	if (pid == 0) {
+		setenv(INVOKE_ENV, env, 1);
+		sigprocmask(SIG_SETMASK, old, NULL);
+		execv(self, av);
+		_exit(70);
+	}
+	free(av);
+	if (pid < 0)
+		return 70;
+	for (;;) {
+		siginfo_t si;
+		int s = sigwaitinfo(set, &si);
+
+		if (s == SIGCHLD) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+
+			if (w == pid)
+				break;
+			continue;
+		}
+		if (s > 0) {
+			*sig = s;
+			kill(pid, s);
+		}
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int cgs_invoke_all(struct cgs_run *r)
+{
+	char dir[PATH_MAX];
+	sigset_t set, old;
+	int worst = 0, sig = 0;
+
+	if (getenv(INVOKE_ENV) || r->o.invocations < 2)
+		return -1;
+	if (series_dir(r, dir, sizeof(dir))) {
+		cgs_err("cannot create the directory %s: %s", dir, strerror(errno));
+		return 70;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	for (unsigned i = 1; i <= r->o.invocations && !sig; i++) {
+		int st = one(r, dir, i, &set, &old, &sig);
+
+		if (st > worst)
+			worst = st;
+		if (st >= 128 || st == 2 || st == 70)
+			break;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (sig && worst < 128)
+		worst = 128 + sig;
+	fprintf(stderr, "cgscale: %s: the files of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation\n",
+		dir, (long long)r->o.invocations, r->inv_series);
+	return worst;
+}
+
+int cgs_invoke_record(struct cgs_run *r)
+{
+	struct json_object *o = json_object_new_object();
+	char id[33];
+
+	if (!o)
+		return -ENOMEM;
+	if (random_id(id))
+		snprintf(id, sizeof(id), "%016llx%016llx", (unsigned long long)getpid(),
+			 (unsigned long long)cgs_now_ns());
+	json_object_object_add(o, "id", json_object_new_string(id));
+	json_object_object_add(o, "index", json_object_new_int((int)r->inv_index));
+	json_object_object_add(o, "of", json_object_new_int((int)r->inv_of));
+	if (r->inv_series[0])
+		json_object_object_add(o, "series", json_object_new_string(r->inv_series));
+	r->res.invocation = o;
+	return 0;
+}

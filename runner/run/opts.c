@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * opts.c - the options of `cgscale run` (one typed table: parsing,
+ * defaults, ranges, help and the echo into results) and the checks of
+ * everything the user gave, done before anything runs or is written:
+ * tests, timing, task list, --tmpdir and the output path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runner/run/autoruns.h"
+#include "runner/cgroups/cgrun.h"
+#include "runner/run/invoke.h"
+#include "runner/point/point.h"
+#include "runner/run/run.h"
+#include "runner/core/sampler_cpu.h"
+#include "runner/core/sched_prio.h"
+#include "runner/cgroups/statpath.h"
+#include "runner/observe/statread.h"
+#include "runner/observe/trace.h"
+#include "lib/util.h"
+#include "lib/macros.h"
+
+const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
+
+#define RO(f) offsetof(struct cgs_run_opts, f)
+#define HOUR (3600LL * 1000000000LL)
+const struct cgs_opt cgs_run_optdefs[] = {
+	OPT_STRING("tasks", 't', RO(tasks), "1", "LIST",
+		"task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep"),
+	OPT_ENUM("mode", 'm', RO(mode), "both", cgs_mode_names,
+		"tasks as processes, threads, or both (reported apart)"),
+	OPT_ENUM("placement", 0, RO(placement), "cores", cgs_placement_names,
+		"where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound"),
+	OPT_DURATION("warmup", 'w', RO(warmup_ns), "2s", 0, HOUR,
+		"time before the measurement; its samples are kept, labelled warmup"),
+	OPT_DURATION("duration", 'd', RO(duration_ns), "5s", 1000000, 24 * HOUR,
+		"measured time per point"),
+	OPT_DURATION("interval", 'i', RO(interval_ns), "1s", 1000000, HOUR,
+		"time between samples of the counters"),
+	OPT_STRING("runs", 'r', RO(runs_arg), "1", "N|auto",
+		"repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide"),
+	OPT_INT("max-runs", 0, RO(max_runs), "30", 1, 1000, NULL,
+		"-r auto: at most this many runs a point"),
+	OPT_DURATION("max-time", 0, RO(max_time_ns), "0", 0, 100 * HOUR,
+		"-r auto: no round that would end after this long (0: no limit)"),
+	OPT_INT("invocations", 0, RO(invocations), "1", 1, 100, "K",
+		"run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
+	OPT_STRING("threshold", 'T', RO(threshold), "2", "PCT",
+		"-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
+	OPT_STRING("output", 'o', RO(output), NULL, "PATH",
+		"result file, or a directory for it (default: a new directory under results/runs/)"),
+	OPT_STRING("tmpdir", 0, RO(tmpdir), NULL, "DIR",
+		"directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)"),
+	OPT_BOOL("csv", 0, RO(csv),
+		"print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)"),
+	OPT_STRING("csv-dir", 0, RO(csv_dir), NULL, "DIR",
+		"also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv"),
+	OPT_BOOL("quiet", 'q', RO(quiet), "no progress line"),
+	OPT_BOOL("aslr", 0, RO(aslr),
+		"keep address-space randomisation on in the tasks (off by default, as LKP)"),
+	OPT_STRING("governor", 0, RO(governor), NULL, "NAME",
+		"set the cpufreq governor (e.g. performance) for the run, restore it after"),
+	OPT_BOOL("fail-fast", 0, RO(fail_fast), "stop at the first failed point"),
+	OPT_BOOL("dry-run", 'n', RO(dry_run),
+		"print the plan (points, each task's place, cgroups, least wall time, tmpdir space) and run nothing"),
+	OPT_STRING("topology", 0, RO(topology), NULL, "DESC|XML",
+		"plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only"),
+	OPT_ENUM("sampler-priority", 0, RO(sampler_priority), "rt", cgs_sprio_names,
+		"the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
+	OPT_STRING("sampler-cpu", 0, RO(sampler_cpu), "auto", "CPU",
+		"CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
+	OPT_DURATION("cpustat-interval", 0, RO(cpustat_interval_ns), "1s", 0, HOUR,
+		"read /proc/stat (the idle and steal of each sample) at the window's edges and at most this often between them; 0: at every sample"),
+	OPT_STRING("events", 'e', RO(events), "none", "LIST",
+		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
+	OPT_BOOL("require-events", 0, RO(require_events),
+		"fail before running when an event of -e cannot count here"),
+	OPT_OPTSTR("profile", 0, RO(profile), "HZ",
+		"sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point"),
+	OPT_STRING("cgroup-depth", 0, RO(cgroup_depth), NULL, "N|LIST",
+		"nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0"),
+	OPT_STRING("cgroup-parent", 0, RO(cgroup_parent), NULL, "PATH",
+		"the cgroup to create them under, as /proc/self/cgroup writes it; / is the root (default: the runner's own cgroup)"),
+	OPT_STRLIST("cgroup-set", 0, RO(cgroup_set), "LEVEL:KNOB=VALUE",
+		"write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)"),
+	OPT_ENUM("cgroup-leaf", 0, RO(cgroup_leaf), "shared", cgs_cg_leaf_names,
+		"all tasks in one leaf, or one sibling leaf per task (process mode only)"),
+	OPT_INT("stat-reader", 0, RO(stat_reader_hz), "0", 0, 100000, "HZ",
+		"a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
+	OPT_STRING("stat-reader-cpu", 0, RO(stat_reader_cpu), "auto", "CPU",
+		"CPU the reader is bound to; auto: the last CPU no task is bound to"),
+	OPT_ENUM("stat-reader-file", 0, RO(stat_reader_file), "memory.stat", cgs_stat_file_names,
+		"the file the reader reads"),
+	OPT_ENUM("stat-reader-target", 0, RO(stat_reader_target), "top", cgs_stat_target_names,
+		"whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
+	OPT_BOOL("no-vmstat", 0, RO(no_vmstat),
+		"do not record /proc/vmstat deltas over the measured window"),
+	OPT_BOOL("no-cputime", 0, RO(no_cputime),
+		"do not record the tasks' user and system CPU time per op"),
+	OPT_STRING("trace", 0, RO(trace), NULL, "SETS", CGS_TRACE_HELP),
+};
+const size_t cgs_run_noptdefs = ARRAY_SIZE(cgs_run_optdefs);
+
+int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		    char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	*nsets = 0;
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i]->opts_size &&
+		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
+			return -ENOMEM;
+	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
+					 cgs_run_noptdefs, &r->o };
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		if (!w->nopts)
+			continue;
+		sets[n++] = (struct cgs_optset){ w->name, w->opts, w->nopts,
+						 r->wopts[i] };
+	}
+	*nsets = n;
+	for (size_t i = 0; i < n; i++)
+		if (cgs_opt_defaults(&sets[i], err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
+{
+	fprintf(out, "usage: cgscale run [options] TEST...\n"
+		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_help(&sets[i], out);
+	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
+		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
+}
+
+/* Registry and option tables are checked before anything else. */
+int cgs_run_check_registry(char *err, size_t errlen)
+{
+	int rc = cgs_opt_check_table(cgs_run_optdefs, cgs_run_noptdefs, "run",
+				     err, errlen);
+
+	if (cgs_nworkloads > 64)
+		return cgs_errf(err, errlen, -EINVAL, "too many workloads");
+	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		rc = cgs_workload_check(w, err, errlen);
+		for (size_t k = 0; !rc && k < w->nopts; k++) {
+			for (size_t g = 0; g < cgs_run_noptdefs; g++)
+				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
+				    (w->opts[k].short_name &&
+				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
+					return cgs_errf(err, errlen, -EINVAL,
+							"workload %s: --%s clashes with a run option",
+							w->name, w->opts[k].name);
+		}
+	}
+	return rc;
+}
+
+/* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
+ * filesystem lacks it, a probe file is created and removed at once. */
+static int dir_writable(const char *dir)
+{
+	char probe[PATH_MAX];
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR)
+		return -errno;
+	if (snprintf(probe, sizeof(probe), "%s/.cgscale-probe.XXXXXX", dir) >=
+	    (int)sizeof(probe))
+		return -ENAMETOOLONG;
+	fd = mkstemp(probe);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+/* The name of the file itself must fit the filesystem, with the journal's
+ * ".partial" after it. */
+static int check_name_length(const char *path, const char *dir, char *err,
+			     size_t errlen)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	long max = pathconf(dir, _PC_NAME_MAX);
+
+	if (max <= 0)
+		max = NAME_MAX;
+	if ((long)strlen(base) + 8 > max)
+		return cgs_errf(err, errlen, -ENAMETOOLONG,
+				"-o: the file name %.40s... is %zu characters; %s allows %ld with the journal's \".partial\": choose a shorter name",
+				base, strlen(base), dir, max - 8);
+	if (strlen(path) + 8 >= PATH_MAX)
+		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is longer than PATH_MAX; choose a shorter one");
+	return 0;
+}
+
+static int check_output(struct cgs_run *r, char *err, size_t errlen)
+{
+	char stamp[32], dir[PATH_MAX], o[PATH_MAX];
+	struct stat st;
+	size_t n;
+	int rc;
+
+	cgs_stamp_now(stamp, sizeof(stamp));
+	if (r->o.output && !*r->o.output)
+		return cgs_errf(err, errlen, -EINVAL, "-o '': give a file or directory name");
+	if (r->o.output && strlen(r->o.output) >= PATH_MAX - 64)
+		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is longer than PATH_MAX; choose a shorter one");
+	snprintf(o, sizeof(o), "%s", r->o.output ? r->o.output : "");
+	/* "dir/" and "dir//" name dir: no double slash in the paths we print */
+	for (n = strlen(o); n > 1 && o[n - 1] == '/'; n--)
+		o[n - 1] = 0;
+	if (!r->o.output) {
+		/* results/runs/<stamp>/result.json; check the nearest parent */
+		snprintf(r->outpath, sizeof(r->outpath),
+			 "results/runs/%s/result.json", stamp);
+		r->out_is_default = true;
+		snprintf(dir, sizeof(dir), "results/runs");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), "results");
+		if (stat(dir, &st))
+			snprintf(dir, sizeof(dir), ".");
+	} else if (!stat(o, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(r->outpath, sizeof(r->outpath), "%s%scgscale-%s.json", o,
+			 strcmp(o, "/") ? "/" : "", stamp);
+		r->out_in_dir = true;
+		snprintf(dir, sizeof(dir), "%s", o);
+	} else {
+		const char *slash = strrchr(o, '/');
+
+		if (o[strlen(o) - 1] == '/' || strlen(r->o.output) != strlen(o))
+			return cgs_errf(err, errlen, -ENOENT, "-o %s: no such directory; create it or choose another path",
+					r->o.output);
+		snprintf(r->outpath, sizeof(r->outpath), "%s", o);
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - o + (slash == o)), o);
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+			return cgs_errf(err, errlen, -ENOENT,
+					"-o %s: directory %s does not exist; create it or choose another path",
+					o, dir);
+		rc = check_name_length(o, dir, err, errlen);
+		if (rc)
+			return rc;
+	}
+	rc = dir_writable(dir);
+	if (rc)
+		return cgs_errf(err, errlen, rc, "-o: cannot write in %s: %s; choose a writable path with -o",
+				dir, strerror(-rc));
+	return 0;
+}
+
+static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
+{
+	char note[512];
+	struct stat st;
+
+	if (!r->o.tmpdir) {
+		cgs_default_tmpdir(r->tmpdir, sizeof(r->tmpdir), note, sizeof(note));
+		if (note[0])
+			cgs_warn("%s", note);
+		return 0;
+	}
+	if (stat(r->o.tmpdir, &st))
+		return cgs_errf(err, errlen, -ENOENT, "--tmpdir %s: %s; give an existing directory",
+				r->o.tmpdir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cgs_errf(err, errlen, -ENOTDIR, "--tmpdir %s is not a directory",
+				r->o.tmpdir);
+	if (dir_writable(r->o.tmpdir))
+		return cgs_errf(err, errlen, -EACCES, "--tmpdir %s is not writable; choose another directory",
+				r->o.tmpdir);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", r->o.tmpdir);
+	return 0;
+}
+
+/* -e: names libpfm4 encodes, what counts here, room for the files. */
+static int check_events(struct cgs_run *r, char *err, size_t errlen)
+{
+	unsigned most = 0;
+	int rc;
+
+	r->pmu.require = r->o.require_events;
+	rc = pmu_set_parse(&r->pmu, r->o.events, err, errlen);
+	if (rc || !r->pmu.n)
+		return rc;
+	rc = pmu_set_probe(&r->pmu, err, errlen);
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
+}
+
+/* --profile[=HZ]: the rate the kernel allows, what may be sampled. */
+static int check_profile(struct cgs_run *r, char *err, size_t errlen)
+{
+	return cgs_profile_setup(&r->prof, r->o.profile, r->o.interval_ns, err,
+				 errlen);
+}
+
+/* Everything that can be wrong with the input, before anything runs. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		    char *err, size_t errlen)
+{
+	char a[32], b[32];
+	int rc;
+
+	if (first >= argc)
+		return cgs_errf(err, errlen, -EINVAL,
+			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
+	for (int i = first; i < argc; i++) {
+		const struct cgs_workload *w = cgs_workload_find(argv[i]);
+		bool dup = false;
+
+		if (!w)
+			return cgs_errf(err, errlen, -EINVAL,
+				   "unknown test '%s'; see 'cgscale list'", argv[i]);
+		for (unsigned k = 0; k < r->ntests; k++)
+			dup |= r->tests[k] == w;
+		if (!dup)
+			r->tests[r->ntests++] = w;
+	}
+	if (r->o.interval_ns > r->o.duration_ns) {
+		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
+		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
+		return cgs_errf(err, errlen, -EINVAL,
+				"--interval %s is longer than --duration %s; give a shorter interval",
+				a, b);
+	}
+	if (cgs_schedule(r->o.warmup_ns, r->o.duration_ns, r->o.interval_ns,
+			 NULL, NULL) > CGS_MAX_SAMPLES)
+		return cgs_errf(err, errlen, -EINVAL,
+				"more than %d samples per point; give a longer --interval",
+				CGS_MAX_SAMPLES);
+	rc = cgs_sampler_cpu_parse(r->o.sampler_cpu, &r->topo, &r->o.sampler_cpu_v,
+				   err, errlen);
+	if (rc)
+		return rc;
+	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
+		return cgs_errf(err, errlen, -EINVAL, "--governor '%s' is not a governor name",
+				r->o.governor);
+	rc = cgs_auto_validate(r, err, errlen);
+	if (!rc)
+		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, errlen);
+	if (!rc)
+		rc = check_tmpdir(r, err, errlen);
+	if (!rc)
+		rc = check_output(r, err, errlen);
+	if (!rc)
+		rc = cgs_invoke_validate(r, err, errlen);
+	if (!rc)
+		rc = check_events(r, err, errlen);
+	if (!rc)
+		rc = check_profile(r, err, errlen);
+	if (!rc)
+		rc = cgs_cgrun_validate(&r->o, r->o.dry_run, &r->cg, err, errlen);
+	if (!rc)
+		rc = cgs_statread_validate(&r->o, &r->topo, err, errlen);
+	if (!rc)
+		rc = cgs_csv_validate(r, err, errlen);
+	if (!rc && r->o.trace)
+		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
+	return rc;
+}
+

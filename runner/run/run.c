@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run.c - `cgscale run [options] TEST...`: check the input, then for each
+ * run, test, task count and mode run one point, and write every sample to
+ * one JSON result file. Bad input exits 2 before anything is written;
+ * SIGINT/SIGTERM stop the tasks between samples and keep the completed
+ * points, marked incomplete.
+ *
+ * Knobs: -t tasks, --mode, --placement, -w/-d/-i timing, -r runs
+ * (interleaved: all points once, then all again), --tmpdir, -o.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "runner/run/autoruns.h"
+#include "runner/run/causes.h"
+#include "runner/cgroups/cgrun.h"
+#include "runner/run/invoke.h"
+#include "runner/run/dryrun.h"
+#include "runner/observe/evidence.h"
+#include "runner/run/run_journal.h"
+#include "runner/point/point.h"
+#include "runner/run/run.h"
+#include "runner/observe/statread.h"
+#include "runner/core/topo_desc.h"
+#include "runner/observe/trace.h"
+#include "lib/util.h"
+#include "results/model/disturb.h"
+#include "lib/version.h"
+
+#define EXIT_BADINPUT 2
+#define EXIT_INTERNAL 70
+
+/* Tasks run with ADDR_NO_RANDOMIZE, as LKP's `setarch -R`: it only takes
+ * effect at exec, so set it and exec ourselves once. */
+static void aslr_off_reexec(struct cgs_run *r)
+{
+	int cur = personality(0xffffffff);
+
+	if (r->o.aslr || cur < 0)
+		return;
+	if (cur & ADDR_NO_RANDOMIZE) {
+		r->aslr_off = true;
+		return;
+	}
+	char **av = calloc(r->argc + 2, sizeof(*av)), self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (!av || n <= 0 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
+		free(av);
+		return;
+	}
+	self[n] = 0;
+	/* our argv starts at the subcommand: put the program name back */
+	av[0] = "cgscale";
+	memcpy(av + 1, r->argv, r->argc * sizeof(*av));
+	execv(self, av);
+	cgs_warn("could not re-exec with ASLR off (%s); tasks run with ASLR on",
+		 strerror(errno));
+	personality((unsigned long)cur);
+	free(av);
+}
+
+static int setup_signals(struct cgs_run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	/* orphans of a dead worker come to us, so we can reap them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	return r->sigfd < 0 ? -errno : 0;
+}
+
+static struct json_object *environment_json(struct cgs_run *r)
+{
+	struct json_object *e = json_object_new_object();
+	struct json_object *td = json_object_new_object();
+	char type[64], opts[1024];
+
+	json_object_object_add(e, "aslr", json_object_new_string(
+		r->aslr_off ? "off in tasks (personality ADDR_NO_RANDOMIZE)"
+			    : "on (see kernel.randomize_va_space)"));
+	json_object_object_add(e, "governor", cgs_governor_json(&r->gov));
+	json_object_object_add(td, "path", json_object_new_string(r->tmpdir));
+	if (cgs_fs_of(r->tmpdir, type, sizeof(type), opts, sizeof(opts)) == 0) {
+		json_object_object_add(td, "fstype", json_object_new_string(type));
+		json_object_object_add(td, "mount_options", json_object_new_string(opts));
+	}
+	json_object_object_add(e, "tmpdir", td);
+	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
+	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
+	return e;
+}
+
+static struct json_object *tasks_json(const struct cgs_tasklist *l)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_int((int)l->v[i]));
+	return a;
+}
+
+static void fill_header(struct cgs_run *r, int argc, char **argv)
+{
+	struct cgs_optset set = { NULL, cgs_run_optdefs, cgs_run_noptdefs, &r->o };
+	struct json_object *cl = json_object_new_array(), *ls;
+	char when[32];
+
+	json_object_array_add(cl, json_object_new_string("cgscale"));
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(cl, json_object_new_string(argv[i]));
+	cgs_iso8601_now(when, sizeof(when));
+	r->res.schema_version = RES_SCHEMA_VERSION;
+	r->res.tool_version = strdup(CGS_VERSION);
+	r->res.git = strdup(CGS_GIT);
+	r->res.start_time = strdup(when);
+	r->res.command_line = cl;
+	r->res.kernel = cgs_env_kernel();
+	r->res.machine = cgs_env_machine(&r->topo);
+	r->res.environment = environment_json(r);
+	r->res.options = cgs_opt_echo(&set);
+	json_object_object_add(r->res.options, "tmpdir",
+			       json_object_new_string(r->tmpdir));
+	json_object_object_add(r->res.options, "tasks_resolved",
+			       tasks_json(&r->tasks));
+	ls = json_object_new_array();
+	for (unsigned i = 0; i < r->cg->nlayouts; i++)
+		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
+	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	cgs_invoke_record(r);
+}
+
+static int write_results(struct cgs_run *r)
+{
+	char when[32], err[512];
+	int rc;
+
+	cgs_iso8601_now(when, sizeof(when));
+	r->res.end_time = strdup(when);
+	r->res.complete = !r->res.interrupted;
+	res_file_scalability(&r->res);
+	if (res_disturb_mark(&r->res))
+		return -ENOMEM;
+	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
+	if (rc)
+		cgs_err("%s", err);
+	return rc;
+}
+
+static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
+{
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_free(&sets[i]);
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		free(r->wopts[i]);
+	cgs_places_free(&r->places);
+	cgs_tasklist_free(&r->tasks);
+	cgs_topo_free(&r->topo);
+	cgs_governor_free(&r->gov);
+	pmu_set_free(&r->pmu);
+	cgs_rj_close(&r->journal, true);
+	cgs_profile_set_free(&r->prof);
+	res_file_free(&r->res);
+	cgs_cgrun_free(r->cg);
+	cgs_trace_free(r->trace);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+}
+
+/* Parse the command line. -1 to go on, else the exit status. */
+static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		     int argc, char **argv, int *first)
+{
+	char err[1024];
+	int rc;
+
+	if (cgs_run_check_registry(err, sizeof(err))) {
+		cgs_err("internal error: %s", err);
+		return EXIT_INTERNAL;
+	}
+	rc = cgs_run_optsets(r, sets, nsets, err, sizeof(err));
+	if (rc == -EINVAL)
+		cgs_err("internal error: %s", err);
+	if (rc)
+		return rc == -EINVAL ? EXIT_INTERNAL : EXIT_BADINPUT;
+	rc = cgs_opt_parse(sets, *nsets, argc, argv, first, err, sizeof(err));
+	if (rc == 1) {
+		cgs_run_usage(sets, *nsets, stdout);
+		return 0;
+	}
+	if (rc) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
+	return -1;
+}
+
+/* Room in --tmpdir for the most tasks of every test, with its options. */
+static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
+{
+	const void *opts[64] = { 0 };
+	unsigned most = 0;
+
+	for (unsigned k = 0; k < r->tasks.n; k++)
+		if (r->tasks.v[k] > most)
+			most = r->tasks.v[k];
+	for (unsigned t = 0; t < r->ntests && t < 64; t++)
+		for (size_t i = 0; i < cgs_nworkloads; i++)
+			if (cgs_workloads[i] == r->tests[t])
+				opts[t] = r->wopts[i];
+	return cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
+}
+
+/* The stat_read workload's --stat-file, when it is one of the tests. */
+static int stat_read_file(const struct cgs_run *r)
+{
+	for (unsigned t = 0; t < r->ntests; t++) {
+		const struct cgs_workload *w = r->tests[t];
+
+		if (strcmp(w->name, "stat_read"))
+			continue;
+		for (size_t i = 0; i < cgs_nworkloads; i++)
+			for (size_t k = 0; cgs_workloads[i] == w && k < w->nopts; k++)
+				if (!strcmp(w->opts[k].name, "stat-file"))
+					return *(const int *)((const char *)r->wopts[i] +
+							      w->opts[k].offset);
+	}
+	return -1;
+}
+
+
+/* Everything checked and set up before the first point: the topology,
+ * the options against it, placement, ASLR, signals, cgroups, readers,
+ * the governor. -1 to go on, else the exit status. */
+static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
+{
+	char err[1024];
+	int rc;
+
+	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
+	if (rc) {
+		cgs_err("%s", err);
+		return r->o.topology ? EXIT_BADINPUT : EXIT_INTERNAL;
+	}
+	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
+	if (cgs_places_build(&r->topo, r->o.placement, &r->places)) {
+		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
+		return EXIT_INTERNAL;
+	}
+	if (r->o.dry_run)
+		return cgs_dryrun_print(r, stdout);
+	if (cgs_topo_check_real(&r->topo, r->o.topology, err, sizeof(err))) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
+	rc = cgs_invoke_all(r);
+	if (rc >= 0)
+		return rc;
+	aslr_off_reexec(r);
+	pmu_set_report(&r->pmu);
+	cgs_profile_prepare(&r->prof);
+	if (setup_signals(r)) {
+		cgs_err("cannot set up signal handling: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	rc = cgs_cgrun_preflight(r->cg, err, sizeof(err));
+	if (!rc)
+		rc = cgs_statread_preflight(&r->o, r->cg, stat_read_file(r), err, sizeof(err));
+	if (!rc)
+		rc = tmpdir_check(r, err, sizeof(err));
+	if (rc) {
+		cgs_err("%s", err);
+		return EXIT_BADINPUT;
+	}
+	rc = cgs_governor_apply(&r->gov, r->o.governor);
+	if (rc) {
+		cgs_err("--governor: %s", r->gov.status);
+		return 1;
+	}
+	if (r->o.governor && !r->gov.n)
+		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
+	cgs_sampler_prio_probe(r->o.sampler_priority, &r->sprio);
+	if (!r->sprio.rt && r->o.sampler_priority == CGS_SPRIO_RT)
+		cgs_warn("the sampler runs at normal priority: %s; it may be late when tasks outnumber the CPUs",
+			 r->sprio.why);
+	return -1;
+}
+
+static void print_results(const struct cgs_run *r)
+{
+	if (r->o.csv)
+		cgs_print_csv_block(r, 0, stdout);
+	else
+		cgs_print_table(r, stdout);
+	fflush(stdout);
+}
+
+/* Write and print the results (the table even when the file cannot be
+ * written: the journal keeps the points); the exit status of the run. */
+static int run_report(struct cgs_run *r, int rc, int signo)
+{
+	char err[1024];
+	int status = 0;
+
+	if (write_results(r)) {
+		/* the figures are measured: show them, and say where they are kept */
+		unsigned left = cgs_rj_flush(&r->journal, &r->res);
+
+		print_results(r);
+		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
+			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path,
+			r->journal.path);
+		return 1;
+	}
+	cgs_rj_close(&r->journal, false);
+	print_results(r);
+	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
+		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
+		cgs_err("%s", err);
+		status = 1;
+	}
+	for (unsigned i = 0; i < r->res.npoints; i++)
+		if (r->res.points[i].status == RES_FAILED)
+			status = 1;
+	if (r->cg->cleanup_failures)
+		status = 1;
+	if (rc == -EINTR)
+		status = 128 + signo;
+	else if (rc)
+		status = EXIT_INTERNAL;
+	return status;
+}
+
+/* Name the output and open its journal before the first point; -1 to go
+ * on, else the exit status (nothing run). */
+static int journal_start(struct cgs_run *r)
+{
+	char err[1024];
+	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
+				     r->out_in_dir, err, sizeof(err));
+
+	if (!rc) {
+		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
+		if (rc && r->out_in_dir)
+			cgs_rj_unclaim(r->outpath);
+	}
+	if (!rc)
+		return -1;
+	cgs_governor_restore(&r->gov);
+	cgs_err("%s", err);
+	return EXIT_BADINPUT;
+}
+
+int cgs_cmd_run(int argc, char **argv)
+{
+	struct cgs_run *r = calloc(1, sizeof(*r));
+	struct cgs_optset sets[66];
+	size_t nsets = 0;
+	int rc, first = 0, status, signo = 0;
+
+	if (!r)
+		return EXIT_INTERNAL;
+	r->sigfd = -1;
+	r->journal.fd = -1;
+	r->argc = argc;
+	r->argv = argv;
+	status = run_parse(r, sets, &nsets, argc, argv, &first);
+	if (status < 0)
+		status = run_prepare(r, argc, argv, first);
+	if (status >= 0)
+		goto out;
+	fill_header(r, argc, argv);
+	status = journal_start(r);
+	if (status >= 0)
+		goto out;
+	rc = cgs_run_all(r, &signo);
+	cgs_progress_done(r);
+	cgs_governor_restore(&r->gov);
+	status = run_report(r, rc, signo);
+out:
+	run_free(r, sets, nsets);
+	free(r);
+	return status;
+}
+
+int cgs_cmd_list(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		cgs_err("list takes no arguments");
+		return EXIT_BADINPUT;
+	}
+	printf("%-14s %-20s %s\n", "TEST", "ONE OP", "DESCRIPTION");
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		const struct cgs_workload *w = cgs_workloads[i];
+
+		printf("%-14s %-20s %s\n", w->name, w->unit, w->desc);
+		for (size_t k = 0; k < w->nopts; k++)
+			printf("%-14s   --%s: %s\n", "", w->opts[k].name, w->opts[k].help);
+	}
+	return 0;
+}

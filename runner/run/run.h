@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run.h - the state of one `cgscale run` invocation, passed explicitly to
+ * every part of it: the effective options, the tests and their options,
+ * the topology and places, the governor, and the results being built.
+ */
+#ifndef CGS_RUN_H
+#define CGS_RUN_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results/model/result.h"
+#include "tests/workload.h"
+#include "runner/run/env.h"
+#include "runner/run/run_journal.h"
+#include "lib/opt.h"
+#include "runner/observe/pmu.h"
+#include "runner/observe/profile.h"
+#include "runner/core/sched_prio.h"
+#include "runner/core/tasklist.h"
+#include "runner/core/topo.h"
+#include "runner/core/run_opts.h"
+
+struct cgs_cgrun;
+
+extern const struct cgs_opt cgs_run_optdefs[];
+extern const size_t cgs_run_noptdefs;
+
+struct cgs_run {
+	struct cgs_run_opts o;
+	void *wopts[64];                 /* per registry entry */
+	const struct cgs_workload *tests[64];
+	unsigned ntests;
+	struct cgs_topo topo;
+	struct cgs_tasklist tasks;
+	struct cgs_places places;
+	char tmpdir[PATH_MAX];
+	char outpath[PATH_MAX];
+	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
+	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
+	struct cgs_rjournal journal;     /* run_journal.c: <outpath>.partial */
+	struct cgs_governor gov;
+	struct res_file res;
+	int sigfd;
+	int argc;
+	char **argv;
+	bool aslr_off;                   /* tasks run without ASLR */
+	unsigned npoints_planned, npoints_done;
+	int64_t started_ns;
+	struct pmu_set pmu;              /* -e events */
+	struct cgs_profile_set prof;     /* --profile */
+	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
+	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
+	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
+	char inv_series[33];             /* the series id of --invocations */
+	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
+};
+
+/* runner/run/opts.c: allocate each workload's options struct, put the option
+ * sets of `run` (its own, then each workload's with knobs) into @sets
+ * (*nsets of them) and fill in the defaults. 0, -ENOMEM, or -EINVAL when
+ * a default does not parse (an internal error, said in @err). */
+int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
+		    char *err, size_t errlen);
+void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out);
+/* Check the registry and the option tables; 0 or -EINVAL with @err. */
+int cgs_run_check_registry(char *err, size_t errlen);
+/* Check all input; 0 or -errno with a one-line message in @err. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		     char *err, size_t errlen);
+
+/* `cgscale run`: returns the process exit status. */
+int cgs_cmd_run(int argc, char **argv);
+
+/* Run every point of @r in order (runner/run/points.c). 0, -EINTR with *@signo
+ * when a signal stopped the run, or -errno. */
+int cgs_run_all(struct cgs_run *r, int *signo);
+
+/* `cgscale list`. */
+int cgs_cmd_list(int argc, char **argv);
+
+/* `cgscale cgroup show|cleanup` (runner/cmd/cgroup.c). */
+int cgs_cmd_cgroup(int argc, char **argv);
+/* The options of `cgscale cgroup cleanup` (also its page and completion). */
+extern const struct cgs_opt cgs_cleanup_optdefs[];
+extern const size_t cgs_cleanup_noptdefs;
+
+/* `cgscale report` (runner/cmd/report.c): the HTML page of result files. */
+int cgs_cmd_report(int argc, char **argv);
+/* The options of `cgscale report` (also its man page and completion). */
+extern const struct cgs_opt cgs_report_optdefs[];
+extern const size_t cgs_report_noptdefs;
+
+/* output.c: the table, the CSV and the progress line. */
+void cgs_print_table(const struct cgs_run *r, FILE *out);
+/* will-it-scale's runtest.py CSV of one block: one test in one cgroup
+ * layout, b = test * nlayouts + layout (output.c). */
+void cgs_print_csv_block(const struct cgs_run *r, unsigned b, FILE *out);
+/* --csv and --csv-dir (csv_out.c): refuse --csv with more than one block,
+ * check the directory; then print the one block or write one file per
+ * block. 0 or -errno with @err set. */
+int cgs_csv_validate(const struct cgs_run *r, char *err, size_t errlen);
+int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen);
+void cgs_progress(const struct cgs_run *r, const struct res_point *p,
+		  int64_t point_elapsed_ns);
+void cgs_progress_done(const struct cgs_run *r);
+
+#endif
