@@ -5,13 +5,12 @@
  * measured ops/s (an unfair split shows at a glance; above RPT_TASK_BARS
  * tasks their distribution, results/report/dist.c), total ops/s over
  * time per interval with the warm-up shaded (drift and disturbances
- * show), the tables behind both, the aux counters, and any section other
- * modules added to the points (perf counters, cgroups), drawn generically.
+ * show), the tables behind both, the aux counters, and the sections other
+ * modules added to the points (results/report/sections.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <json-c/json.h>
 
@@ -320,7 +319,7 @@ static void aux_table(FILE *o, const struct rpt_group *g)
 	fprintf(o, "</table>\n");
 }
 
-/* Sections other modules put in the points: perf, cgroup, and any other. */
+/* The sections other modules put in the points (results/report/sections.c). */
 static void extras(struct rpt_doc *d, const struct rpt_set *s,
 		   const struct rpt_group *g)
 {
@@ -328,34 +327,15 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 
 	for (unsigned r = 0; r < g->nrun; r++) {
 		const struct res_point *p = g->run[r].p;
-		char label[64], cap[256];
+		char label[64];
 
 		if (!p->extra || !json_object_is_type(p->extra, json_type_object))
 			continue;
 		rpt_run_label(s, &g->run[r], label, sizeof(label));
 		if (first < 0 && json_object_object_length(p->extra))
 			first = (int)r;
-		json_object_object_foreach(p->extra, k, v) {
-			const char *what = !strcmp(k, "perf") ? "perf counters" :
-					   !strcmp(k, "cgroup") ? "cgroup" : k;
-
-			snprintf(cap, sizeof(cap), "%s, %s", what, label);
-			fprintf(d->out, "<details%s><summary>",
-				(int)r == first ? " open=\"open\"" : "");
-			rpt_html_puts(d->out, cap);
-			fprintf(d->out, "</summary>\n");
-			if (!strcmp(k, "perf"))
-				rpt_perf_section(d->out, v, cap);
-			else if (!strcmp(k, "cgroup"))
-				rpt_cgroup_section(d->out, v, cap);
-			else if (!strcmp(k, "profile"))
-				rpt_profile_section(d->out, v, cap);
-			else if (!strcmp(k, "vmstat"))
-				rpt_vmstat_section(d->out, v, cap);
-			else
-				rpt_json_tables(d->out, v, cap);
-			fprintf(d->out, "</details>\n");
-		}
+		rpt_sections_write(d->out, p->extra, label, (int)r == first,
+				   rpt_sections, rpt_nsections);
 	}
 }
 

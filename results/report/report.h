@@ -19,6 +19,7 @@
  *   results/report/run.c   the pages of result files: outline, summary, curves;
  *   results/report/env.c   their environment table and warnings;
  *   results/report/point.c per point: task bars, time series, aux counters;
+ *   results/report/sections.c  per point: its extra sections, one row each;
  *   results/report/perf.c  per point: the perf counter summary;
  *   results/report/cgroup.c  per point: its cgroup tree, events, memory.stat;
  *   results/report/compare_page.c  the page of `cgscale compare --html`;
@@ -378,6 +379,30 @@ void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s);
 /* The section of one group: facts, per-task bars, time series, counters. */
 void rpt_group_section(struct rpt_doc *d, const struct rpt_set *s,
 		       const struct rpt_group *g);
+
+/*
+ * The sections a point's extra may hold (results/report/sections.c): one
+ * row per key, with the title its caption starts with and the function
+ * that writes it (each in its own file below). A key with no row is
+ * titled by itself and drawn by rpt_json_tables().
+ */
+struct rpt_section {
+	const char *key;       /* the member of the point's extra */
+	const char *title;     /* its caption's title; NULL: the key */
+	void (*write)(FILE *out, struct json_object *v, const char *caption);
+};
+extern const struct rpt_section rpt_sections[];
+extern const size_t rpt_nsections;
+
+/* @key's row of the @n rows @tab, or the default row for a key with none. */
+const struct rpt_section *rpt_section_find(const struct rpt_section *tab,
+					   size_t n, const char *key);
+
+/* Each member of @extra (one run's, labelled @label) in its own
+ * <details>, @open or folded, captioned "title, label", drawn by its row
+ * of @tab. */
+void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
+			bool open, const struct rpt_section *tab, size_t n);
 
 /* A point's "perf" section as a summary table (results/report/perf.c); another
  * shape falls back to rpt_json_tables(). */
