@@ -3,7 +3,8 @@
  * test_compare_metrics.c - compare's metrics other than ops/s on
  * synthetic result files (synth.h): fairness (the slowest task), the
  * perf counters, the stat reader's latency percentiles and the
- * workloads' aux counters.
+ * workloads' aux counters; every row of the table whole, and each
+ * observer's row read from the dotted path it names.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "check/unit/cmp_fixture.h"
 #include "check/unit/synth.h"
@@ -174,6 +176,64 @@ static void test_aux_metrics(void **state)
 	res_point_free(&q);
 }
 
+/* @v at the dotted @path of a new object: "a.b" gives {"a": {"b": v}}. */
+static struct json_object *at_path(const char *path, struct json_object *v)
+{
+	struct json_object *root = json_object_new_object(), *o = root;
+	char buf[128], *save, *tok, *next;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = next) {
+		struct json_object *c;
+
+		next = strtok_r(NULL, ".", &save);
+		c = next ? json_object_new_object() : v;
+		json_object_object_add(o, tok, c);
+		o = c;
+	}
+	return root;
+}
+
+/*
+ * Every row of the table is whole, and a row that names a dotted path is
+ * all it takes for a metric of a point's extra section (an observer's):
+ * the number at that path is the value; absent, or not a number, NAN.
+ */
+static void test_rows_read_their_path(void **state)
+{
+	unsigned markers = 0;
+
+	(void)state;
+	for (size_t b = 0; b < cmp_nbase_metrics; b++) {
+		const struct cmp_metric *m = &cmp_base_metrics[b];
+		struct res_point p = { 0 };
+
+		if (!m->name) {
+			markers++;
+			continue;
+		}
+		assert_non_null(m->unit);
+		assert_non_null(m->desc);
+		assert_true(m->dir == 1 || m->dir == -1);
+		assert_true(m->cls < CMP_NCLASS);
+		assert_true(!m->get != !m->extra_path);   /* one source */
+		for (size_t c = 0; c < b; c++)
+			if (cmp_base_metrics[c].name && !strcmp(cmp_base_metrics[c].name, m->name))
+				fail_msg("metric '%s' twice", m->name);
+		if (!m->extra_path)
+			continue;
+		assert_true(isnan(cmp_metric_value(m, &p)));
+		p.extra = at_path(m->extra_path, json_object_new_double(1234.5 + b));
+		if (cmp_metric_value(m, &p) != 1234.5 + b)
+			fail_msg("metric '%s' does not read %s", m->name, m->extra_path);
+		json_object_put(p.extra);
+		p.extra = at_path(m->extra_path, json_object_new_string("12"));
+		assert_true(isnan(cmp_metric_value(m, &p)));
+		json_object_put(p.extra);
+	}
+	assert_int_equal(markers, 1);   /* where the aux counters go */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +241,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_perf_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_latency_metrics, setup, teardown),
 		cmocka_unit_test(test_aux_metrics),
+		cmocka_unit_test(test_rows_read_their_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
