@@ -98,6 +98,36 @@ static bool exists(const char *root, const char *rel)
 	return !stat(p, &st);
 }
 
+/* Under @root (a/cgscale-1-x-0 made by the caller): a dead run's deeper
+ * levels, a name without marker, a live run's cgroup, a dead run's cgroup
+ * holding a foreign one, and a cgroup of someone else. */
+static void make_tree(const char *root, const char *dead, const char *live)
+{
+	assert_int_equal(mk(root, "a/cgscale-1-x-0/cgscale-l2", dead), 0);
+	assert_int_equal(mk(root, "a/cgscale-1-x-0/cgscale-l2/cgscale-l3", dead), 0);
+	assert_int_equal(mk(root, "cgscale-nomarker", NULL), 0);
+	assert_int_equal(mk(root, "b", NULL), 0);
+	assert_int_equal(mk(root, "b/cgscale-2-y-0", live), 0);
+	assert_int_equal(mk(root, "c", NULL), 0);
+	assert_int_equal(mk(root, "c/cgscale-3-z-0", dead), 0);
+	assert_int_equal(mk(root, "c/cgscale-3-z-0/foreign", NULL), 0);
+	assert_int_equal(mk(root, "other", NULL), 0);
+}
+
+/* What cg_clean must have left, removed (each rmdir must succeed: the
+ * directory is there and empty), @root last. */
+static void remove_left(const char *root)
+{
+	static const char *const left[] = { "c/cgscale-3-z-0/foreign", "c/cgscale-3-z-0", "c",
+		"b/cgscale-2-y-0", "b", "cgscale-nomarker", "a", "other", "", NULL };
+	for (unsigned i = 0; left[i]; i++) {
+		char p[PATH_MAX];
+
+		snprintf(p, sizeof(p), "%.200s/%.200s", root, left[i]);
+		assert_int_equal(rmdir(p), 0);
+	}
+}
+
 static void test_clean(void **state)
 {
 	char tmpl[] = "/dev/shm/cgscale-unit.XXXXXX", root[256], dead[128], live[128];
@@ -121,15 +151,7 @@ static void test_clean(void **state)
 		rmdir(root);
 		skip();
 	}
-	assert_int_equal(mk(root, "a/cgscale-1-x-0/cgscale-l2", dead), 0);
-	assert_int_equal(mk(root, "a/cgscale-1-x-0/cgscale-l2/cgscale-l3", dead), 0);
-	assert_int_equal(mk(root, "cgscale-nomarker", NULL), 0);
-	assert_int_equal(mk(root, "b", NULL), 0);
-	assert_int_equal(mk(root, "b/cgscale-2-y-0", live), 0);
-	assert_int_equal(mk(root, "c", NULL), 0);
-	assert_int_equal(mk(root, "c/cgscale-3-z-0", dead), 0);
-	assert_int_equal(mk(root, "c/cgscale-3-z-0/foreign", NULL), 0);
-	assert_int_equal(mk(root, "other", NULL), 0);
+	make_tree(root, dead, live);
 	snprintf(l.h[0].mount, sizeof(l.h[0].mount), "%s", root);
 	l.h[0].version = 1;
 	/* dry run: lists, removes nothing */
@@ -152,14 +174,7 @@ static void test_clean(void **state)
 	/* deepest first */
 	assert_true(strstr(seen.log, "cgscale-l3: removed") < strstr(seen.log, "cgscale-l2: removed"));
 	assert_true(strstr(seen.log, "cgscale-l2: removed") < strstr(seen.log, "cgscale-1-x-0: removed"));
-	static const char *const left[] = { "c/cgscale-3-z-0/foreign", "c/cgscale-3-z-0", "c",
-		"b/cgscale-2-y-0", "b", "cgscale-nomarker", "a", "other", "", NULL };
-	for (unsigned i = 0; left[i]; i++) {
-		char p[PATH_MAX];
-
-		snprintf(p, sizeof(p), "%.200s/%.200s", root, left[i]);
-		assert_int_equal(rmdir(p), 0);
-	}
+	remove_left(root);
 	assert_int_equal(rmdir(tmpl), 0);
 }
 

@@ -249,6 +249,56 @@ static double jd(struct json_object *o, const char *path)
  * 3 measured. Task 0 ran all the time; task 1's group ran half of it
  * (multiplexed), and "instructions" did not open for task 1.
  */
+/* Two tasks over four samples: start, warmup and two measured, 0.5 s
+ * apart; task 0 does 100 ops an interval, task 1 50. */
+static void section_point(struct res_point *p)
+{
+	assert_int_equal(res_point_alloc(p, 2, 4), 0);
+	p->phase[0] = RES_PHASE_START;
+	p->phase[1] = RES_PHASE_WARMUP;
+	p->phase[2] = p->phase[3] = RES_PHASE_MEASURE;
+	for (unsigned t = 0; t < 4; t++)
+		p->t_ns[t] = (int64_t)t * 500000000;
+	for (unsigned t = 1; t < 4; t++) {
+		p->ops[t] = 100;          /* task 0 */
+		p->ops[4 + t] = 50;       /* task 1 */
+	}
+}
+
+/* The tasks of test_section's section: deltas and scaled totals. */
+static void section_tasks_ok(struct json_object *sec)
+{
+	/* per-interval deltas, aligned with the samples */
+	assert_true(jd(sec, "tasks/0/counts/cycles/2") == 400);
+	assert_true(jd(sec, "tasks/1/time_running_ns/3") == 500);
+	assert_null(jget(sec, "tasks/1/counts/instructions"));
+	assert_non_null(jget(sec, "tasks/1/not_counted/instructions"));
+	/* task 1: 600 raw cycles running 1000 of 2000 ns: 1200, scaled */
+	assert_true(jd(sec, "tasks/1/totals/cycles/count") == 1200);
+	assert_true(jd(sec, "tasks/1/totals/cycles/raw") == 600);
+	assert_true(json_object_get_boolean(jget(sec, "tasks/1/totals/cycles/scaled")));
+	assert_false(json_object_get_boolean(jget(sec, "tasks/0/totals/cycles/scaled")));
+}
+
+/* The totals and derived metrics of test_section's section. */
+static void section_totals_ok(struct json_object *sec)
+{
+	/* totals: cycles 800 + 1200 over 200 + 100 measured ops */
+	assert_true(jd(sec, "totals/cycles/count") == 2000);
+	assert_true(json_object_get_boolean(jget(sec, "totals/cycles/scaled")));
+	assert_true(jd(sec, "totals/cycles/running_pct") == 75);
+	assert_true(jd(sec, "totals/cycles/tasks") == 2);
+	assert_true(fabs(jd(sec, "totals/cycles/per_op") - 2000.0 / 300) < 1e-9);
+	/* instructions only from task 0: 200 over its 200 ops */
+	assert_true(jd(sec, "totals/instructions/count") == 200);
+	assert_true(jd(sec, "totals/instructions/tasks") == 1);
+	assert_true(jd(sec, "totals/instructions/per_op") == 1);
+	assert_true(fabs(jd(sec, "metrics/ipc") - 0.1) < 1e-12);
+	assert_true(fabs(jd(sec, "metrics/cpi") - 10) < 1e-12);
+	assert_true(jd(sec, "metrics/path_length") == 1);
+	assert_string_equal(json_object_get_string(jget(sec, "totals/instructions/metric")), "ipc");
+}
+
 static void test_section(void **state)
 {
 	struct pmu_set s = { 0 };
@@ -272,43 +322,12 @@ static void test_section(void **state)
 
 	(void)state;
 	parse_ok(&s, "cycles,instructions");
-	assert_int_equal(res_point_alloc(&p, 2, 4), 0);
-	p.phase[0] = RES_PHASE_START;
-	p.phase[1] = RES_PHASE_WARMUP;
-	p.phase[2] = p.phase[3] = RES_PHASE_MEASURE;
-	for (unsigned t = 0; t < 4; t++)
-		p.t_ns[t] = (int64_t)t * 500000000;
-	for (unsigned t = 1; t < 4; t++) {
-		p.ops[t] = 100;          /* task 0 */
-		p.ops[4 + t] = 50;       /* task 1 */
-	}
+	section_point(&p);
 	sec = pmu_section_json(&ps);
 	assert_non_null(sec);
 	assert_true(jd(sec, "elapsed_s") == 1.0);
-	/* per-interval deltas, aligned with the samples */
-	assert_true(jd(sec, "tasks/0/counts/cycles/2") == 400);
-	assert_true(jd(sec, "tasks/1/time_running_ns/3") == 500);
-	assert_null(jget(sec, "tasks/1/counts/instructions"));
-	assert_non_null(jget(sec, "tasks/1/not_counted/instructions"));
-	/* task 1: 600 raw cycles running 1000 of 2000 ns: 1200, scaled */
-	assert_true(jd(sec, "tasks/1/totals/cycles/count") == 1200);
-	assert_true(jd(sec, "tasks/1/totals/cycles/raw") == 600);
-	assert_true(json_object_get_boolean(jget(sec, "tasks/1/totals/cycles/scaled")));
-	assert_false(json_object_get_boolean(jget(sec, "tasks/0/totals/cycles/scaled")));
-	/* totals: cycles 800 + 1200 over 200 + 100 measured ops */
-	assert_true(jd(sec, "totals/cycles/count") == 2000);
-	assert_true(json_object_get_boolean(jget(sec, "totals/cycles/scaled")));
-	assert_true(jd(sec, "totals/cycles/running_pct") == 75);
-	assert_true(jd(sec, "totals/cycles/tasks") == 2);
-	assert_true(fabs(jd(sec, "totals/cycles/per_op") - 2000.0 / 300) < 1e-9);
-	/* instructions only from task 0: 200 over its 200 ops */
-	assert_true(jd(sec, "totals/instructions/count") == 200);
-	assert_true(jd(sec, "totals/instructions/tasks") == 1);
-	assert_true(jd(sec, "totals/instructions/per_op") == 1);
-	assert_true(fabs(jd(sec, "metrics/ipc") - 0.1) < 1e-12);
-	assert_true(fabs(jd(sec, "metrics/cpi") - 10) < 1e-12);
-	assert_true(jd(sec, "metrics/path_length") == 1);
-	assert_string_equal(json_object_get_string(jget(sec, "totals/instructions/metric")), "ipc");
+	section_tasks_ok(sec);
+	section_totals_ok(sec);
 	json_object_put(sec);
 	res_point_free(&p);
 	pmu_set_free(&s);

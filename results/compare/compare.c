@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * compare.c - the analysis of `cgscale compare`: the
- * grouping of runs by point (test, mode, tasks, cgroup layout, workload
- * options), one value per run and metric, the statistics of each side,
- * and per non-baseline side the % change, its bootstrap interval, the
- * p-values, Benjamini-Hochberg across the secondary metrics of a point,
- * and the verdict. Knobs: struct cmp_opts (compare.h), cmp_base_metrics[].
+ * compare.c - the analysis of `cgscale compare`: with the runs grouped
+ * by point, one value per run and metric (results/compare/group.c), the
+ * statistics of each side, and per non-baseline side the % change, its
+ * bootstrap interval, the p-values, Benjamini-Hochberg across the
+ * secondary metrics of a point, and the verdict. Knobs: struct cmp_opts
+ * (compare.h), cmp_base_metrics[].
  */
 #include <errno.h>
 #include <math.h>
@@ -17,219 +17,7 @@
 #include <json-c/json.h>
 
 #include "results/compare/compare.h"
-#include "results/model/disturb.h"
 #include "results/stats/robust.h"
-
-static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,
-				    const char *layout, const char *wopts)
-{
-	for (unsigned i = 0; i < r->ngroups; i++) {
-		struct cmp_group *g = &r->groups[i];
-
-		if (g->tasks == p->tasks && !strcmp(g->test, p->test) &&
-		    !strcmp(g->mode, p->mode) && !strcmp(g->wopts, wopts) &&
-		    (!g->layout || !strcmp(g->layout, layout)))
-			return g;
-	}
-	return NULL;
-}
-
-struct cmp_group *cmp_group_of(const struct cmp_result *r,
-			       const struct res_point *p)
-{
-	bool wo_axis = !strcmp(r->o.axis, "workload");
-	char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
-	struct cmp_group *g;
-
-	if (!wopts)
-		return NULL;
-	g = group_find((struct cmp_result *)r, p, cmp_point_layout(p), wopts);
-	free(wopts);
-	return g;
-}
-
-static struct cmp_group *group_add(struct cmp_result *r, const struct res_point *p,
-				   const char *layout, const char *wopts)
-{
-	struct cmp_group *v = realloc(r->groups, (r->ngroups + 1) * sizeof(*v)), *g;
-
-	if (!v)
-		return NULL;
-	r->groups = v;
-	g = &v[r->ngroups];
-	memset(g, 0, sizeof(*g));
-	g->test = strdup(p->test);
-	g->mode = strdup(p->mode);
-	g->layout = layout ? strdup(layout) : NULL;
-	g->wopts = strdup(wopts);
-	g->tasks = p->tasks;
-	g->cell = calloc(r->nsides, sizeof(*g->cell));
-	g->delta = calloc((size_t)r->nsides * r->ms.n, sizeof(*g->delta));
-	r->ngroups++;
-	if (!g->test || !g->mode || (layout && !g->layout) || !g->wopts ||
-	    !g->cell || !g->delta)
-		return NULL;
-	return g;
-}
-
-/* Append value @x of invocation @inv to metric @m of @c. */
-static int push(struct cmp_cell *c, size_t m, double x, unsigned inv)
-{
-	double *nv = realloc(c->v[m], (c->n[m] + 1) * sizeof(*nv));
-	unsigned *ni;
-
-	if (!nv)
-		return -ENOMEM;
-	c->v[m] = nv;
-	ni = realloc(c->inv[m], (c->n[m] + 1) * sizeof(*ni));
-	if (!ni)
-		return -ENOMEM;
-	c->inv[m] = ni;
-	nv[c->n[m]] = x;
-	ni[c->n[m]++] = inv;
-	return 0;
-}
-
-/* Second half of the measured intervals against the first, in %. */
-static double drift_pct(const struct res_point *p)
-{
-	double first = 0, second = 0, t1 = 0, t2 = 0;
-	unsigned k0 = 0, nm = 0, seen = 0;
-
-	for (unsigned k = 1; k < p->nsamples; k++)
-		if (p->phase[k] == RES_PHASE_MEASURE && !nm++)
-			k0 = k;
-	if (nm < 2)
-		return NAN;
-	for (unsigned k = k0; k < p->nsamples; k++) {
-		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9, ops = 0;
-
-		if (p->phase[k] != RES_PHASE_MEASURE)
-			continue;
-		for (unsigned i = 0; i < p->ntasks; i++)
-			ops += res_ops(p, i, k);
-		if (seen++ < nm / 2) {
-			first += ops;
-			t1 += dt;
-		} else if (seen > nm - nm / 2) {
-			second += ops;
-			t2 += dt;
-		}
-	}
-	if (!(t1 > 0) || !(t2 > 0) || !(first > 0))
-		return NAN;
-	return 100.0 * ((second / t2) / (first / t1) - 1);
-}
-
-/* Summarise a point from its samples; true when it was measured. */
-static bool measured(struct res_point *p, bool *disagree)
-{
-	double stored = p->sum.total_ops_per_sec;
-
-	if (p->status != RES_OK)
-		return false;
-	res_point_summarise(p);
-	if (isfinite(stored) &&
-	    fabs(stored - p->sum.total_ops_per_sec) > 1e-9 * fabs(stored) + 1e-9)
-		*disagree = true;
-	return p->sum.elapsed_s > 0 && p->ntasks > 0;
-}
-
-/* Mark the disturbed runs of a file the runner did not mark (an older
- * runner, or another tool): the same rules. */
-static int mark_unmarked(struct res_file *f)
-{
-	char why[8];
-
-	for (unsigned i = 0; i < f->npoints; i++)
-		if (res_disturbed(&f->points[i], why, sizeof(why)) >= 0)
-			return 0;
-	return res_disturb_mark(f);
-}
-
-/* 1 when @p is disturbed (counted and listed), 0 when clean, -ENOMEM. */
-static int left_out(struct cmp_result *r, const struct cmp_file *f,
-		    const struct res_point *p, struct cmp_cell *c)
-{
-	char why[1024];
-	int rc;
-
-	if (res_disturbed(p, why, sizeof(why)) <= 0)
-		return 0;
-	c->disturbed++;
-	rc = cmp_note(r, "%s: %s %s tasks=%u run %u is disturbed, left out (--keep-disturbed uses it): %s",
-		      f->path, p->test, p->mode, p->tasks, p->run + 1, why);
-	return rc ? rc : 1;
-}
-
-static int add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
-		    char *err, size_t errlen)
-{
-	bool cg_axis = !strcmp(r->o.axis, "cgroup"), disagree = false;
-	bool wo_axis = !strcmp(r->o.axis, "workload");
-	unsigned nmeasured = 0, inv = 0;
-	int rc = cmp_inv_id(&r->sides[s], f, &inv);
-
-	if (!rc && !f->res.complete)
-		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
-			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
-	if (!rc)
-		rc = mark_unmarked(&f->res);
-	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
-		struct res_point *p = &f->res.points[i];
-		const char *layout = cmp_point_layout(p);
-		char *wopts = wo_axis ? strdup("") : cmp_canon_wopts(p->wopts);
-		struct cmp_group *g;
-		struct cmp_cell *c;
-		bool ok;
-
-		if (!wopts)
-			return -ENOMEM;
-		g = group_find(r, p, layout, wopts);
-		if (!g)
-			g = group_add(r, p, cg_axis ? NULL : layout, wopts);
-		free(wopts);
-		if (!g)
-			return -ENOMEM;
-		c = &g->cell[s];
-		c->runs++;
-		ok = measured(p, &disagree);
-		if (!ok) {
-			c->fail_reason = p->reason ? p->reason :
-					 p->status != RES_OK && p->status != RES_NONE ?
-					 res_status_names[p->status] :
-					 "no measured interval";
-			continue;
-		}
-		nmeasured++;
-		if (!r->o.keep_disturbed && (rc = left_out(r, f, p, c)) != 0) {
-			rc = rc > 0 ? 0 : rc;
-			continue;
-		}
-		c->ok++;
-		c->layout = layout;
-		for (size_t m = 0; !rc && m < r->ms.n; m++) {
-			double v = cmp_metric_value(&r->ms.m[m], p);
-
-			if (isfinite(v))
-				rc = push(c, m, v, inv);
-		}
-		if (!rc && isfinite(drift_pct(p))) {
-			c->drift_pct += drift_pct(p);  /* a sum until cmp_analyse */
-			c->ndrift++;
-		}
-	}
-	if (!rc && disagree)
-		rc = cmp_note(r, "%s: a summary disagrees with its samples; the samples are used",
-			      f->path);
-	if (!rc && !nmeasured && !r->o.keep_unmeasured) {
-		snprintf(err, errlen,
-			 "%s: no measured points (%u points, none ok with a measured interval)",
-			 f->path, f->res.npoints);
-		return -ENODATA;
-	}
-	return rc;
-}
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
@@ -437,7 +225,7 @@ int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 
 	for (unsigned s = 0; !rc && s < r->nsides; s++)
 		for (unsigned f = 0; !rc && f < r->sides[s].nfiles; f++)
-			rc = add_file(r, s, &r->sides[s].files[f], err, errlen);
+			rc = cmp_add_file(r, s, &r->sides[s].files[f], err, errlen);
 	for (unsigned i = 0; !rc && i < r->ngroups; i++)
 		for (unsigned s = 0; s < r->nsides; s++) {
 			struct cmp_cell *c = &r->groups[i].cell[s];

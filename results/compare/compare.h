@@ -225,6 +225,13 @@ const char *cmp_point_layout(const struct res_point *p);
 struct cmp_group *cmp_group_of(const struct cmp_result *r,
 			       const struct res_point *p);
 
+/* The runs of file @f of side @s added to r's groups (results/compare/group.c),
+ * with notes on an incomplete file or a summary that disagrees with its
+ * samples. 0, -ENODATA with @err when no point was measured (and no
+ * --keep-unmeasured), or -ENOMEM. Called by cmp_analyse. */
+int cmp_add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
+		 char *err, size_t errlen);
+
 /* Add a formatted note to @r. 0 or -ENOMEM. */
 int cmp_note(struct cmp_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

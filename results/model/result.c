@@ -194,18 +194,13 @@ static double window_pct(const struct res_point *p, const double *pct)
 	return w > 0 ? s / w : NAN;
 }
 
-void res_point_summarise(struct res_point *p)
+/* Sum the measure phase's intervals: ops and time in @sum, each task's ops
+ * in @trate, each interval's rate in @rate; returns how many rates. */
+static size_t sum_intervals(const struct res_point *p, struct res_summary *sum,
+			    double *rate, double *trate)
 {
-	struct res_summary *sum = &p->sum;
-	double scal = sum->scalability;
-	double *rate = calloc(p->nsamples + 1, sizeof(*rate));
-	double *trate = calloc(p->ntasks + 1, sizeof(*trate));
 	size_t nrate = 0;
 
-	memset(sum, 0, sizeof(*sum));
-	sum->scalability = scal;
-	if (!rate || !trate)
-		goto out;
 	for (unsigned k = 1; k < p->nsamples; k++) {
 		double dt = (p->t_ns[k] - p->t_ns[k - 1]) / 1e9;
 		uint64_t tot = 0;
@@ -221,24 +216,36 @@ void res_point_summarise(struct res_point *p)
 		if (dt > 0)
 			rate[nrate++] = tot / dt;
 	}
-	if (sum->elapsed_s > 0) {
-		sum->total_ops_per_sec = sum->ops / sum->elapsed_s;
-		sum->min_task_ops_per_sec = INFINITY;
-		for (unsigned i = 0; i < p->ntasks; i++) {
-			trate[i] /= sum->elapsed_s;
-			if (trate[i] < sum->min_task_ops_per_sec)
-				sum->min_task_ops_per_sec = trate[i];
-			if (trate[i] > sum->max_task_ops_per_sec)
-				sum->max_task_ops_per_sec = trate[i];
-		}
-		if (!p->ntasks)
-			sum->min_task_ops_per_sec = 0;
-		sum->per_task_ops_per_sec =
-			p->ntasks ? sum->total_ops_per_sec / p->ntasks : 0;
-		sum->task_cov_pct = res_cov_pct(trate, p->ntasks);
-	} else {
+	return nrate;
+}
+
+/* The total and per-task rates from the sums (@trate becomes rates). */
+static void task_rates(const struct res_point *p, struct res_summary *sum,
+		       double *trate)
+{
+	if (!(sum->elapsed_s > 0)) {
 		sum->task_cov_pct = NAN;
+		return;
 	}
+	sum->total_ops_per_sec = sum->ops / sum->elapsed_s;
+	sum->min_task_ops_per_sec = INFINITY;
+	for (unsigned i = 0; i < p->ntasks; i++) {
+		trate[i] /= sum->elapsed_s;
+		if (trate[i] < sum->min_task_ops_per_sec)
+			sum->min_task_ops_per_sec = trate[i];
+		if (trate[i] > sum->max_task_ops_per_sec)
+			sum->max_task_ops_per_sec = trate[i];
+	}
+	if (!p->ntasks)
+		sum->min_task_ops_per_sec = 0;
+	sum->per_task_ops_per_sec =
+		p->ntasks ? sum->total_ops_per_sec / p->ntasks : 0;
+	sum->task_cov_pct = res_cov_pct(trate, p->ntasks);
+}
+
+/* Each auxiliary counter's rate over the measure phase, in all and per task. */
+static void aux_rates(const struct res_point *p, struct res_summary *sum)
+{
 	for (unsigned a = 0; a < p->naux; a++) {
 		uint64_t tot = 0;
 
@@ -250,6 +257,23 @@ void res_point_summarise(struct res_point *p)
 			tot / sum->elapsed_s * p->aux_scale[a] : NAN;
 		sum->aux_task_rate[a] = p->ntasks ? sum->aux_rate[a] / p->ntasks : NAN;
 	}
+}
+
+void res_point_summarise(struct res_point *p)
+{
+	struct res_summary *sum = &p->sum;
+	double scal = sum->scalability;
+	double *rate = calloc(p->nsamples + 1, sizeof(*rate));
+	double *trate = calloc(p->ntasks + 1, sizeof(*trate));
+	size_t nrate;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->scalability = scal;
+	if (!rate || !trate)
+		goto out;
+	nrate = sum_intervals(p, sum, rate, trate);
+	task_rates(p, sum, trate);
+	aux_rates(p, sum);
 	sum->interval_cov_pct = res_cov_pct(rate, nrate);
 	sum->idle_pct = window_pct(p, p->idle_pct);
 	sum->iowait_pct = window_pct(p, p->iowait_pct);

@@ -126,6 +126,57 @@ static void fit_log2(struct rpt_axis *a, double lo, double hi)
 	}
 }
 
+/* A flat range (lo == hi) opened around its value so that it shows. */
+static void widen_flat(double *lo, double *hi, unsigned flags)
+{
+	/* with RPT_AX_ZERO only 0 == 0 gets here: 0..d, never below */
+	double d = *lo ? fabs(*lo) * 0.1 : 1;
+
+	if ((flags & RPT_AX_INT) && d < 1)
+		d = 1;
+	if (!(flags & RPT_AX_ZERO))
+		*lo -= d;
+	*hi += d;
+}
+
+/* The nice step nearest to @target ticks over lo..hi, made bigger until
+ * the ticks fit in RPT_MAX_TICKS; the tick multiples around lo..hi in
+ * @first and @last. */
+static double fit_step(double lo, double hi, unsigned target, bool integer,
+		       double *first, double *last)
+{
+	double step = nearest_nice(hi - lo, target - 1, integer);
+
+	for (;;) {
+		*first = floor(lo / step + 1e-9) * step;
+		*last = ceil(hi / step - 1e-9) * step;
+		if ((*last - *first) / step + 1.5 <= RPT_MAX_TICKS)
+			break;
+		step = bigger_step(step);
+	}
+	return step;
+}
+
+/* The ticks from @first to @last, a->step apart, with their labels. */
+static void put_ticks(struct rpt_axis *a, double first, double last)
+{
+	double step = a->step;
+
+	a->nticks = 0;
+	for (unsigned i = 0; a->nticks < RPT_MAX_TICKS; i++) {
+		double t = first + i * step;
+
+		if (t > last + step * 1e-6)
+			break;
+		if (fabs(t) < step * 1e-9)
+			t = 0;
+		a->tick[a->nticks] = t;
+		rpt_fmt_tick(t, step, a->tick_label[a->nticks],
+			     sizeof(a->tick_label[0]));
+		a->nticks++;
+	}
+}
+
 int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		 unsigned flags)
 {
@@ -147,26 +198,11 @@ int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		lo = fmin(lo, 0);
 		hi = fmax(hi, 0);
 	}
-	if (lo == hi) {
-		/* with RPT_AX_ZERO only 0 == 0 gets here: 0..d, never below */
-		double d = lo ? fabs(lo) * 0.1 : 1;
-
-		if (integer && d < 1)
-			d = 1;
-		if (!(flags & RPT_AX_ZERO))
-			lo -= d;
-		hi += d;
-	}
+	if (lo == hi)
+		widen_flat(&lo, &hi, flags);
 	dlo = lo;
 	dhi = hi;
-	step = nearest_nice(hi - lo, target - 1, integer);
-	for (;;) {
-		first = floor(lo / step + 1e-9) * step;
-		last = ceil(hi / step - 1e-9) * step;
-		if ((last - first) / step + 1.5 <= RPT_MAX_TICKS)
-			break;
-		step = bigger_step(step);
-	}
+	step = fit_step(lo, hi, target, integer, &first, &last);
 	a->step = step;
 	if (flags & RPT_AX_PAD) {
 		double pad = integer ? 0.5 : step / 2;
@@ -185,19 +221,7 @@ int rpt_axis_fit(struct rpt_axis *a, double lo, double hi, unsigned target,
 		a->min = first;
 		a->max = last;
 	}
-	a->nticks = 0;
-	for (unsigned i = 0; a->nticks < RPT_MAX_TICKS; i++) {
-		double t = first + i * step;
-
-		if (t > last + step * 1e-6)
-			break;
-		if (fabs(t) < step * 1e-9)
-			t = 0;
-		a->tick[a->nticks] = t;
-		rpt_fmt_tick(t, step, a->tick_label[a->nticks],
-			     sizeof(a->tick_label[0]));
-		a->nticks++;
-	}
+	put_ticks(a, first, last);
 	return 0;
 }
 

@@ -92,11 +92,51 @@ static void cgroup_layouts(const struct res_file *f, char *buf, size_t len)
 	}
 }
 
+/* The machine's topology in one line. */
+static void topo_text(const struct res_file *f, char *buf, size_t len)
+{
+	char a[256], b[256], c[256], d2[256], e[256], g[256], h[256];
+
+	jtext(f, "machine.topology.packages", a, sizeof(a));
+	jtext(f, "machine.topology.numa_nodes", b, sizeof(b));
+	jtext(f, "machine.topology.cores", c, sizeof(c));
+	jtext(f, "machine.topology.pus", d2, sizeof(d2));
+	jtext(f, "machine.topology.llcs", e, sizeof(e));
+	jtext(f, "machine.topology.cores_per_llc", g, sizeof(g));
+	jtext(f, "machine.topology.smt", h, sizeof(h));
+	snprintf(buf, len, "packages %s, NUMA nodes %s, cores %s, PUs %s, "
+		 "LLCs %s (%s cores each), SMT %s", a, b, c, d2, e, g,
+		 !strcmp(h, "yes") ? "on" : !strcmp(h, "no") ? "off" : h);
+}
+
+/* The temporary directory: path (file system, mount options). */
+static void tmpdir_text(const struct res_file *f, char *buf, size_t len)
+{
+	char a[256], b[256], c[256];
+
+	jtext(f, "environment.tmpdir.path", a, sizeof(a));
+	jtext(f, "environment.tmpdir.fstype", b, sizeof(b));
+	jtext(f, "environment.tmpdir.mount_options", c, sizeof(c));
+	snprintf(buf, len, "%s (%s, %s)", a, b, c);
+}
+
+/* The command line, its words joined by spaces. */
+static void cmdline_text(const struct res_file *f, char *buf, size_t len)
+{
+	size_t o = 0, n = f->command_line ?
+		json_object_array_length(f->command_line) : 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && o < len - 1; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "",
+			json_object_get_string(
+				json_object_array_get_idx(f->command_line, i)));
+}
+
 static void env_value(const struct env_row *r, const struct rpt_input *in,
 		      char *buf, size_t len)
 {
 	const struct res_file *f = &in->res;
-	char a[256], b[256], c[256], d2[256], e[256], g[256], h[256];
 
 	switch (r->kind) {
 	case E_PATH:
@@ -119,22 +159,10 @@ static void env_value(const struct env_row *r, const struct rpt_input *in,
 		jtext(f, r->path, buf, len);
 		break;
 	case E_TOPO:
-		jtext(f, "machine.topology.packages", a, sizeof(a));
-		jtext(f, "machine.topology.numa_nodes", b, sizeof(b));
-		jtext(f, "machine.topology.cores", c, sizeof(c));
-		jtext(f, "machine.topology.pus", d2, sizeof(d2));
-		jtext(f, "machine.topology.llcs", e, sizeof(e));
-		jtext(f, "machine.topology.cores_per_llc", g, sizeof(g));
-		jtext(f, "machine.topology.smt", h, sizeof(h));
-		snprintf(buf, len, "packages %s, NUMA nodes %s, cores %s, PUs %s, "
-			 "LLCs %s (%s cores each), SMT %s", a, b, c, d2, e, g,
-			 !strcmp(h, "yes") ? "on" : !strcmp(h, "no") ? "off" : h);
+		topo_text(f, buf, len);
 		break;
 	case E_TMPDIR:
-		jtext(f, "environment.tmpdir.path", a, sizeof(a));
-		jtext(f, "environment.tmpdir.fstype", b, sizeof(b));
-		jtext(f, "environment.tmpdir.mount_options", c, sizeof(c));
-		snprintf(buf, len, "%s (%s, %s)", a, b, c);
+		tmpdir_text(f, buf, len);
 		break;
 	case E_CGROUP:
 		cgroup_layouts(f, buf, len);
@@ -142,17 +170,9 @@ static void env_value(const struct env_row *r, const struct rpt_input *in,
 			snprintf(buf, len, "none recorded: the tasks ran in the cgroup "
 				 "cgscale was started in");
 		break;
-	case E_CMDLINE: {
-		size_t o = 0, n = f->command_line ?
-			json_object_array_length(f->command_line) : 0;
-
-		buf[0] = 0;
-		for (size_t i = 0; i < n && o < len - 1; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "",
-				json_object_get_string(
-					json_object_array_get_idx(f->command_line, i)));
+	case E_CMDLINE:
+		cmdline_text(f, buf, len);
 		break;
-	}
 	}
 }
 

@@ -250,15 +250,63 @@ static int write_script(FILE *sf, struct rpt_chart **c, unsigned n)
 	return (int)todo;
 }
 
+/* Start gnuplot: the script on its stdin, its stdout into wfd, its stderr
+ * into ef. */
+static int spawn_gnuplot(const char *gnuplot, FILE *sf, int wfd, FILE *ef,
+			 pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)gnuplot, "-d", NULL };
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fileno(sf), 0);
+	posix_spawn_file_actions_adddup2(&fa, wfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, fileno(ef), 2);
+	rc = posix_spawnp(pid, gnuplot, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	return -rc;
+}
+
+/* Why charts may be missing, in one line: the first thing gnuplot said on
+ * stderr, else how it ended. */
+static void gnuplot_why(FILE *ef, int rc, int status, char *why, size_t len)
+{
+	first_error(ef, why, len);
+	if (rc == -ETIMEDOUT)
+		snprintf(why, len, "gnuplot took too long and was stopped");
+	else if (!why[0] && WIFSIGNALED(status))
+		snprintf(why, len, "gnuplot died of signal %d", WTERMSIG(status));
+	else if (!why[0])
+		snprintf(why, len, "gnuplot exited with status %d and said nothing",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Read gnuplot's output to its end, reap it, and give each chart its SVG or
+ * its error; returns how many charts were not drawn. */
+static unsigned collect(struct rpt_chart **c, unsigned n, int fd, pid_t pid,
+			FILE *ef, unsigned secs, char *why, size_t len)
+{
+	char *out = NULL;
+	size_t outlen = 0;
+	int rc, status = 0;
+	unsigned failed;
+
+	rc = slurp(fd, pid, &out, &outlen, secs);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	gnuplot_why(ef, rc, status, why, len);
+	failed = out ? split_output(c, n, out, outlen, why) : n;
+	free(out);
+	return failed;
+}
+
 int rpt_plot_all(struct rpt_chart **c, unsigned n, const char *gnuplot,
 		 char *err, size_t errlen)
 {
 	FILE *sf = tmpfile(), *ef = tmpfile();
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { (char *)gnuplot, "-d", NULL };
-	char *out = NULL, why[512];
-	int pfd[2] = { -1, -1 }, rc, status = 0, todo;
-	size_t outlen = 0;
+	char why[512];
+	int pfd[2] = { -1, -1 }, rc, todo;
 	unsigned failed;
 	pid_t pid;
 
@@ -281,35 +329,19 @@ int rpt_plot_all(struct rpt_chart **c, unsigned n, const char *gnuplot,
 		snprintf(err, errlen, "pipe: %s", strerror(-rc));
 		goto out;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fileno(sf), 0);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fileno(ef), 2);
-	rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	rc = spawn_gnuplot(gnuplot, sf, pfd[1], ef, &pid);
 	close(pfd[1]);
 	pfd[1] = -1;
 	if (rc) {
-		snprintf(err, errlen, "cannot run %s: %s", gnuplot, strerror(rc));
+		snprintf(err, errlen, "cannot run %s: %s", gnuplot, strerror(-rc));
 		for (unsigned i = 0; i < n; i++)
 			if (!c[i]->error)
 				chart_error(c[i], "%s", err);
 		rc = -ENOENT;
 		goto out;
 	}
-	rc = slurp(pfd[0], pid, &out, &outlen, 120 + (unsigned)todo);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	first_error(ef, why, sizeof(why));
-	if (rc == -ETIMEDOUT)
-		snprintf(why, sizeof(why), "gnuplot took too long and was stopped");
-	else if (!why[0] && WIFSIGNALED(status))
-		snprintf(why, sizeof(why), "gnuplot died of signal %d",
-			 WTERMSIG(status));
-	else if (!why[0])
-		snprintf(why, sizeof(why), "gnuplot exited with status %d and said nothing",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	failed = out ? split_output(c, n, out, outlen, why) : n;
+	failed = collect(c, n, pfd[0], pid, ef, 120 + (unsigned)todo, why,
+			 sizeof(why));
 	rc = 0;
 	if (failed) {
 		snprintf(err, errlen, "%u of %d charts were not drawn: %s", failed,
@@ -325,6 +357,5 @@ out:
 		fclose(sf);
 	if (ef)
 		fclose(ef);
-	free(out);
 	return rc;
 }

@@ -156,25 +156,14 @@ static double mwu_pwilcox(double u, size_t m, size_t n)
 	return fmin(1.0, 2 * p);
 }
 
-int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-		    struct st_test *out)
+/* a and b pooled in @all and sorted, twice each one's midrank in @r2;
+ * returns the tie correction, the sum of t^3 - t over groups of t ties. */
+static double mwu_rank(const double *a, size_t na, const double *b, size_t nb,
+		       struct ranked *all, unsigned *r2)
 {
-	size_t n = na + nb, k;
-	struct ranked *all;
-	unsigned *r2, w2 = 0;
-	double ties = 0, u, mu, var, z;
-	int rc = 0;
+	size_t n = na + nb;
+	double ties = 0;
 
-	out->stat = out->df = out->p = NAN;
-	out->exact = false;
-	if (!na || !nb)
-		return -EINVAL;
-	all = malloc(n * sizeof(*all));
-	r2 = malloc(n * sizeof(*r2));
-	if (!all || !r2) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
 		all[i].from_b = i >= na;
 		all[i].v = i < na ? a[i] : b[i - na];
@@ -190,6 +179,44 @@ int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		ties += (double)(j - i + 1) * (j - i + 1) * (j - i + 1) - (j - i + 1);
 		i = j + 1;
 	}
+	return ties;
+}
+
+/* The two-sided p of U by the normal approximation, corrected for
+ * continuity and ties. */
+static double mwu_normal(double u, size_t na, size_t nb, double ties)
+{
+	size_t n = na + nb;
+	double mu, var, z;
+
+	mu = na * (double)nb / 2;
+	var = na * (double)nb / 12 * ((n + 1) - ties / ((double)n * (n - 1)));
+	if (!(var > 0))
+		return 1;
+	z = fmax(0, fabs(u - mu) - 0.5) / sqrt(var);
+	return fmin(1.0, 2 * pnorm(z, 0, 1, 0, 0));
+}
+
+int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		    struct st_test *out)
+{
+	size_t n = na + nb, k;
+	struct ranked *all;
+	unsigned *r2, w2 = 0;
+	double ties;
+	int rc = 0;
+
+	out->stat = out->df = out->p = NAN;
+	out->exact = false;
+	if (!na || !nb)
+		return -EINVAL;
+	all = malloc(n * sizeof(*all));
+	r2 = malloc(n * sizeof(*r2));
+	if (!all || !r2) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	ties = mwu_rank(a, na, b, nb, all, r2);
 	/* the rank sum of the smaller side keeps the exact table small */
 	k = nb <= na ? nb : na;
 	for (size_t i = 0; i < n; i++)
@@ -213,15 +240,7 @@ int st_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		rc = mwu_exact(r2, n, k, w2, &out->p);
 		goto out;
 	}
-	u = out->stat;
-	mu = na * (double)nb / 2;
-	var = na * (double)nb / 12 * ((n + 1) - ties / ((double)n * (n - 1)));
-	if (!(var > 0)) {
-		out->p = 1;
-		goto out;
-	}
-	z = fmax(0, fabs(u - mu) - 0.5) / sqrt(var);
-	out->p = fmin(1.0, 2 * pnorm(z, 0, 1, 0, 0));
+	out->p = mwu_normal(out->stat, na, nb, ties);
 out:
 	free(all);
 	free(r2);

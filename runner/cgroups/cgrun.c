@@ -162,6 +162,38 @@ static int check_system(struct cgs_cgrun *c, const unsigned *depths, unsigned nd
 	return 0;
 }
 
+/* The depths to run at (CGS_CG_MAX_LAYOUTS at most) from --cgroup-depth
+ * @arg; without it 1 as root, else 0 (the runner's own cgroup) with a
+ * note. Returns how many, or -errno with @err. */
+static int pick_depths(struct cgs_cgrun *c, const char *arg, unsigned *depths,
+		       char *err, size_t errlen)
+{
+	if (arg)
+		return cgs_cg_parse_depths(arg, depths, CGS_CG_MAX_LAYOUTS, err,
+					   errlen);
+	c->depth_default = true;
+	depths[0] = geteuid() ? 0 : 1;
+	if (geteuid())
+		snprintf(c->note, sizeof(c->note),
+			 "not root: the tasks run in the runner's own cgroup (depth 0)");
+	return 1;
+}
+
+/* --cgroup-parent @arg checked and kept in c->parent. */
+static int take_parent(struct cgs_cgrun *c, const char *arg, char *err,
+		       size_t errlen)
+{
+	char why[512];
+	int rc = cg_path_check(arg, c->parent, sizeof(c->parent), err, errlen);
+
+	if (!rc) {
+		c->has_parent = true;
+		return 0;
+	}
+	snprintf(why, sizeof(why), "%s", err);
+	return cgs_errf(err, errlen, rc, "--cgroup-parent: %s", why);
+}
+
 int cgs_cgrun_validate(const struct cgs_run_opts *o, bool dry, struct cgs_cgrun **out,
 		       char *err, size_t errlen)
 {
@@ -175,29 +207,13 @@ int cgs_cgrun_validate(const struct cgs_run_opts *o, bool dry, struct cgs_cgrun 
 	if (getrandom(&c->rand, sizeof(c->rand), GRND_NONBLOCK) != sizeof(c->rand))
 		c->rand = (uint32_t)cgs_now_ns() ^ (uint32_t)getpid() << 16;
 	c->per_task = o->cgroup_leaf == CGS_CG_PER_TASK;
-	if (o->cgroup_depth) {
-		nd = cgs_cg_parse_depths(o->cgroup_depth, depths, CGS_CG_MAX_LAYOUTS,
-					 err, errlen);
-		if (nd < 0)
-			return nd;
-	} else {
-		c->depth_default = true;
-		nd = 1;
-		depths[0] = geteuid() ? 0 : 1;
-		if (geteuid())
-			snprintf(c->note, sizeof(c->note),
-				 "not root: the tasks run in the runner's own cgroup (depth 0)");
-	}
+	nd = pick_depths(c, o->cgroup_depth, depths, err, errlen);
+	if (nd < 0)
+		return nd;
 	if (o->cgroup_parent) {
-		rc = cg_path_check(o->cgroup_parent, c->parent, sizeof(c->parent),
-				   err, errlen);
-		if (rc) {
-			char why[512];
-
-			snprintf(why, sizeof(why), "%s", err);
-			return cgs_errf(err, errlen, rc, "--cgroup-parent: %s", why);
-		}
-		c->has_parent = true;
+		rc = take_parent(c, o->cgroup_parent, err, errlen);
+		if (rc)
+			return rc;
 	}
 	/* the layout is recorded even at depth 0, when it can be read */
 	if (!cg_layout_detect(&c->lay, NULL, 0))

@@ -159,13 +159,59 @@ static void obs_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 
 static void obs_finish(void *priv, struct res_point *p);
 
+/* Plan and create the point's cgroup tree, named with a fresh id. 0 or
+ * -errno with @err. */
+static int make_tree(struct cgs_cgpoint *cp, unsigned nleaves, char *err,
+		     size_t errlen)
+{
+	struct cgs_cgrun *c = cp->c;
+	struct cg_spec s = { 0 };
+	int rc;
+
+	s.depth = cp->depth;
+	s.per_task = c->per_task;
+	s.nleaves = nleaves;
+	s.parent = c->has_parent ? c->parent : NULL;
+	s.nknobs = c->nknobs;
+	s.knobs = c->knobs;
+	snprintf(s.id, sizeof(s.id), CG_PREFIX "%d-%08x-%u", (int)getpid(), c->rand,
+		 c->seq++);
+	rc = cg_tree_plan(&cp->tree, &c->lay, &s, err, errlen);
+	if (!rc)
+		rc = cg_tree_create(&cp->tree, err, errlen);
+	return rc;
+}
+
+/* The point's counters, per leaf and per node of the tree, and with one
+ * cgroup per task, its task groups. 0 or -ENOMEM. */
+static int alloc_counters(struct cgs_cgpoint *cp, unsigned nleaves)
+{
+	bool per_task = cp->c->per_task;
+	unsigned ntasks = cp->ntasks;
+
+	cp->gate = calloc(nleaves, sizeof(*cp->gate));
+	cp->before = calloc(nleaves, sizeof(*cp->before));
+	cp->after = calloc(nleaves, sizeof(*cp->after));
+	cp->ev0 = calloc(cp->tree.nnodes, sizeof(*cp->ev0));
+	cp->ev1 = calloc(cp->tree.nnodes, sizeof(*cp->ev1));
+	cp->peak = calloc(cp->tree.nnodes, sizeof(*cp->peak));
+	if (per_task)
+		cp->groups = calloc(ntasks, sizeof(*cp->groups));
+	if (!cp->gate || !cp->before || !cp->after || !cp->ev0 || !cp->ev1 ||
+	    !cp->peak || (per_task && !cp->groups))
+		return -ENOMEM;
+	for (unsigned i = 0; per_task && i < ntasks; i++)
+		cp->groups[i] = (struct cgs_group){ i, 1 };
+	return 0;
+}
+
 int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 		      struct res_point *p, struct cgs_point_spec *spec,
 		      struct cgs_observer *obs, unsigned *nobs,
 		      struct cgs_cgpoint **out)
 {
 	struct cgs_cgpoint *cp = calloc(1, sizeof(*cp));
-	struct cg_spec s = { 0 };
+	unsigned nleaves = c->per_task ? ntasks : 1;
 	char err[1024];
 	int rc;
 
@@ -188,17 +234,7 @@ int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 		}
 		return 0;
 	}
-	s.depth = cp->depth;
-	s.per_task = c->per_task;
-	s.nleaves = c->per_task ? ntasks : 1;
-	s.parent = c->has_parent ? c->parent : NULL;
-	s.nknobs = c->nknobs;
-	s.knobs = c->knobs;
-	snprintf(s.id, sizeof(s.id), CG_PREFIX "%d-%08x-%u", (int)getpid(), c->rand,
-		 c->seq++);
-	rc = cg_tree_plan(&cp->tree, &c->lay, &s, err, sizeof(err));
-	if (!rc)
-		rc = cg_tree_create(&cp->tree, err, sizeof(err));
+	rc = make_tree(cp, nleaves, err, sizeof(err));
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc) {
@@ -211,19 +247,9 @@ int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 	for (unsigned h = 0; h < cp->tree.nh; h++)
 		if (cg_list_has(cp->tree.h[h].need, "memory"))
 			cp->memh = (int)h;
-	cp->gate = calloc(s.nleaves, sizeof(*cp->gate));
-	cp->before = calloc(s.nleaves, sizeof(*cp->before));
-	cp->after = calloc(s.nleaves, sizeof(*cp->after));
-	cp->ev0 = calloc(cp->tree.nnodes, sizeof(*cp->ev0));
-	cp->ev1 = calloc(cp->tree.nnodes, sizeof(*cp->ev1));
-	cp->peak = calloc(cp->tree.nnodes, sizeof(*cp->peak));
-	if (c->per_task)
-		cp->groups = calloc(ntasks, sizeof(*cp->groups));
-	if (!cp->gate || !cp->before || !cp->after || !cp->ev0 || !cp->ev1 ||
-	    !cp->peak || (c->per_task && !cp->groups))
-		return -ENOMEM;
-	for (unsigned i = 0; c->per_task && i < ntasks; i++)
-		cp->groups[i] = (struct cgs_group){ i, 1 };
+	rc = alloc_counters(cp, nleaves);
+	if (rc)
+		return rc;
 	if (c->per_task) {
 		spec->groups = cp->groups;
 		spec->ngroups = ntasks;

@@ -164,6 +164,33 @@ static int partner_set(struct cgs_task *t, enum cgs_partner_place where,
 	return 0;
 }
 
+/* Start partner @p: a child process beside a task that is a process,
+ * else a thread. */
+static int partner_launch(struct cgs_task *t, struct cgs_partner *p)
+{
+	if (p->forked) {
+		/* p is shared with the child: only the parent writes pid */
+		pid_t parent = getpid(), pid = fork();
+
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(127);
+			partner_main(p);
+			_exit(p->rc ? 1 : 0);
+		}
+		if (pid < 0)
+			return cgs_task_fail(t, -errno, "forking the partner");
+		p->pid = pid;
+	} else {
+		int e = pthread_create(&p->th, NULL, partner_thread, p);
+
+		if (e)
+			return cgs_task_fail(t, -e, "starting the partner thread");
+	}
+	return 0;
+}
+
 int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		      const char *name, cgs_partner_fn fn, const void *arg,
 		      size_t argsize)
@@ -192,30 +219,9 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		cgs_task_fail(t, rc, "the CPUs for the %s partner", cgs_partner_place_names[where]);
 		goto fail;
 	}
-	if (p->forked) {
-		/* p is shared with the child: only the parent writes pid */
-		pid_t parent = getpid(), pid = fork();
-
-		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(127);
-			partner_main(p);
-			_exit(p->rc ? 1 : 0);
-		}
-		if (pid < 0) {
-			rc = cgs_task_fail(t, -errno, "forking the partner");
-			goto fail;
-		}
-		p->pid = pid;
-	} else {
-		int e = pthread_create(&p->th, NULL, partner_thread, p);
-
-		if (e) {
-			rc = cgs_task_fail(t, -e, "starting the partner thread");
-			goto fail;
-		}
-	}
+	rc = partner_launch(t, p);
+	if (rc)
+		goto fail;
 	rt->partner = p;
 	/* it binds itself first: wait for that, so setup sees a failure */
 	if (!wait_word(&p->state, P_STARTING, cgs_now_ns() + 10000000000LL) ||

@@ -88,13 +88,56 @@ static void usage_of_thread(int64_t *minflt, int64_t *majflt)
 	}
 }
 
+/* Bind the calling thread to @place (none: leave it where it is). */
+static int bind_place(const struct cgs_point_tasks *pt, struct cgs_task *t,
+		      hwloc_const_bitmap_t place)
+{
+	char list[128];
+	int rc;
+
+	if (!place || !hwloc_set_cpubind(pt->topo->t, place, HWLOC_CPUBIND_THREAD))
+		return 0;
+	rc = -errno;
+	hwloc_bitmap_list_snprintf(list, sizeof(list), place);
+	cgs_task_fail(t, rc, "binding to CPUs %s", list);
+	return rc;
+}
+
+/* The workload's loop, past the gate, unless the point stopped first: its
+ * faults, last CPU and ops into @in. A loop that returns before it is told
+ * to stop has failed. */
+static int run_loop(const struct cgs_point_tasks *pt, struct cgs_rtask *rt,
+		    struct cgs_task_info *in)
+{
+	struct cgs_shared *sh = pt->sh;
+	struct cgs_task *t = &rt->c.task;
+	int64_t minflt0 = 0, majflt0 = 0;
+	int rc;
+
+	if (atomic_load(&sh->stop))
+		return 0;
+	atomic_store(&in->state, CGS_T_RUNNING);
+	usage_of_thread(&minflt0, &majflt0);
+	rc = pt->w->loop(t);
+	usage_of_thread(&in->minflt, &in->majflt);
+	in->minflt -= minflt0;
+	in->majflt -= majflt0;
+	in->cpu_end = sched_getcpu();
+	in->ops_final = rt->c.ops;
+	if (!rc && !atomic_load(&sh->stop))
+		rc = cgs_task_fail(t, -ECANCELED,
+				   "the loop returned before it was told to stop");
+	else if (rc && !in->msg[0])
+		cgs_task_fail(t, rc, "loop");
+	return rc;
+}
+
 /* The whole life of task @nr. Returns 0 or -errno (also in its info). */
 static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 {
 	struct cgs_shared *sh = pt->sh;
 	struct cgs_task_info *in = &sh->info[nr];
 	hwloc_const_bitmap_t place = cgs_place_of(pt->places, nr);
-	int64_t minflt0 = 0, majflt0 = 0;
 	struct cgs_rtask rt = {
 		.c = {
 			.task = { .nr = nr, .ctx = &pt->ctx },
@@ -113,12 +156,8 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	prctl(PR_SET_NAME, name);
 	in->pid = getpid();
 	in->tid = (int)syscall(SYS_gettid);
-	if (place && hwloc_set_cpubind(pt->topo->t, place, HWLOC_CPUBIND_THREAD)) {
-		char list[128];
-
-		rc = -errno;
-		hwloc_bitmap_list_snprintf(list, sizeof(list), place);
-		cgs_task_fail(t, rc, "binding to CPUs %s", list);
+	rc = bind_place(pt, t, place);
+	if (rc) {
 		mark_failed(sh, in, rc);
 		return rc;
 	}
@@ -134,21 +173,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	atomic_store(&in->state, CGS_T_READY);
 	atomic_fetch_add(&sh->ready, 1);
 	gate_wait(sh);
-	if (!atomic_load(&sh->stop)) {
-		atomic_store(&in->state, CGS_T_RUNNING);
-		usage_of_thread(&minflt0, &majflt0);
-		rc = pt->w->loop(t);
-		usage_of_thread(&in->minflt, &in->majflt);
-		in->minflt -= minflt0;
-		in->majflt -= majflt0;
-		in->cpu_end = sched_getcpu();
-		in->ops_final = rt.c.ops;
-		if (!rc && !atomic_load(&sh->stop))
-			rc = cgs_task_fail(t, -ECANCELED,
-					   "the loop returned before it was told to stop");
-		else if (rc && !in->msg[0])
-			cgs_task_fail(t, rc, "loop");
-	}
+	rc = run_loop(pt, &rt, in);
 	if (pt->w->teardown)
 		pt->w->teardown(t);
 	/* a partner the workload left is reaped here; its failure (also one
