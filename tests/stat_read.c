@@ -91,6 +91,16 @@ static int sr_loop(struct cgs_task *t)
 	return 0;
 }
 
+/* For its observer (extra.stat_read): the file and target of its knobs. */
+static void sr_stat_file(const void *opts, enum cgs_stat_file *file,
+			 enum cgs_stat_target *target)
+{
+	const struct sr_opts *o = opts;
+
+	*file = (enum cgs_stat_file)o->file;
+	*target = (enum cgs_stat_target)o->target;
+}
+
 const struct cgs_workload stat_read_workload = {
 	.name = "stat_read",
 	.desc = "Read a cgroup statistics file whole (memory.stat flushes rstat)",
@@ -103,4 +113,6 @@ const struct cgs_workload stat_read_workload = {
 	.setup = sr_setup,
 	.loop = sr_loop,
 	.teardown = sr_teardown,
+	.observer = "stat_read",
+	.stat_file = sr_stat_file,
 };

@@ -128,6 +128,14 @@ struct cgs_workload {
 	/* the most bytes one task keeps in --tmpdir at once, for plans
 	 * (run --dry-run); optional: NULL means none */
 	uint64_t (*tmpdir_bytes)(const void *opts);
+	/* an observer its points need besides those the run asks for: the
+	 * name of one in runner/observe/list.h (stat_read's records which
+	 * file it reads); NULL: none. Checked at start-up. */
+	const char *observer;
+	/* which statistics file its tasks read, from its options, for that
+	 * observer; optional */
+	void (*stat_file)(const void *opts, enum cgs_stat_file *file,
+			  enum cgs_stat_target *target);
 };
 
 /* True once the runner has asked the tasks to stop. */

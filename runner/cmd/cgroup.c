@@ -38,7 +38,7 @@ static void usage(FILE *out)
 static int cmd_show(int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
-	struct cgs_optset sets[66];
+	struct cgs_optset sets[CGS_RUN_MAX_SETS];
 	size_t nsets = 0;
 	char err[1024];
 	int rc, first = 0, status = EXIT_BADINPUT;
@@ -73,10 +73,7 @@ static int cmd_show(int argc, char **argv)
 		       r->o.topology, r->topo.pus);
 	status = cgs_cg_plan_print(r->cg, maxtasks);
 out:
-	for (size_t i = 0; i < nsets; i++)
-		cgs_opt_free(&sets[i]);
-	for (size_t i = 0; i < cgs_nworkloads; i++)
-		free(r->wopts[i]);
+	cgs_run_optsets_free(r, sets, nsets);
 	cgs_tasklist_free(&r->tasks);
 	if (r->topo.t)
 		cgs_topo_free(&r->topo);

@@ -28,8 +28,7 @@ static size_t cmd_sets(const char *cmd, struct cgs_optset *sets)
 		sets[n++] = (struct cgs_optset){ "cleanup options", cgs_cleanup_optdefs,
 						 cgs_cleanup_noptdefs, NULL };
 	} else if (!strcmp(cmd, "run") || !strcmp(cmd, "cgroup")) {
-		sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
-						 cgs_run_noptdefs, NULL };
+		n += cgs_run_own_optsets(NULL, sets + n);
 		for (size_t i = 0; !strcmp(cmd, "run") && i < cgs_nworkloads &&
 		     n < MAX_SETS; i++)
 			if (cgs_workloads[i]->nopts)

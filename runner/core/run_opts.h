@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_opts.h - the effective options of one `cgscale run` as one plain
- * struct, filled by the option table of runner/run/opts.c. It sits in the
+ * struct, filled by the option table of runner/run/opts.c (each observer
+ * keeps its own options, runner/observe/observer.h). It sits in the
  * bottom room of the runner so that every part of a run (the cgroups, the
  * observers, the points) reads the options it needs from it, and none of
  * them needs the run's whole state (runner/run/run.h).
@@ -39,18 +40,10 @@ struct cgs_run_opts {
 	bool dry_run;                    /* dryrun.c: print the plan only */
 	char *topology;                  /* topo_desc.h: NULL = this machine */
 	char *governor;
-	char *events;
-	bool require_events;
-	char *profile;                   /* --profile[=HZ]: NULL off */
 	char *cgroup_depth;              /* cgrun.c: --cgroup-* */
 	char *cgroup_parent;
 	struct cgs_strlist cgroup_set;
 	int cgroup_leaf;
-	int64_t stat_reader_hz;          /* --stat-reader, 0: off */
-	char *stat_reader_cpu;
-	int stat_reader_file, stat_reader_target;
-	bool no_vmstat, no_cputime;      /* evidence.h: on by default */
-	char *trace;                     /* --trace SETS, NULL: off */
 };
 
 extern const char *const cgs_mode_names[];

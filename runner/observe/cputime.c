@@ -8,7 +8,8 @@
  * tasks' loops. Over
  * the window they give sys_us_per_op and user_us_per_op (seed 004's
  * "System" per page fault), written to extra.cputime. Only the tasks
- * count: a workload's partners (sendfile's receivers) do not.
+ * count: a workload's partners (sendfile's receivers) do not. On by
+ * default (--no-cputime).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +22,14 @@
 
 #include <json-c/json.h>
 
-#include "runner/observe/cputime.h"
 #include "lib/json.h"
+#include "lib/macros.h"
 #include "lib/procstat.h"
+#include "runner/observe/observer.h"
+
+struct cpu_opts {
+	bool off;                     /* --no-cputime */
+};
 
 struct cgs_cpuobs {
 	unsigned n;
@@ -172,26 +178,53 @@ static void cpu_finish(void *priv, struct res_point *p)
 	cpu_close(c);
 }
 
-struct cgs_cpuobs *cgs_cpuobs_new(void)
+static int cpu_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		   void **priv)
 {
 	struct cgs_cpuobs *c = calloc(1, sizeof(*c));
 
-	if (c)
-		c->hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
-	return c;
+	(void)ctx;
+	(void)pt;
+	if (!c)
+		return -ENOMEM;
+	c->hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	*priv = c;
+	return 0;
 }
 
-void cgs_cpuobs_observer(struct cgs_cpuobs *c, struct cgs_observer *o)
+static void cpu_free(void *priv)
 {
-	*o = (struct cgs_observer){ .name = "cputime", .priv = c,
-		.ready = cpu_ready, .sample = cpu_sample,
-		.window_end = cpu_window_end, .finish = cpu_finish };
-}
+	struct cgs_cpuobs *c = priv;
 
-void cgs_cpuobs_free(struct cgs_cpuobs *c)
-{
 	if (!c)
 		return;
 	cpu_close(c);
 	free(c);
 }
+
+/* On unless --no-cputime. */
+static bool cpu_wanted(const struct cgs_obs_ctx *ctx)
+{
+	const struct cpu_opts *o = ctx->opts;
+
+	return !o->off;
+}
+
+static const struct cgs_opt cpu_optdefs[] = {
+	OPT_BOOL("no-cputime", 0, offsetof(struct cpu_opts, off),
+		"do not record the tasks' user and system CPU time per op"),
+};
+
+const struct cgs_obs_def cputime_observer = {
+	.name = "cputime",
+	.opts = cpu_optdefs,
+	.nopts = ARRAY_SIZE(cpu_optdefs),
+	.opts_size = sizeof(struct cpu_opts),
+	.wanted = cpu_wanted,
+	.new = cpu_new,
+	.free = cpu_free,
+	.ready = cpu_ready,
+	.sample = cpu_sample,
+	.window_end = cpu_window_end,
+	.write = cpu_finish,
+};

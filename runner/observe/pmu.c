@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pmu.c - the perf counters of one point, driven as a cgs_observer.
+ * pmu.c - the perf counters observer (-e, --require-events) and its
+ * hooks for one point.
  * When every task waits at the gate: one group per task (its pid in
  * process mode, its tid in thread mode), the leader disabled, read as
  * PERF_FORMAT_GROUP with TOTAL_TIME_ENABLED/RUNNING and ID. At the sample
@@ -19,9 +20,10 @@
 
 #include <json-c/json.h>
 
-#include "runner/point/point.h"
-#include "runner/observe/pmu.h"
+#include "lib/macros.h"
 #include "lib/util.h"
+#include "runner/observe/observer.h"
+#include "runner/observe/pmu.h"
 
 struct pmu_point {
 	const struct pmu_set *set;
@@ -40,8 +42,8 @@ struct pmu_point {
 	char *failure;         /* the first failure after ready */
 };
 
-struct pmu_point *pmu_point_new(const struct pmu_set *s, bool threads,
-				unsigned nsamples)
+static struct pmu_point *pmu_point_new(const struct pmu_set *s, bool threads,
+				       unsigned nsamples)
 {
 	struct pmu_point *pp = calloc(1, sizeof(*pp));
 
@@ -77,7 +79,7 @@ static void point_reset(struct pmu_point *pp)
 	pp->ntasks = pp->nread = pp->enabled_at = 0;
 }
 
-void pmu_point_free(struct pmu_point *pp)
+static void pmu_point_free(struct pmu_point *pp)
 {
 	if (!pp)
 		return;
@@ -258,13 +260,94 @@ static void pmu_finish(void *priv, struct res_point *p)
 	point_reset(pp);
 }
 
-void pmu_point_observer(struct pmu_point *pp, struct cgs_observer *o)
+struct pmu_opts {
+	char *events;                 /* -e */
+	bool require;                 /* --require-events */
+};
+
+/* -e: names libpfm4 encodes, what counts here, room for the files. */
+static int pmu_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 {
-	*o = (struct cgs_observer){
-		.name = "perf counters",
-		.priv = pp,
-		.ready = pmu_ready,
-		.sample = pmu_sample,
-		.finish = pmu_finish,
-	};
+	const struct pmu_opts *o = ctx->opts;
+	const struct cgs_tasklist *tl = ctx->env->tasks;
+	struct pmu_set *set = calloc(1, sizeof(*set));
+	unsigned most = 0;
+	int rc;
+
+	if (!set)
+		return -ENOMEM;
+	ctx->state = set;
+	set->require = o->require;
+	rc = pmu_set_parse(set, o->events, err, errlen);
+	if (rc || !set->n)
+		return rc;
+	rc = pmu_set_probe(set, err, errlen);
+	for (unsigned k = 0; k < tl->n; k++)
+		if (tl->v[k] > most)
+			most = tl->v[k];
+	return rc ? rc : pmu_set_nofile(set, most, err, errlen);
 }
+
+/* Say which events cannot count here. */
+static void pmu_prepare(struct cgs_obs_ctx *ctx)
+{
+	if (ctx->state)
+		pmu_set_report(ctx->state);
+}
+
+static void pmu_run_free(struct cgs_obs_ctx *ctx)
+{
+	if (ctx->state)
+		pmu_set_free(ctx->state);
+	free(ctx->state);
+	ctx->state = NULL;
+}
+
+static bool pmu_wanted(const struct cgs_obs_ctx *ctx)
+{
+	const struct pmu_set *set = ctx->state;
+
+	return set && set->n;
+}
+
+static int pmu_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		   void **priv)
+{
+	const struct cgs_run_opts *o = ctx->env->o;
+
+	*priv = pmu_point_new(ctx->state, pt->threads,
+			      cgs_schedule(o->warmup_ns, o->duration_ns,
+					   o->interval_ns, NULL, NULL));
+	return *priv ? 0 : -ENOMEM;
+}
+
+static void pmu_free(void *priv)
+{
+	pmu_point_free(priv);
+}
+
+static const struct cgs_opt pmu_optdefs[] = {
+	OPT_STRING("events", 'e', offsetof(struct pmu_opts, events), "none", "LIST",
+		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
+	OPT_BOOL("require-events", 0, offsetof(struct pmu_opts, require),
+		"fail before running when an event of -e cannot count here"),
+};
+
+const struct cgs_obs_def pmu_observer = {
+	.name = "perf counters",
+	.opts = pmu_optdefs,
+	.nopts = ARRAY_SIZE(pmu_optdefs),
+	.opts_size = sizeof(struct pmu_opts),
+	.opts_after = "cpustat-interval",
+	.before_cgroup = true,
+	.check = pmu_check,
+	.prepare = pmu_prepare,
+	.run_free = pmu_run_free,
+	.wanted = pmu_wanted,
+	.new = pmu_new,
+	.free = pmu_free,
+	.ready = pmu_ready,
+	.sample = pmu_sample,
+	.write = pmu_finish,
+	.table_rows = pmu_print_rows,
+};

@@ -81,18 +81,7 @@ int pmu_set_find(const struct pmu_set *s, uint32_t type, uint64_t config,
 /* `cgscale events [PATTERN]`: the PMUs libpfm4 detects and their events. */
 int pmu_cmd_events(int argc, char **argv);
 
-/* ---- one point (pmu.c) ---- */
-
-struct cgs_observer;
-struct pmu_point;
-
-/* The counters of one point of @nsamples samples at most; NULL on ENOMEM. */
-struct pmu_point *pmu_point_new(const struct pmu_set *s, bool threads,
-				unsigned nsamples);
-void pmu_point_free(struct pmu_point *pp);
-
-/* Fill @o with the hooks that drive @pp. */
-void pmu_point_observer(struct pmu_point *pp, struct cgs_observer *o);
+/* The observer of one point is pmu.c's pmu_observer (observer.h). */
 
 /* ---- arithmetic and the "perf" section (pmu_report.c), table lines
  * (pmu_table.c) ---- */

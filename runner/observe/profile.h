@@ -55,16 +55,7 @@ int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
 void cgs_profile_prepare(struct cgs_profile_set *ps);
 void cgs_profile_set_free(struct cgs_profile_set *ps);
 
-struct cgs_observer;
-struct cgs_profile_point;
-
-/* The profile of one point whose window lasts @duration_ns; NULL on
- * ENOMEM. */
-struct cgs_profile_point *cgs_profile_point_new(const struct cgs_profile_set *ps,
-						bool threads, int64_t duration_ns);
-void cgs_profile_point_free(struct cgs_profile_point *pp);
-void cgs_profile_point_observer(struct cgs_profile_point *pp,
-				struct cgs_observer *o);
+/* The observer of one point is profile.c's profile_observer (observer.h). */
 
 /* ---- profile_out.c ---- */
 

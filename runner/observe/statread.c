@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * statread.c - the concurrent stats reader of statread.h: its thread and
- * the observer hooks that start, harvest and stop it.
+ * statread.c - the concurrent stats reader (--stat-reader HZ): a thread of
+ * the runner, outside the measured tasks and pinned with hwloc, that reads
+ * a cgroup statistics file whole HZ times a second while any workload
+ * runs, and records every read's latency in a log-bucketed histogram.
+ * Started when all tasks wait at the gate (its target is found from task
+ * 0's cgroup), harvested at every sample instant, so the updates' ops/s
+ * and the reads' latencies come from the same intervals, stopped at the
+ * end, when it writes extra.stat_reader (results/SCHEMA.md).
  *
  * One read = open + pread from offset 0 until end of file + close of the
  * target file, timed with CLOCK_MONOTONIC around the whole of it. Reads
@@ -9,8 +15,8 @@
  * it) is late, the one read then overdue follows at once and any due
  * instant before it is skipped and counted as missed, as a ticker that
  * keeps one pending tick: a slow read never causes a burst. A read
- * belongs to the interval in which it completed. Knobs: --stat-reader HZ, --stat-reader-cpu,
- * --stat-reader-file, --stat-reader-target.
+ * belongs to the interval in which it completed. Knobs: --stat-reader HZ,
+ * --stat-reader-cpu, --stat-reader-file, --stat-reader-target.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,7 +28,8 @@
 
 #include "results/stats/hist.h"
 #include "runner/core/sampler_cpu.h"
-#include "runner/observe/statread.h"
+#include "lib/macros.h"
+#include "runner/observe/observer.h"
 #include "runner/observe/statread_int.h"
 #include "lib/util.h"
 
@@ -45,13 +52,9 @@ static void abs_time(int64_t ns, struct timespec *ts)
 	ts->tv_nsec = ns % 1000000000;
 }
 
-/* The reader thread. Everything it shares with the runner is under mu. */
-static void *reader_main(void *arg)
+/* In the reader thread: bind it, and tell the runner it runs. */
+static int reader_bind(struct cgs_statread *sr)
 {
-	struct cgs_statread *sr = arg;
-	int64_t period = 1000000000LL / sr->hz, next;
-	char *buf = NULL;
-	size_t cap = 0;
 	int rc = 0;
 
 	if (sr->bind)
@@ -62,7 +65,55 @@ static void *reader_main(void *arg)
 	sr->running = true;
 	pthread_cond_broadcast(&sr->cv);
 	pthread_mutex_unlock(&sr->mu);
-	if (rc)
+	return rc;
+}
+
+/* In the reader thread: account one read of @n bytes (or -errno) that
+ * took t1..t2, into *@buf (swapped with the latest text), and when the
+ * next is due. Under mu. */
+static void reader_account(struct cgs_statread *sr, ssize_t n, int64_t t1,
+			   int64_t t2, char **buf, size_t *cap, int64_t *next,
+			   int64_t period)
+{
+	if (n >= 0) {
+		char *b = sr->latest;
+		size_t c = sr->latest_cap;
+
+		res_hist_record(sr->cur, (uint64_t)(t2 - t1));
+		sr->cur_bytes += (uint64_t)n;
+		/* keep this text as the latest: swap the buffers */
+		sr->latest = *buf;
+		sr->latest_cap = *cap;
+		sr->latest_done = t2;
+		*buf = b;
+		*cap = c;
+	} else {
+		sr->cur_errors++;
+		if (!sr->first_error[0])
+			snprintf(sr->first_error, sizeof(sr->first_error),
+				 "a read of the file failed: %s", strerror((int)-n));
+	}
+	/* like a ticker that keeps one pending tick: a read that ends
+	 * late is followed by one read at once, and only the due
+	 * instants before that are skipped (counted as missed) */
+	*next += period;
+	if (t2 - *next >= period) {
+		int64_t k = (t2 - *next) / period;
+
+		sr->cur_missed += (uint64_t)k;
+		*next += k * period;
+	}
+}
+
+/* The reader thread. Everything it shares with the runner is under mu. */
+static void *reader_main(void *arg)
+{
+	struct cgs_statread *sr = arg;
+	int64_t period = 1000000000LL / sr->hz, next;
+	char *buf = NULL;
+	size_t cap = 0;
+
+	if (reader_bind(sr))
 		return NULL;
 	next = cgs_now_ns();
 	for (;;) {
@@ -85,34 +136,7 @@ static void *reader_main(void *arg)
 		t2 = cgs_now_ns();
 
 		pthread_mutex_lock(&sr->mu);
-		if (n >= 0) {
-			char *b = sr->latest;
-			size_t c = sr->latest_cap;
-
-			res_hist_record(sr->cur, (uint64_t)(t2 - t1));
-			sr->cur_bytes += (uint64_t)n;
-			/* keep this text as the latest: swap the buffers */
-			sr->latest = buf;
-			sr->latest_cap = cap;
-			sr->latest_done = t2;
-			buf = b;
-			cap = c;
-		} else {
-			sr->cur_errors++;
-			if (!sr->first_error[0])
-				snprintf(sr->first_error, sizeof(sr->first_error),
-					 "a read of the file failed: %s", strerror((int)-n));
-		}
-		/* like a ticker that keeps one pending tick: a read that ends
-		 * late is followed by one read at once, and only the due
-		 * instants before that are skipped (counted as missed) */
-		next += period;
-		if (t2 - next >= period) {
-			int64_t k = (t2 - next) / period;
-
-			sr->cur_missed += (uint64_t)k;
-			next += k * period;
-		}
+		reader_account(sr, n, t1, t2, &buf, &cap, &next, period);
 		pthread_mutex_unlock(&sr->mu);
 	}
 	free(buf);
@@ -261,80 +285,38 @@ static void reader_finish(void *priv, struct res_point *p)
 	sr_add_json(sr, p);
 }
 
-/* The stat_read workload's recorder: which file its tasks read. */
-static int where_ready(void *priv, unsigned ntasks, const int *pid,
-		       const int *tid, char *msg, size_t len)
+static bool reader_wanted(const struct cgs_obs_ctx *ctx)
 {
-	struct cgs_statread *sr = priv;
+	const struct cgs_sr_opts *o = ctx->opts;
 
-	(void)ntasks;
-	(void)tid;
-	(void)msg;
-	(void)len;
-	sr->w_rc = cgs_stat_locate(pid[0], sr->w_file, sr->w_target, sr->cg,
-				   &sr->w_where, sr->w_err, sizeof(sr->w_err));
-	sr->w_done = true;
-	return 0;    /* the tasks themselves fail or skip when they cannot read */
+	return o->hz > 0;
 }
 
-static void where_finish(void *priv, struct res_point *p)
+static int reader_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		      void **priv)
 {
-	sr_add_where_json(priv, p);
-}
+	const struct cgs_sr_opts *o = ctx->opts;
+	struct cgs_statread *sr = calloc(1, sizeof(*sr));
 
-/* The value of enum knob @name of workload @w, its options in @wopts. */
-static int wopt_enum(const struct cgs_workload *w, const void *wopts, const char *name)
-{
-	for (size_t k = 0; wopts && k < w->nopts; k++)
-		if (!strcmp(w->opts[k].name, name) && w->opts[k].type == CGS_OPT_ENUM)
-			return *(const int *)((const char *)wopts + w->opts[k].offset);
-	return 0;
-}
-
-int cgs_statread_begin(const struct cgs_run_opts *o, const struct cgs_topo *topo,
-		       const struct cgs_places *places, const struct cgs_workload *w,
-		       const void *wopts, const struct cgs_cgview *cg,
-		       struct cgs_observer *obs, unsigned *nobs,
-		       struct cgs_statread **out)
-{
-	bool is_stat_read = !strcmp(w->name, "stat_read");
-	struct cgs_statread *sr;
-
-	*out = NULL;
-	if (!o->stat_reader_hz && !is_stat_read)
-		return 0;
-	sr = calloc(1, sizeof(*sr));
 	if (!sr || sr_alloc(sr)) {
 		free(sr);
 		return -ENOMEM;
 	}
-	sr->topo = topo;
-	sr->places = places;
-	sr->cg = cg;
-	if (is_stat_read) {
-		sr->w_file = (enum cgs_stat_file)wopt_enum(w, wopts, "stat-file");
-		sr->w_target = (enum cgs_stat_target)wopt_enum(w, wopts, "stat-target");
-		obs[(*nobs)++] = (struct cgs_observer){
-			.name = "stat_read", .priv = sr,
-			.ready = where_ready, .finish = where_finish,
-		};
-	}
-	if (o->stat_reader_hz) {
-		sr->hz = o->stat_reader_hz;
-		sr->cpu_asked = cgs_cpu_arg(o->stat_reader_cpu);
-		sr->file = (enum cgs_stat_file)o->stat_reader_file;
-		sr->target = (enum cgs_stat_target)o->stat_reader_target;
-		obs[(*nobs)++] = (struct cgs_observer){
-			.name = "stat reader", .priv = sr, .ready = reader_ready,
-			.sample = reader_sample, .finish = reader_finish,
-		};
-	}
-	*out = sr;
+	sr->topo = ctx->env->topo;
+	sr->places = ctx->env->places;
+	sr->cg = pt->cg;
+	sr->hz = o->hz;
+	sr->cpu_asked = cgs_cpu_arg(o->cpu);
+	sr->file = (enum cgs_stat_file)o->file;
+	sr->target = (enum cgs_stat_target)o->target;
+	*priv = sr;
 	return 0;
 }
 
-void cgs_statread_end(struct cgs_statread *sr)
+static void reader_free(void *priv)
 {
+	struct cgs_statread *sr = priv;
+
 	if (!sr)
 		return;
 	reader_stop(sr);
@@ -343,3 +325,48 @@ void cgs_statread_end(struct cgs_statread *sr)
 	sr_free(sr);
 	free(sr);
 }
+
+/* --stat-reader-cpu names a CPU of this machine. */
+static int reader_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
+{
+	const struct cgs_sr_opts *o = ctx->opts;
+
+	return sr_check_cpu(o->cpu, ctx->env->topo, err, errlen);
+}
+
+/* --stat-reader-file is in a hierarchy of our cgroups'. */
+static int reader_preflight(struct cgs_obs_ctx *ctx, const struct cgs_cgrun *c,
+			    char *err, size_t errlen)
+{
+	const struct cgs_sr_opts *o = ctx->opts;
+
+	return o->hz ? sr_check_layouts(c, o->file, -1, err, errlen) : 0;
+}
+
+static const struct cgs_opt reader_optdefs[] = {
+	OPT_INT("stat-reader", 0, offsetof(struct cgs_sr_opts, hz), "0", 0, 100000, "HZ",
+		"a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
+	OPT_STRING("stat-reader-cpu", 0, offsetof(struct cgs_sr_opts, cpu), "auto", "CPU",
+		"CPU the reader is bound to; auto: the last CPU no task is bound to"),
+	OPT_ENUM("stat-reader-file", 0, offsetof(struct cgs_sr_opts, file), "memory.stat",
+		cgs_stat_file_names, "the file the reader reads"),
+	OPT_ENUM("stat-reader-target", 0, offsetof(struct cgs_sr_opts, target), "top",
+		cgs_stat_target_names,
+		"whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
+};
+
+const struct cgs_obs_def stat_reader_observer = {
+	.name = "stat reader",
+	.opts = reader_optdefs,
+	.nopts = ARRAY_SIZE(reader_optdefs),
+	.opts_size = sizeof(struct cgs_sr_opts),
+	.check = reader_check,
+	.preflight = reader_preflight,
+	.wanted = reader_wanted,
+	.new = reader_new,
+	.free = reader_free,
+	.ready = reader_ready,
+	.sample = reader_sample,
+	.write = reader_finish,
+	.table_rows = cgs_statread_print_rows,
+};

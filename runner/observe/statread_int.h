@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * statread_int.h - the state of one point's stats observers, shared by
- * statread.c (the reader thread and the hooks) and statread_out.c (the
- * options, the JSON section and the table). Not for other modules.
+ * statread_int.h - the state of the stats reader of one point, shared by
+ * statread.c (the reader thread and the hooks), statread_out.c (the
+ * checks, the JSON section and the table) and statread_rec.c (the
+ * stat_read workload's recorder). Not for other modules.
  */
 #ifndef CGS_STATREAD_INT_H
 #define CGS_STATREAD_INT_H
@@ -10,11 +11,21 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "results/stats/hist.h"
 #include "results/model/result.h"
 #include "runner/cgroups/statpath.h"
 #include "runner/core/topo.h"
+
+struct cgs_cgrun;
+
+/* The reader's options. */
+struct cgs_sr_opts {
+	int64_t hz;                   /* --stat-reader, 0: off */
+	char *cpu;                    /* --stat-reader-cpu */
+	int file, target;             /* --stat-reader-file, -target */
+};
 
 /* What the reader saw in the interval ending at one sample. */
 struct cgs_sr_interval {
@@ -69,13 +80,6 @@ struct cgs_statread {
 	uint64_t m_errors, m_missed, m_bytes;
 	struct cgs_sr_content content[2];   /* at the window's start, end */
 
-	/* the stat_read workload's recorder */
-	enum cgs_stat_file w_file;
-	enum cgs_stat_target w_target;
-	struct cgs_stat_where w_where;
-	bool w_done;
-	int w_rc;
-	char w_err[512];
 };
 
 int sr_alloc(struct cgs_statread *sr);
@@ -85,8 +89,32 @@ int sr_intervals_grow(struct cgs_statread *sr, unsigned n);
 /* Parse @text into content[@which] (0 start, 1 end), read at @t_ns. */
 void sr_content_keep(struct cgs_statread *sr, int which, const char *text,
 		     int64_t t_ns);
-/* Add extra.stat_reader / extra.stat_read to @p. */
+/* Add extra.stat_reader to @p. */
 void sr_add_json(struct cgs_statread *sr, struct res_point *p);
-void sr_add_where_json(struct cgs_statread *sr, struct res_point *p);
+/* Where the file was, into section @o: shared by stat_reader and
+ * stat_read. */
+void sr_add_where(struct json_object *o, enum cgs_stat_file f,
+		  enum cgs_stat_target t, const struct cgs_stat_where *w,
+		  const struct cgs_cgview *cg);
+
+/* --stat-reader-cpu @cpu on @topo (after the topology is loaded). 0 or
+ * -EINVAL with a one-line message in @err. */
+int sr_check_cpu(const char *cpu, const struct cgs_topo *topo, char *err,
+		 size_t errlen);
+/*
+ * After the cgroup layouts are final: the reader's file @rfile and the
+ * stat_read workload's @wfile (each an enum cgs_stat_file, -1: none)
+ * must live in a mounted hierarchy, and in one that holds the cgroups
+ * cgscale makes (@c). 0 or -errno with @err.
+ */
+int sr_check_layouts(const struct cgs_cgrun *c, int rfile, int wfile, char *err,
+		     size_t errlen);
+
+/* The table line of the reader for the ok runs of one (test, mode,
+ * tasks, cgroup layout; NULL: none recorded), their histograms merged,
+ * after the point's own row. */
+void cgs_statread_print_rows(const struct res_file *f, const char *test,
+			     const char *mode, unsigned tasks, const char *layout,
+			     FILE *out);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * statread_out.c - the stats reader's bookkeeping and output: checking
- * its options, its state, the point's extra.stat_reader and
- * extra.stat_read sections (results/SCHEMA.md), and its table line, whose
- * percentiles come from the runs' histograms merged, never averaged.
+ * its options and files, its state, the point's extra.stat_reader section
+ * (results/SCHEMA.md), and its table line, whose percentiles come from
+ * the runs' histograms merged, never averaged.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,7 +17,6 @@
 #include "cgroup-setup/cg.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/core/sampler_cpu.h"
-#include "runner/observe/statread.h"
 #include "runner/observe/statread_int.h"
 #include "lib/util.h"
 
@@ -76,8 +75,7 @@ void sr_content_keep(struct cgs_statread *sr, int which, const char *text,
 	sr->content[which].t_ns = t_ns;
 }
 
-/* Where the file was: shared by both sections. */
-static void add_where(struct json_object *o, enum cgs_stat_file f,
+void sr_add_where(struct json_object *o, enum cgs_stat_file f,
 		      enum cgs_stat_target t, const struct cgs_stat_where *w,
 		      const struct cgs_cgview *cg)
 {
@@ -160,7 +158,7 @@ void sr_add_json(struct cgs_statread *sr, struct res_point *p)
 
 	if (!p->extra)
 		p->extra = json_object_new_object();
-	add_where(o, sr->file, sr->target, &sr->where, sr->cg);
+	sr_add_where(o, sr->file, sr->target, &sr->where, sr->cg);
 	cgs_jadd(o, "hz", json_object_new_int64(sr->hz));
 	cgs_jadd(o, "cpu", sr->cpu >= 0 ? json_object_new_int(sr->cpu) : NULL);
 	cgs_jadd(o, "cpu_choice", json_object_new_string(sr->cpu_note[0] ? sr->cpu_note
@@ -192,27 +190,16 @@ void sr_add_json(struct cgs_statread *sr, struct res_point *p)
 	json_object_object_add(p->extra, "stat_reader", o);
 }
 
-void sr_add_where_json(struct cgs_statread *sr, struct res_point *p)
+int sr_check_cpu(const char *arg, const struct cgs_topo *topo, char *err,
+		 size_t errlen)
 {
-	struct json_object *o = json_object_new_object();
-
-	if (!p->extra)
-		p->extra = json_object_new_object();
-	add_where(o, sr->w_file, sr->w_target, &sr->w_where, sr->cg);
-	cgs_jadd(o, "error", sr->w_done && sr->w_rc ? json_object_new_string(sr->w_err) : NULL);
-	json_object_object_add(p->extra, "stat_read", o);
-}
-
-int cgs_statread_validate(const struct cgs_run_opts *o, const struct cgs_topo *topo,
-			  char *err, size_t errlen)
-{
-	int cpu = cgs_cpu_arg(o->stat_reader_cpu);
+	int cpu = cgs_cpu_arg(arg);
 	char list[128];
 
 	if (cpu == -2)
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu '%s' is not a CPU number or auto",
-				o->stat_reader_cpu);
+				arg);
 	if (cpu >= 0 && !cgs_cpu_allowed(topo, cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu %d: no such CPU here; give one of %s",
@@ -220,11 +207,10 @@ int cgs_statread_validate(const struct cgs_run_opts *o, const struct cgs_topo *t
 	return 0;
 }
 
-int cgs_statread_preflight(const struct cgs_run_opts *o, const struct cgs_cgrun *c,
-			   int wfile, char *err, size_t errlen)
+int sr_check_layouts(const struct cgs_cgrun *c, int rfile, int wfile, char *err,
+		     size_t errlen)
 {
-
-	if ((!o->stat_reader_hz && wfile < 0) || !c || !c->detected)
+	if ((rfile < 0 && wfile < 0) || !c || !c->detected)
 		return 0;
 	for (unsigned i = 0; i < c->nlayouts; i++) {
 		struct cg_spec spec = { .depth = c->L[i].depth, .per_task = c->per_task,
@@ -244,8 +230,8 @@ int cgs_statread_preflight(const struct cgs_run_opts *o, const struct cgs_cgrun 
 			cg_tree_free(&t);
 		}
 		v.ctrls = ctrls;
-		if (o->stat_reader_hz)
-			rc = cgs_stat_check(&c->lay, (enum cgs_stat_file)o->stat_reader_file,
+		if (rfile >= 0)
+			rc = cgs_stat_check(&c->lay, (enum cgs_stat_file)rfile,
 					    &v, msg, sizeof(msg));
 		if (rc < 0)
 			return cgs_errf(err, errlen, rc, "--stat-reader-file %s", msg);

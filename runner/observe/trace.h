@@ -8,7 +8,7 @@
  * question of what flushing costs and who pays it.
  *
  * trace.c resolves the sets once per run (ids and record layouts from
- * tracefs; privileges); trace_point.h is the per-point observer (per-CPU
+ * tracefs; privileges); trace_point.c is the observer (per-CPU
  * ring buffers drained at every sample instant); trace_calc.h turns the
  * records into counts and histograms and the extra.trace section.
  */

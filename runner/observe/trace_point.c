@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * trace_point.c - the --trace observer of one point. When all tasks wait
+ * trace_point.c - the --trace observer (observer.h). When all tasks wait
  * at the gate it opens every supported tracepoint on every CPU (pid -1:
  * system-wide), one ring buffer per CPU shared by its events
  * (PERF_EVENT_IOC_SET_OUTPUT), timestamps on CLOCK_MONOTONIC like the
@@ -28,7 +28,9 @@
 #include "lib/util.h"
 #include "runner/cgroups/statpath.h"
 #include "runner/observe/trace_calc.h"
-#include "runner/observe/trace_point.h"
+#include "lib/macros.h"
+#include "runner/observe/observer.h"
+#include "runner/observe/trace.h"
 
 #define RING_PAGES 128            /* data pages per CPU: 512 KiB */
 #define HOLD_BACK_NS 20000000     /* records this recent wait a drain */
@@ -364,32 +366,10 @@ static void tp_finish(void *priv, struct res_point *p)
 	json_object_object_add(p->extra, "trace", o);
 }
 
-struct cgs_tracept *cgs_tracept_new(const struct cgs_trace *t,
-				    const struct cgs_cgview *cg)
+static void tp_free(void *priv)
 {
-	struct cgs_tracept *tp = calloc(1, sizeof(*tp));
+	struct cgs_tracept *tp = priv;
 
-	if (!tp)
-		return NULL;
-	tp->t = t;
-	tp->cg = cg;
-	tp->page = (size_t)sysconf(_SC_PAGESIZE);
-	tp->calc = cgs_tpcalc_new(t->last_cpu);
-	if (!tp->calc) {
-		free(tp);
-		return NULL;
-	}
-	return tp;
-}
-
-void cgs_tracept_observer(struct cgs_tracept *tp, struct cgs_observer *o)
-{
-	*o = (struct cgs_observer){ .name = "trace", .priv = tp,
-		.ready = tp_ready, .sample = tp_sample, .finish = tp_finish };
-}
-
-void cgs_tracept_free(struct cgs_tracept *tp)
-{
 	if (!tp)
 		return;
 	for (int c = 0; tp->ring && c < tp->nring; c++) {
@@ -404,3 +384,71 @@ void cgs_tracept_free(struct cgs_tracept *tp)
 	cgs_tpcalc_free(tp->calc);
 	free(tp);
 }
+
+static int tp_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		  void **priv)
+{
+	const struct cgs_trace *t = ctx->state;
+	struct cgs_tracept *tp = calloc(1, sizeof(*tp));
+
+	if (!tp)
+		return -ENOMEM;
+	tp->t = t;
+	tp->cg = pt->cg;
+	tp->page = (size_t)sysconf(_SC_PAGESIZE);
+	tp->calc = cgs_tpcalc_new(t->last_cpu);
+	if (!tp->calc) {
+		free(tp);
+		return -ENOMEM;
+	}
+	*priv = tp;
+	return 0;
+}
+
+struct tp_opts {
+	char *sets;                   /* --trace SETS, NULL: off */
+};
+
+/* --trace: the sets, permissions, tracefs, a trial open. */
+static int tp_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
+{
+	const struct tp_opts *o = ctx->opts;
+	struct cgs_trace *t = NULL;
+	int rc;
+
+	if (!o->sets)
+		return 0;
+	rc = cgs_trace_setup(o->sets, &t, err, errlen);
+	ctx->state = t;
+	return rc;
+}
+
+static void tp_run_free(struct cgs_obs_ctx *ctx)
+{
+	cgs_trace_free(ctx->state);
+	ctx->state = NULL;
+}
+
+static bool tp_wanted(const struct cgs_obs_ctx *ctx)
+{
+	return ctx->state != NULL;
+}
+
+static const struct cgs_opt tp_optdefs[] = {
+	OPT_STRING("trace", 0, offsetof(struct tp_opts, sets), NULL, "SETS", CGS_TRACE_HELP),
+};
+
+const struct cgs_obs_def trace_observer = {
+	.name = "trace",
+	.opts = tp_optdefs,
+	.nopts = ARRAY_SIZE(tp_optdefs),
+	.opts_size = sizeof(struct tp_opts),
+	.check = tp_check,
+	.run_free = tp_run_free,
+	.wanted = tp_wanted,
+	.new = tp_new,
+	.free = tp_free,
+	.ready = tp_ready,
+	.sample = tp_sample,
+	.write = tp_finish,
+};

@@ -5,7 +5,8 @@
  * deltas cover exactly the window of the point's summary and the sampler
  * reads it no more often at a short --interval. The keys that changed go into extra.vmstat with
  * their rates per second and per op, as LKP's proc-vmstat.* figures.
- * System-wide: other work on the machine counts too.
+ * System-wide: other work on the machine counts too. On by default
+ * (--no-vmstat). The observer of docs/extending.md's walk-through.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,10 +19,15 @@
 
 #include <json-c/json.h>
 
-#include "runner/observe/vmstat.h"
 #include "lib/json.h"
+#include "lib/macros.h"
 #include "lib/procstat.h"
 #include "lib/util.h"
+#include "runner/observe/observer.h"
+
+struct vm_opts {
+	bool off;                     /* --no-vmstat */
+};
 
 struct cgs_vmobs {
 	int fd;
@@ -130,27 +136,53 @@ static void vm_finish(void *priv, struct res_point *p)
 	json_object_object_add(p->extra, "vmstat", o);
 }
 
-struct cgs_vmobs *cgs_vmobs_new(void)
+static int vm_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		  void **priv)
 {
 	struct cgs_vmobs *v = calloc(1, sizeof(*v));
 
-	if (v)
-		v->fd = -1;
-	return v;
+	(void)ctx;
+	(void)pt;
+	if (!v)
+		return -ENOMEM;
+	v->fd = -1;
+	*priv = v;
+	return 0;
 }
 
-void cgs_vmobs_observer(struct cgs_vmobs *v, struct cgs_observer *o)
+static void vm_free(void *priv)
 {
-	*o = (struct cgs_observer){ .name = "vmstat", .priv = v,
-		.sample = vm_sample, .window_end = vm_window_end,
-		.finish = vm_finish };
-}
+	struct cgs_vmobs *v = priv;
 
-void cgs_vmobs_free(struct cgs_vmobs *v)
-{
 	if (!v)
 		return;
 	if (v->fd >= 0)
 		close(v->fd);
 	free(v);
 }
+
+/* On unless --no-vmstat. */
+static bool vm_wanted(const struct cgs_obs_ctx *ctx)
+{
+	const struct vm_opts *o = ctx->opts;
+
+	return !o->off;
+}
+
+static const struct cgs_opt vm_optdefs[] = {
+	OPT_BOOL("no-vmstat", 0, offsetof(struct vm_opts, off),
+		"do not record /proc/vmstat deltas over the measured window"),
+};
+
+const struct cgs_obs_def vmstat_observer = {
+	.name = "vmstat",
+	.opts = vm_optdefs,
+	.nopts = ARRAY_SIZE(vm_optdefs),
+	.opts_size = sizeof(struct vm_opts),
+	.wanted = vm_wanted,
+	.new = vm_new,
+	.free = vm_free,
+	.sample = vm_sample,
+	.window_end = vm_window_end,
+	.write = vm_finish,
+};

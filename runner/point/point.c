@@ -100,6 +100,31 @@ static void obs_sample(const struct cgs_point_spec *spec, const struct res_point
 					    p->phase[k], window_start);
 }
 
+/* Open the gate and take sample 0 (and the first /proc/stat reading);
+ * returns the gate's time t0, *@wstart set when the start opens the
+ * measured window. */
+static int64_t sample_start(const struct cgs_point_spec *spec, struct cgs_shared *sh,
+			    struct res_point *p, const enum res_phase *phase,
+			    unsigned nplan, uint64_t *last, struct cgs_cpustat_span *cs,
+			    int statfd, struct cgs_point_cost *cost, int64_t *wstart)
+{
+	int64_t t0, tg;
+
+	cs->have = cpustat_read(statfd, &cs->prev) == 0;
+	t0 = cgs_now_ns();
+	cs->prev_ns = t0;
+	cgs_gate_open(sh);
+	tg = cgs_now_ns();    /* waking every task is not the sampler's work */
+	p->t_ns[0] = 0;
+	p->phase[0] = phase[0];
+	take_counts(sh, p, last, 0);
+	if (nplan > 1 && phase[1] == RES_PHASE_MEASURE)
+		*wstart = t0;   /* no warm-up: the start opens the window */
+	obs_sample(spec, p, 0, *wstart != 0);
+	cgs_point_cost_sample(cost, cgs_now_ns() - tg);
+	return t0;
+}
+
 /*
  * Sample until the plan ends, a task fails, or a signal arrives. Planned
  * sample s is due at cgs_sample_due(); when the sampler wakes so late that
@@ -115,7 +140,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
 	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	struct cgs_cpustat_span cs = { 0 };
-	int64_t t0, tg, wstart = 0, lag = 0;
+	int64_t t0, wstart = 0, lag = 0;
 	unsigned k = 1;
 	int rc = 0;
 
@@ -123,18 +148,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		rc = -ENOMEM;
 		goto out;
 	}
-	cs.have = cpustat_read(statfd, &cs.prev) == 0;
-	t0 = cgs_now_ns();
-	cs.prev_ns = t0;
-	cgs_gate_open(sh);
-	tg = cgs_now_ns();    /* waking every task is not the sampler's work */
-	p->t_ns[0] = 0;
-	p->phase[0] = phase[0];
-	take_counts(sh, p, last, 0);
-	if (nplan > 1 && phase[1] == RES_PHASE_MEASURE)
-		wstart = t0;   /* no warm-up: the start opens the window */
-	obs_sample(spec, p, 0, wstart != 0);
-	cgs_point_cost_sample(cost, cgs_now_ns() - tg);
+	t0 = sample_start(spec, sh, p, phase, nplan, last, &cs, statfd, cost, &wstart);
 	for (unsigned s = 1; s < nplan; s++) {
 		int64_t due = cgs_sample_due(plan, phase, s, t0, wstart), now;
 		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&

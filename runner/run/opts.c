@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opts.c - the options of `cgscale run` (one typed table: parsing,
- * defaults, ranges, help and the echo into results) and the checks of
+ * defaults, ranges, help and the echo into results; each observer's rows
+ * are its own, shown among them, runner/observe/observer.h) and the checks of
  * everything the user gave, done before anything runs or is written:
  * tests, timing, task list, --tmpdir and the output path.
  */
@@ -22,9 +23,6 @@
 #include "runner/run/run.h"
 #include "runner/core/sampler_cpu.h"
 #include "runner/core/sched_prio.h"
-#include "runner/cgroups/statpath.h"
-#include "runner/observe/statread.h"
-#include "runner/observe/trace.h"
 #include "lib/util.h"
 #include "lib/macros.h"
 
@@ -79,12 +77,6 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
 	OPT_DURATION("cpustat-interval", 0, RO(cpustat_interval_ns), "1s", 0, HOUR,
 		"read /proc/stat (the idle and steal of each sample) at the window's edges and at most this often between them; 0: at every sample"),
-	OPT_STRING("events", 'e', RO(events), "none", "LIST",
-		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
-	OPT_BOOL("require-events", 0, RO(require_events),
-		"fail before running when an event of -e cannot count here"),
-	OPT_OPTSTR("profile", 0, RO(profile), "HZ",
-		"sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point"),
 	OPT_STRING("cgroup-depth", 0, RO(cgroup_depth), NULL, "N|LIST",
 		"nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0"),
 	OPT_STRING("cgroup-parent", 0, RO(cgroup_parent), NULL, "PATH",
@@ -93,34 +85,57 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		"write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)"),
 	OPT_ENUM("cgroup-leaf", 0, RO(cgroup_leaf), "shared", cgs_cg_leaf_names,
 		"all tasks in one leaf, or one sibling leaf per task (process mode only)"),
-	OPT_INT("stat-reader", 0, RO(stat_reader_hz), "0", 0, 100000, "HZ",
-		"a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
-	OPT_STRING("stat-reader-cpu", 0, RO(stat_reader_cpu), "auto", "CPU",
-		"CPU the reader is bound to; auto: the last CPU no task is bound to"),
-	OPT_ENUM("stat-reader-file", 0, RO(stat_reader_file), "memory.stat", cgs_stat_file_names,
-		"the file the reader reads"),
-	OPT_ENUM("stat-reader-target", 0, RO(stat_reader_target), "top", cgs_stat_target_names,
-		"whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
-	OPT_BOOL("no-vmstat", 0, RO(no_vmstat),
-		"do not record /proc/vmstat deltas over the measured window"),
-	OPT_BOOL("no-cputime", 0, RO(no_cputime),
-		"do not record the tasks' user and system CPU time per op"),
-	OPT_STRING("trace", 0, RO(trace), NULL, "SETS", CGS_TRACE_HELP),
 };
 const size_t cgs_run_noptdefs = ARRAY_SIZE(cgs_run_optdefs);
+
+/* Run rows [@from, @to) as one set; the first set is titled. */
+static size_t run_piece(struct cgs_run *r, size_t from, size_t to,
+			struct cgs_optset *sets, size_t n)
+{
+	if (from == to)
+		return 0;
+	sets[0] = (struct cgs_optset){ n ? NULL : "run options", cgs_run_optdefs + from,
+				       to - from, r ? &r->o : NULL };
+	return 1;
+}
+
+size_t cgs_run_own_optsets(struct cgs_run *r, struct cgs_optset *sets)
+{
+	const struct cgs_obs_run *or = r ? &r->obs : NULL;
+	struct cgs_optset tmp[CGS_MAX_OBS];
+	size_t n = 0, from = 0;
+
+	for (size_t i = 0; i <= cgs_run_noptdefs; i++) {
+		const char *at = i < cgs_run_noptdefs ? cgs_run_optdefs[i].name : NULL;
+		size_t k = cgs_obs_optsets(or, at, tmp), to = at ? i + 1 : i;
+
+		if (!k && at)
+			continue;
+		n += run_piece(r, from, to, sets + n, n);
+		memcpy(sets + n, tmp, k * sizeof(*tmp));
+		n += k;
+		from = to;
+	}
+	return n;
+}
 
 int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 		    char *err, size_t errlen)
 {
-	size_t n = 0;
+	size_t n;
 
 	*nsets = 0;
 	for (size_t i = 0; i < cgs_nworkloads; i++)
 		if (cgs_workloads[i]->opts_size &&
 		    !(r->wopts[i] = calloc(1, cgs_workloads[i]->opts_size)))
 			return -ENOMEM;
-	sets[n++] = (struct cgs_optset){ "run options", cgs_run_optdefs,
-					 cgs_run_noptdefs, &r->o };
+	r->obs_env = (struct cgs_obs_env){
+		.o = &r->o, .topo = &r->topo, .places = &r->places, .tasks = &r->tasks,
+		.tests = r->tests, .ntests = &r->ntests, .wopts = r->wopts,
+	};
+	if (cgs_obs_run_init(&r->obs, cgs_observers, cgs_nobservers, &r->obs_env))
+		return -ENOMEM;
+	n = cgs_run_own_optsets(r, sets);
 	for (size_t i = 0; i < cgs_nworkloads; i++) {
 		const struct cgs_workload *w = cgs_workloads[i];
 
@@ -136,6 +151,15 @@ int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 	return 0;
 }
 
+void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
+{
+	for (size_t i = 0; i < nsets; i++)
+		cgs_opt_free(&sets[i]);
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		free(r->wopts[i]);
+	cgs_obs_run_free(&r->obs);
+}
+
 void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
 {
 	fprintf(out, "usage: cgscale run [options] TEST...\n"
@@ -146,6 +170,34 @@ void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
 		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
+/* Workload @w's knobs clash with no option of run nor of an observer,
+ * and the observer it names is listed. */
+static int check_workload(const struct cgs_workload *w, char *err, size_t errlen)
+{
+	if (w->observer && !cgs_obs_find(cgs_observers, cgs_nobservers, w->observer))
+		return cgs_errf(err, errlen, -EINVAL, "workload %s: no observer '%s'",
+				w->name, w->observer);
+	for (size_t k = 0; k < w->nopts; k++) {
+		const struct cgs_opt *o = &w->opts[k];
+		const char *clash = NULL;
+
+		for (size_t g = 0; g < cgs_run_noptdefs; g++)
+			if (!strcmp(o->name, cgs_run_optdefs[g].name) ||
+			    (o->short_name && o->short_name == cgs_run_optdefs[g].short_name))
+				clash = "a run option";
+		for (size_t i = 0; i < cgs_nobservers; i++)
+			for (size_t g = 0; g < cgs_observers[i]->nopts; g++)
+				if (!strcmp(o->name, cgs_observers[i]->opts[g].name) ||
+				    (o->short_name &&
+				     o->short_name == cgs_observers[i]->opts[g].short_name))
+					clash = "an observer's option";
+		if (clash)
+			return cgs_errf(err, errlen, -EINVAL, "workload %s: --%s clashes with %s",
+					w->name, o->name, clash);
+	}
+	return 0;
+}
+
 /* Registry and option tables are checked before anything else. */
 int cgs_run_check_registry(char *err, size_t errlen)
 {
@@ -154,19 +206,13 @@ int cgs_run_check_registry(char *err, size_t errlen)
 
 	if (cgs_nworkloads > 64)
 		return cgs_errf(err, errlen, -EINVAL, "too many workloads");
+	if (!rc)
+		rc = cgs_obs_check(cgs_observers, cgs_nobservers, cgs_run_optdefs,
+				   cgs_run_noptdefs, err, errlen);
 	for (size_t i = 0; !rc && i < cgs_nworkloads; i++) {
-		const struct cgs_workload *w = cgs_workloads[i];
-
-		rc = cgs_workload_check(w, err, errlen);
-		for (size_t k = 0; !rc && k < w->nopts; k++) {
-			for (size_t g = 0; g < cgs_run_noptdefs; g++)
-				if (!strcmp(w->opts[k].name, cgs_run_optdefs[g].name) ||
-				    (w->opts[k].short_name &&
-				     w->opts[k].short_name == cgs_run_optdefs[g].short_name))
-					return cgs_errf(err, errlen, -EINVAL,
-							"workload %s: --%s clashes with a run option",
-							w->name, w->opts[k].name);
-		}
+		rc = cgs_workload_check(cgs_workloads[i], err, errlen);
+		if (!rc)
+			rc = check_workload(cgs_workloads[i], err, errlen);
 	}
 	return rc;
 }
@@ -295,30 +341,6 @@ static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* -e: names libpfm4 encodes, what counts here, room for the files. */
-static int check_events(struct cgs_run *r, char *err, size_t errlen)
-{
-	unsigned most = 0;
-	int rc;
-
-	r->pmu.require = r->o.require_events;
-	rc = pmu_set_parse(&r->pmu, r->o.events, err, errlen);
-	if (rc || !r->pmu.n)
-		return rc;
-	rc = pmu_set_probe(&r->pmu, err, errlen);
-	for (unsigned k = 0; k < r->tasks.n; k++)
-		if (r->tasks.v[k] > most)
-			most = r->tasks.v[k];
-	return rc ? rc : pmu_set_nofile(&r->pmu, most, err, errlen);
-}
-
-/* --profile[=HZ]: the rate the kernel allows, what may be sampled. */
-static int check_profile(struct cgs_run *r, char *err, size_t errlen)
-{
-	return cgs_profile_setup(&r->prof, r->o.profile, r->o.interval_ns, err,
-				 errlen);
-}
-
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -370,17 +392,11 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	if (!rc)
 		rc = cgs_invoke_validate(r, err, errlen);
 	if (!rc)
-		rc = check_events(r, err, errlen);
-	if (!rc)
-		rc = check_profile(r, err, errlen);
+		rc = cgs_obs_run_check(&r->obs, err, errlen);
 	if (!rc)
 		rc = cgs_cgrun_validate(&r->o, r->o.dry_run, &r->cg, err, errlen);
 	if (!rc)
-		rc = cgs_statread_validate(&r->o, &r->topo, err, errlen);
-	if (!rc)
 		rc = cgs_csv_validate(r, err, errlen);
-	if (!rc && r->o.trace)
-		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
 }
 

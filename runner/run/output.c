@@ -15,7 +15,6 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
-#include "runner/observe/statread.h"
 #include "results/model/disturb.h"
 
 /* The runs of one (test, mode, tasks), summed up for the table. */
@@ -218,12 +217,8 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 			last = aggs[i].test;
 		}
 		print_row(&aggs[i], r->cg && r->cg->nlayouts > 1, out);
-		pmu_print_rows(&r->res, aggs[i].test, aggs[i].mode, aggs[i].tasks,
-			       aggs[i].layout, out);
-		cgs_profile_print_rows(&r->res, aggs[i].test, aggs[i].mode,
-				       aggs[i].tasks, aggs[i].layout, out);
-		cgs_statread_print_rows(&r->res, aggs[i].test, aggs[i].mode,
-					aggs[i].tasks, aggs[i].layout, out);
+		cgs_obs_table_rows(cgs_observers, cgs_nobservers, &r->res, aggs[i].test,
+				   aggs[i].mode, aggs[i].tasks, aggs[i].layout, out);
 	}
 	agg_free(aggs, n);
 	fprintf(out, "\nper-task ops/s is LKP's per_process_ops (process mode) or per_thread_ops (thread mode).\n"

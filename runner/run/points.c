@@ -16,12 +16,9 @@
 #include "runner/run/autoruns.h"
 #include "runner/run/causes.h"
 #include "runner/cgroups/cgrun.h"
-#include "runner/observe/evidence.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
-#include "runner/observe/statread.h"
-#include "runner/observe/trace.h"
 #include "lib/util.h"
 
 static void tick(void *arg, int64_t elapsed)
@@ -31,8 +28,6 @@ static void tick(void *arg, int64_t elapsed)
 	cgs_progress(r, &r->res.points[r->res.npoints - 1], elapsed);
 }
 
-/* One point of cgroup layout @li; returns 0, or -EINTR with *signo when
- * interrupted. */
 /* What a point is: its test, mode, tasks, run, options and timing. */
 static void point_header(struct cgs_run *r, struct res_point *p,
 			 const struct cgs_workload *w, const void *wopts,
@@ -86,82 +81,64 @@ static void point_outcome(struct cgs_run *r, struct res_point *p, int rc,
 	}
 }
 
+/* The options struct of workload @w in this run. */
+static const void *wopts_of(const struct cgs_run *r, const struct cgs_workload *w)
+{
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i] == w)
+			return r->wopts[i];
+	return NULL;
+}
+
+/* One point of cgroup layout @li, with its observers around it; returns 0,
+ * or -EINTR with *signo when interrupted. */
 static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload *w,
 		     unsigned ntasks, bool threads, unsigned li, int *signo)
 {
 	struct res_point *p = res_file_add_point(&r->res);
-	struct cgs_observer obs[12];     /* perf, cgroup, stat_read, stat reader, vmstat, cputime, trace: 7 today */
+	struct cgs_obs_point pt = { .w = w, .wopts = wopts_of(r, w),
+				    .threads = threads, .ntasks = ntasks };
+	struct cgs_obs_live live = { .n = 0 };
+	struct cgs_observer cgobs;
 	struct cgs_cgpoint *cgp = NULL;
 	struct cgs_cgview view;
 	char ctrls[256];
 	struct cgs_point_spec spec = {
-		.w = w, .tmpdir = r->tmpdir, .threads = threads,
+		.w = w, .wopts = pt.wopts, .tmpdir = r->tmpdir, .threads = threads,
 		.ntasks = ntasks, .topo = &r->topo, .places = &r->places,
 		.warmup_ns = r->o.warmup_ns, .duration_ns = r->o.duration_ns,
 		.interval_ns = r->o.interval_ns,
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
-		.sigfd = r->sigfd, .tick_arg = r, .obs = obs,
-		.sprio = &r->sprio,
+		.sigfd = r->sigfd, .tick_arg = r, .sprio = &r->sprio,
 		.sampler_cpu = r->o.sampler_cpu_v,
 		.cpustat_interval_ns = r->o.cpustat_interval_ns,
 	};
-	struct pmu_point *pp = NULL;
-	struct cgs_profile_point *prof = NULL;
-	struct cgs_statread *sr = NULL;
-	struct cgs_evidence *ev = NULL;
+	unsigned ncg = 0;
 	int rc;
 
 	if (!p)
 		return -ENOMEM;
-	for (size_t i = 0; i < cgs_nworkloads; i++)
-		if (cgs_workloads[i] == w)
-			spec.wopts = r->wopts[i];
 	point_header(r, p, w, spec.wopts, ntasks, threads, run);
 	spec.tick = (isatty(2) && !r->o.quiet) ? tick : NULL;
 	if (spec.tick)
 		cgs_progress(r, p, 0);
-	if (r->pmu.n) {
-		pp = pmu_point_new(&r->pmu, threads, cgs_schedule(r->o.warmup_ns,
-				   r->o.duration_ns, r->o.interval_ns, NULL, NULL));
-		if (!pp)
-			return -ENOMEM;
-		pmu_point_observer(pp, &obs[spec.nobs++]);
-	}
-	if (r->prof.on) {
-		prof = cgs_profile_point_new(&r->prof, threads, r->o.duration_ns);
-		if (!prof) {
-			pmu_point_free(pp);
-			return -ENOMEM;
-		}
-		cgs_profile_point_observer(prof, &obs[spec.nobs++]);
-	}
-	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, obs, &spec.nobs, &cgp);
+	rc = cgs_cgpoint_begin(r->cg, li, ntasks, p, &spec, &cgobs, &ncg, &cgp);
 	if (!rc && !p->status) {
-		/* the readers find their targets in the point's cgroups */
+		/* the observers find their targets in the point's cgroups */
 		cgs_cgpoint_view(cgp, &view, ctrls, sizeof(ctrls));
-		spec.cg = &view;
-		rc = cgs_statread_begin(&r->o, &r->topo, &r->places, w, spec.wopts, spec.cg,
-					obs, &spec.nobs, &sr);
-		if (rc) {
-			p->status = RES_FAILED;
-			p->reason = cgs_fmt("stats readers: %s", strerror(-rc));
-			rc = 0;
-		}
+		spec.cg = pt.cg = &view;
+		rc = cgs_obs_point_begin(&r->obs, &pt, ncg ? &cgobs : NULL, &live);
+		spec.obs = live.obs;
+		spec.nobs = live.n;
 	}
-	if (!rc && !p->status)
-		rc = cgs_evidence_begin(!r->o.no_vmstat, !r->o.no_cputime,
-					r->trace, spec.cg, obs, &spec.nobs, &ev);
 	if (!rc && !p->status)
 		rc = cgs_point_run(&spec, p, signo);
 	else if (!rc)
 		rc = res_point_alloc(p, ntasks, 0);
-	cgs_evidence_end(ev);
-	cgs_statread_end(sr);
+	cgs_obs_point_end(&live);
 	cgs_cgpoint_end(r->cg, cgp, p);
 	cgs_explain_failure(r->tmpdir, p);
-	pmu_point_free(pp);
-	cgs_profile_point_free(prof);
 	r->npoints_done++;
 	if (rc != -EINTR)
 		cgs_rj_flush(&r->journal, &r->res);

@@ -30,13 +30,10 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/invoke.h"
 #include "runner/run/dryrun.h"
-#include "runner/observe/evidence.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
-#include "runner/observe/statread.h"
 #include "runner/core/topo_desc.h"
-#include "runner/observe/trace.h"
 #include "lib/util.h"
 #include "results/model/disturb.h"
 #include "lib/version.h"
@@ -120,9 +117,26 @@ static struct json_object *tasks_json(const struct cgs_tasklist *l)
 	return a;
 }
 
+/* The effective value of every option of run's own (and its observers'),
+ * in their order. */
+static struct json_object *options_json(struct cgs_run *r)
+{
+	struct cgs_optset sets[CGS_RUN_MAX_SETS];
+	size_t n = cgs_run_own_optsets(r, sets);
+	struct json_object *o = json_object_new_object();
+
+	for (size_t i = 0; o && i < n; i++) {
+		struct json_object *one = cgs_opt_echo(&sets[i]);
+
+		json_object_object_foreach(one, k, v)
+			json_object_object_add(o, k, json_object_get(v));
+		json_object_put(one);
+	}
+	return o;
+}
+
 static void fill_header(struct cgs_run *r, int argc, char **argv)
 {
-	struct cgs_optset set = { NULL, cgs_run_optdefs, cgs_run_noptdefs, &r->o };
 	struct json_object *cl = json_object_new_array(), *ls;
 	char when[32];
 
@@ -138,7 +152,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	r->res.kernel = cgs_env_kernel();
 	r->res.machine = cgs_env_machine(&r->topo);
 	r->res.environment = environment_json(r);
-	r->res.options = cgs_opt_echo(&set);
+	r->res.options = options_json(r);
 	json_object_object_add(r->res.options, "tmpdir",
 			       json_object_new_string(r->tmpdir));
 	json_object_object_add(r->res.options, "tasks_resolved",
@@ -169,20 +183,14 @@ static int write_results(struct cgs_run *r)
 
 static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 {
-	for (size_t i = 0; i < nsets; i++)
-		cgs_opt_free(&sets[i]);
-	for (size_t i = 0; i < cgs_nworkloads; i++)
-		free(r->wopts[i]);
+	cgs_run_optsets_free(r, sets, nsets);
 	cgs_places_free(&r->places);
 	cgs_tasklist_free(&r->tasks);
 	cgs_topo_free(&r->topo);
 	cgs_governor_free(&r->gov);
-	pmu_set_free(&r->pmu);
 	cgs_rj_close(&r->journal, true);
-	cgs_profile_set_free(&r->prof);
 	res_file_free(&r->res);
 	cgs_cgrun_free(r->cg);
-	cgs_trace_free(r->trace);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 }
@@ -231,24 +239,6 @@ static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
 	return cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
 }
 
-/* The stat_read workload's --stat-file, when it is one of the tests. */
-static int stat_read_file(const struct cgs_run *r)
-{
-	for (unsigned t = 0; t < r->ntests; t++) {
-		const struct cgs_workload *w = r->tests[t];
-
-		if (strcmp(w->name, "stat_read"))
-			continue;
-		for (size_t i = 0; i < cgs_nworkloads; i++)
-			for (size_t k = 0; cgs_workloads[i] == w && k < w->nopts; k++)
-				if (!strcmp(w->opts[k].name, "stat-file"))
-					return *(const int *)((const char *)r->wopts[i] +
-							      w->opts[k].offset);
-	}
-	return -1;
-}
-
-
 /* Everything checked and set up before the first point: the topology,
  * the options against it, placement, ASLR, signals, cgroups, readers,
  * the governor. -1 to go on, else the exit status. */
@@ -280,15 +270,14 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	if (rc >= 0)
 		return rc;
 	aslr_off_reexec(r);
-	pmu_set_report(&r->pmu);
-	cgs_profile_prepare(&r->prof);
+	cgs_obs_run_prepare(&r->obs);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
 		return EXIT_INTERNAL;
 	}
 	rc = cgs_cgrun_preflight(r->cg, err, sizeof(err));
 	if (!rc)
-		rc = cgs_statread_preflight(&r->o, r->cg, stat_read_file(r), err, sizeof(err));
+		rc = cgs_obs_run_preflight(&r->obs, r->cg, err, sizeof(err));
 	if (!rc)
 		rc = tmpdir_check(r, err, sizeof(err));
 	if (rc) {
@@ -378,7 +367,7 @@ static int journal_start(struct cgs_run *r)
 int cgs_cmd_run(int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
-	struct cgs_optset sets[66];
+	struct cgs_optset sets[CGS_RUN_MAX_SETS];
 	size_t nsets = 0;
 	int rc, first = 0, status, signo = 0;
 

@@ -17,8 +17,7 @@
 #include "runner/run/env.h"
 #include "runner/run/run_journal.h"
 #include "lib/opt.h"
-#include "runner/observe/pmu.h"
-#include "runner/observe/profile.h"
+#include "runner/observe/observer.h"
 #include "runner/core/sched_prio.h"
 #include "runner/core/tasklist.h"
 #include "runner/core/topo.h"
@@ -50,21 +49,31 @@ struct cgs_run {
 	bool aslr_off;                   /* tasks run without ASLR */
 	unsigned npoints_planned, npoints_done;
 	int64_t started_ns;
-	struct pmu_set pmu;              /* -e events */
-	struct cgs_profile_set prof;     /* --profile */
 	struct cgs_sampler_prio sprio;   /* what the sampler runs at */
 	struct cgs_cgrun *cg;            /* cgrun.h: layouts, cgroups */
 	unsigned inv_index, inv_of;      /* invoke.h: this invocation, i of K */
 	char inv_series[33];             /* the series id of --invocations */
-	struct cgs_trace *trace;         /* trace.h: --trace, NULL: off */
+	struct cgs_obs_env obs_env;      /* what the observers see of the run */
+	struct cgs_obs_run obs;          /* observer.h: their options and state */
 };
 
-/* runner/run/opts.c: allocate each workload's options struct, put the option
- * sets of `run` (its own, then each workload's with knobs) into @sets
- * (*nsets of them) and fill in the defaults. 0, -ENOMEM, or -EINVAL when
- * a default does not parse (an internal error, said in @err). */
+/* The most option sets of `run`: its own in pieces, each observer's, each
+ * workload's. */
+#define CGS_RUN_MAX_SETS (CGS_MAX_OBS * 2 + 2 + 64)
+
+/* runner/run/opts.c: allocate each workload's and observer's options
+ * struct, put the option sets of `run` (its own, then each workload's with
+ * knobs) into @sets (*nsets of them, at most CGS_RUN_MAX_SETS) and fill in
+ * the defaults. 0, -ENOMEM, or -EINVAL when a default does not parse (an
+ * internal error, said in @err). */
 int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 		    char *err, size_t errlen);
+/* The sets of `run`'s own options: its table with each observer's rows
+ * at their place (observer.h opts_after), the first titled "run options";
+ * bases in @r (NULL: none, for the docs). Returns how many. */
+size_t cgs_run_own_optsets(struct cgs_run *r, struct cgs_optset *sets);
+/* Free what cgs_run_optsets allocated and parsing put in @sets. */
+void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets);
 void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out);
 /* Check the registry and the option tables; 0 or -EINVAL with @err. */
 int cgs_run_check_registry(char *err, size_t errlen);

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile_set.c - the run-wide set-up of the sampled profile (profile.h):
+ * the rate, the event, what this machine and user may sample, and the
+ * symbols that name the frames.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <link.h>
+#ifdef __x86_64__
+#include <asm/perf_regs.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+#include "runner/observe/profile.h"
+
+static int perf_open(struct perf_event_attr *a, pid_t pid)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, -1, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The rate: "" the default, else 1..perf_event_max_sample_rate. */
+static int parse_rate(struct cgs_profile_set *ps, const char *arg, char *err,
+		      size_t errlen)
+{
+	char line[64];
+	int64_t max = 0;
+	char *end;
+
+	ps->hz = CGS_PROFILE_DEFAULT_HZ;
+	if (*arg) {
+		errno = 0;
+		ps->hz = strtoll(arg, &end, 10);
+		if (errno || *end || ps->hz < 1)
+			return cgs_errf(err, errlen, -EINVAL,
+					"--profile=%s: the rate must be a whole number of Hz >= 1, e.g. --profile=997",
+					arg);
+	}
+	if (!cgs_read_line("/proc/sys/kernel/perf_event_max_sample_rate", line,
+			   sizeof(line)))
+		max = strtoll(line, NULL, 10);
+	if (max > 0 && ps->hz > max)
+		return cgs_errf(err, errlen, -EINVAL,
+				"--profile=%" PRId64 ": above kernel.perf_event_max_sample_rate (%" PRId64
+				"); give a rate <= %" PRId64 " or raise the sysctl",
+				ps->hz, max, max);
+	return 0;
+}
+
+/* Open the event on the runner itself: does it work with @a? */
+static int probe(struct perf_event_attr *a)
+{
+	int fd = perf_open(a, 0);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Can @a sample here, in kernel mode too or else in user mode only? */
+static int probe_modes(struct perf_event_attr *a, bool *user_only)
+{
+	int rc = probe(a);
+
+	*user_only = false;
+	if (rc != -EACCES && rc != -EPERM)
+		return rc;
+	a->exclude_kernel = 1;
+	a->exclude_callchain_kernel = 1;
+	rc = probe(a);
+	if (!rc)
+		*user_only = true;
+	return rc;
+}
+
+/* cycles where there is a PMU, else cpu-clock; kernel mode where allowed. */
+static int pick_event(struct cgs_profile_set *ps, char *err, size_t errlen)
+{
+	struct perf_event_attr *a = &ps->attr;
+	char par[32] = "?";
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+	a->freq = 1;
+	a->sample_freq = (uint64_t)ps->hz;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+#ifdef __x86_64__
+	/* the user IP from the registers saved at kernel entry, not a walk
+	 * of the user stack: cheaper per sample, and the only user frame
+	 * kept anyway */
+	a->sample_type |= PERF_SAMPLE_REGS_USER;
+	a->sample_regs_user = 1ULL << PERF_REG_X86_IP;
+	a->exclude_callchain_user = 1;
+#endif
+	a->disabled = 1;
+	ps->event = "cycles";
+	rc = probe_modes(a, &ps->user_only);
+	if (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		a->exclude_kernel = a->exclude_callchain_kernel = 0;
+		ps->event = "cpu-clock";
+		rc = probe_modes(a, &ps->user_only);
+	}
+	if (rc)
+		return cgs_errf(err, errlen, rc, "--profile: cannot sample %s here: %s%s",
+				ps->event, strerror(-rc),
+				rc == -EINVAL ? " (is the rate above kernel.perf_event_max_sample_rate?)" :
+				rc == -EACCES ? "; run as root, give CAP_PERFMON or sysctl kernel.perf_event_paranoid=1" : "");
+	if (ps->user_only) {
+		cgs_read_line("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
+		ps->note = cgs_fmt("perf_event_paranoid is %s and cgscale is not root: kernel samples are not allowed, so the profile is of user mode only; for kernel frames run as root, give CAP_PERFMON or sysctl kernel.perf_event_paranoid=1",
+				   par);
+	}
+	return 0;
+}
+
+static int main_bias(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(uint64_t *)arg = info->dlpi_addr;   /* the first is the program */
+	return 1;
+}
+
+/* Kernel symbols, said once when hidden; our own functions. */
+static void load_symbols(struct cgs_profile_set *ps)
+{
+	uint64_t bias = 0;
+	int rc;
+
+	/* CGSCALE_KALLSYMS: another kallsyms file, for tests of the
+	 * hidden-address path on a machine that shows them */
+	const char *ks = getenv("CGSCALE_KALLSYMS") ? getenv("CGSCALE_KALLSYMS") : "/proc/kallsyms";
+
+	if (!ps->user_only) {
+		rc = cgs_symtab_load_kallsyms(&ps->ksyms, ks);
+		if (rc)
+			cgs_warn("--profile: cannot read %s (%s): kernel frames stay raw addresses",
+				 ks, strerror(-rc));
+		else if (ps->ksyms.hidden)
+			cgs_warn("--profile: %s shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses; run as root or sysctl kernel.kptr_restrict=0",
+				 ks);
+	}
+	dl_iterate_phdr(main_bias, &bias);
+	rc = cgs_symtab_load_elf(&ps->usyms, "/proc/self/exe", bias);
+	if (rc)
+		cgs_warn("--profile: cannot read cgscale's own symbols (%s): its frames show as [user]",
+			 strerror(-rc));
+}
+
+int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
+		      int64_t interval_ns, char *err, size_t errlen)
+{
+	double need;
+	int rc;
+
+	memset(ps, 0, sizeof(*ps));
+	if (!arg)
+		return 0;
+	rc = parse_rate(ps, arg, err, errlen);
+	if (!rc)
+		rc = pick_event(ps, err, errlen);
+	if (rc)
+		return rc;
+	ps->on = true;
+	/* about 768 bytes a sample, twice the samples of one interval */
+	need = (double)ps->hz * ((double)interval_ns / 1e9) * 768 * 2 / 4096;
+	for (ps->pages = 8; ps->pages < need && ps->pages < 1024; ps->pages *= 2)
+		;
+	return 0;
+}
+
+void cgs_profile_prepare(struct cgs_profile_set *ps)
+{
+	if (!ps->on)
+		return;
+	if (ps->note)
+		cgs_warn("%s", ps->note);
+	load_symbols(ps);
+}
+
+void cgs_profile_set_free(struct cgs_profile_set *ps)
+{
+	cgs_symtab_free(&ps->ksyms);
+	cgs_symtab_free(&ps->usyms);
+	free(ps->note);
+	memset(ps, 0, sizeof(*ps));
+}
