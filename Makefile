@@ -34,6 +34,8 @@ UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
 MAN_IN := $(wildcard doc/man/*.1.in)
 MAN := $(MAN_IN:doc/man/%.in=build/man/%)
 DOCS := README.md results/SCHEMA.md results/COMPARE.md CHANGELOG.md
+# the manual by topic, installed as DOCDIR/docs/*.md (README.md links them there)
+DOC_PAGES := $(wildcard docs/*.md)
 
 .SECONDARY:
 .PHONY: all docs deps-build-check check check-run unit integration layers install clean bench fuzz FORCE
@@ -147,11 +149,12 @@ fuzz: build/fuzz/fuzz_res_read
 
 install: cgscale docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 cgscale $(DESTDIR)$(BINDIR)/cgscale
 	install -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 build/completion/cgscale $(DESTDIR)$(BASHCOMPDIR)/cgscale
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/docs/
 
 clean:
 	rm -rf build cgscale
