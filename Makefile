@@ -102,7 +102,7 @@ check-run: cgscale docs build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
 	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
 	@check/run-integration.sh ./cgscale build/san/cgscale
 
-# the layers point one way (README, "Layout"); needs the objects for calls
+# the layers point one way (docs/layout.md); needs the objects for calls
 layers: cgscale
 	@python3 check/layers.py --objs build/rel
 
