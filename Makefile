@@ -36,6 +36,8 @@ UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
 MAN_IN := $(wildcard doc/man/*.1.in)
 MAN := $(MAN_IN:doc/man/%.in=build/man/%)
 DOCS := README.md results/SCHEMA.md results/COMPARE.md CHANGELOG.md
+# the manual by topic, installed as DOCDIR/docs/*.md (README.md links them there)
+DOC_PAGES := $(wildcard docs/*.md)
 
 .SECONDARY:
 .PHONY: all docs deps-build-check check check-run unit integration layers install clean bench fuzz FORCE
@@ -102,7 +104,7 @@ check-run: cgscale docs build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
 	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
 	@check/run-integration.sh ./cgscale build/san/cgscale
 
-# the layers point one way (README, "Layout"); needs the objects for calls
+# the layers point one way (docs/layout.md); needs the objects for calls
 layers: cgscale
 	@python3 check/layers.py --objs build/rel
 
@@ -149,11 +151,12 @@ fuzz: build/fuzz/fuzz_res_read
 
 install: cgscale docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 cgscale $(DESTDIR)$(BINDIR)/cgscale
 	install -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 build/completion/cgscale $(DESTDIR)$(BASHCOMPDIR)/cgscale
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/docs/
 
 clean:
 	rm -rf build cgscale

@@ -149,7 +149,7 @@ receiver_signal KILL 10 "partner cgs:sf-recv .*killed by signal 9"
 # stopped: alive but reading nothing; the sender gives up after 10 s
 receiver_signal STOP 30 "the receiver read nothing for 10 s"
 
-# nested cgroups (seed 000: netserver in the tasks' cgroup): both modes
+# nested cgroups (as LKP's netperf jobs: netserver in the tasks' cgroup): both modes
 # run in a 3-level hierarchy, and a receiver process sits in its task's leaf
 if [ "$(id -u)" = 0 ] && grep -q 'memory' /proc/self/cgroup; then
 	"$CGSCALE" run -m both -t 1,2 -w 0 -d 0.5 -i 0.25 -q --cgroup-depth 3 \

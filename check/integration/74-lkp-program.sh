@@ -10,8 +10,8 @@
 # parse and its sbin/dump-stat, and the stats in cgscale.json are checked
 # against the result file; then `lkp split-job` expands every job file we
 # ship into atomic jobs with the right parameters. `lkp run` itself writes
-# under /lkp/result and is not run here (README, "cgscale in LKP", shows
-# how far it goes). Without LKP_SRC the LKP part skips loudly.
+# under /lkp/result and is not run here (docs/lkp-and-ci.md, "cgscale in
+# LKP", shows how far it goes). Without LKP_SRC the LKP part skips loudly.
 # Exit 0 pass, 1 fail, 77 skip.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "jq missing"

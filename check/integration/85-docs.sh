@@ -98,5 +98,12 @@ for f in bin/cgscale share/man/man1/cgscale.1 share/man/man1/cgscale-run.1 \
 	 share/doc/cgscale/SCHEMA.md share/doc/cgscale/COMPARE.md share/doc/cgscale/CHANGELOG.md; do
 	[ -f "inst/opt/cgs/$f" ] || fail "make install did not install /opt/cgs/$f"
 done
-[ "$(find inst -type f | wc -l)" -eq "$(( n + 6 ))" ] || fail "make install wrote other files: $(find inst -type f)"
+# the manual's pages, docs/*.md, go to share/doc/cgscale/docs/ (README.md links them there)
+pages=0
+for f in "$REPO"/docs/*.md; do
+	[ -f "inst/opt/cgs/share/doc/cgscale/docs/${f##*/}" ] || fail "make install did not install docs/${f##*/}"
+	pages=$((pages + 1))
+done
+[ "$pages" -ge 9 ] || fail "only $pages pages in docs/"
+[ "$(find inst -type f | wc -l)" -eq "$(( n + 6 + pages ))" ] || fail "make install wrote other files: $(find inst -type f)"
 echo "ok: $n pages render cleanly; completion lists $(wc -l <workloads) workloads; make install"

@@ -81,4 +81,8 @@ bash -n root/usr/share/bash-completion/completions/cgscale || fail "the installe
 for d in README.md.gz SCHEMA.md.gz COMPARE.md.gz CHANGELOG.md copyright; do
 	ls root/usr/share/doc/cgscale/$d* >/dev/null 2>&1 || fail "no /usr/share/doc/cgscale/$d"
 done
+# the manual's pages (dh_compress gzips those over 4 KiB)
+for f in "$REPO"/docs/*.md; do
+	ls root/usr/share/doc/cgscale/docs/"${f##*/}"* >/dev/null 2>&1 || fail "no /usr/share/doc/cgscale/docs/${f##*/}"
+done
 echo "ok: the installed package lists, measures, has its pages, completion and docs ($(( $(date +%s) - start ))s)"

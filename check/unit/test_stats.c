@@ -264,7 +264,7 @@ static void test_bootstrap_basics(void **state)
 	(void)state;
 	assert_int_equal(st_boot_ci_pct(a, 5, b, 5, 0.95, 5000, 7, &lo, &hi), 0);
 	assert_true(lo < -10 && hi > -10 && hi < -8);
-	/* same seed, same interval */
+	/* same bootstrap seed, same interval */
 	assert_int_equal(st_boot_ci_pct(a, 5, b, 5, 0.95, 5000, 7, &lo2, &hi2), 0);
 	close_to(lo2, lo, 0);
 	close_to(hi2, hi, 0);

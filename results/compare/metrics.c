@@ -82,7 +82,7 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_TAIL, NULL, "stat_reader.summary.p99_9_ns", NULL },
 	{ "stat_max", "ns", "slowest stat-file read",
 	  -1, CMP_TAIL, NULL, "stat_reader.summary.max_ns", NULL },
-	/* CPU time of the tasks over the window (on by default; seed 004) */
+	/* CPU time of the tasks over the window (on by default) */
 	{ "sys_us_per_op", "us/op", "system CPU time of the tasks per op",
 	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op", NULL },
 	{ "user_us_per_op", "us/op", "user CPU time of the tasks per op",

@@ -2,7 +2,7 @@
 /*
  * boot2.c - variance between and within invocations, and the two-level
  * bootstrap interval of the % change (boot2.h). Knobs: none; the level,
- * resamples and seed come from the caller.
+ * resamples and the bootstrap's seed come from the caller.
  */
 #include <errno.h>
 #include <math.h>

@@ -6,10 +6,10 @@
  * the sampling ends (window_end), before the tasks stop: O(tasks) reads
  * twice a point, never per sample instant, and nothing added to the
  * tasks' loops. Over
- * the window they give sys_us_per_op and user_us_per_op (seed 004's
- * "System" per page fault), written to extra.cputime. Only the tasks
- * count: a workload's partners (sendfile's receivers) do not. On by
- * default (--no-cputime).
+ * the window they give sys_us_per_op and user_us_per_op (the "System"
+ * time per page fault kernel developers quote), written to extra.cputime.
+ * Only the tasks count: a workload's partners (sendfile's receivers) do
+ * not. On by default (--no-cputime).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -4,8 +4,8 @@
  * during each point's measured window, through perf_event_open with
  * PERF_TYPE_TRACEPOINT (no BPF, no kprobes). One set today, memcg-flush:
  * the memcg stats flushes (memcg:memcg_flush_stats) and the rstat lock
- * (cgroup:cgroup_rstat_locked, _unlock, _lock_contended), for seed 003's
- * question of what flushing costs and who pays it.
+ * (cgroup:cgroup_rstat_locked, _unlock, _lock_contended), to tell what
+ * flushing costs and who pays it.
  *
  * trace.c resolves the sets once per run (ids and record layouts from
  * tracefs; privileges); trace_point.c is the observer (per-CPU
