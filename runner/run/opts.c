@@ -136,16 +136,6 @@ int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 	return 0;
 }
 
-void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
-{
-	fprintf(out, "usage: cgscale run [options] TEST...\n"
-		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
-	for (size_t i = 0; i < nsets; i++)
-		cgs_opt_help(&sets[i], out);
-	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
-		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
-}
-
 /* Registry and option tables are checked before anything else. */
 int cgs_run_check_registry(char *err, size_t errlen)
 {
