@@ -33,8 +33,9 @@ LIB_SRCS := $(filter-out runner/cmd/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(
 UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
-MAN_IN := $(wildcard doc/man/*.1.in)
-MAN := $(MAN_IN:doc/man/%.in=build/man/%)
+# cgscale(1) and one page per row of the command table
+MAN := build/man/cgscale.1 $(patsubst %,build/man/cgscale-%.1,\
+	$(shell sed -n 's/^CGS_COMMAND(\([a-z0-9_]*\))$$/\1/p' runner/cmd/commands.h))
 DOCS := README.md results/SCHEMA.md results/COMPARE.md CHANGELOG.md
 # the manual by topic, installed as DOCDIR/docs/*.md (README.md links them there)
 DOC_PAGES := $(wildcard docs/*.md)
@@ -56,10 +57,11 @@ cgscale: build/rel/runner/cmd/main.o build/rel/libcgs.a
 build/san/cgscale: build/san/runner/cmd/main.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-# The pages: hand-written text in doc/man, options from the tables.
-build/man/%.1: doc/man/%.1.in cgscale
+# The pages: each command's text in its row (runner/cmd/), options from
+# the tables.
+build/man/%.1: cgscale
 	@mkdir -p $(@D)
-	./cgscale --gen-man $* < $< > $@.tmp && mv $@.tmp $@
+	./cgscale --gen-man $* > $@.tmp && mv $@.tmp $@
 
 build/completion/cgscale: cgscale
 	@mkdir -p $(@D)

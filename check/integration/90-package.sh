@@ -72,9 +72,15 @@ jq_check point.json '.complete == true and ([.points[] | .status == "ok" and .su
 	"the installed binary measured its points"
 jq_check point.json ".tool.git == \"$git\"" "the result records the commit"
 man=$T/root/usr/share/man
-for p in cgscale cgscale-run cgscale-list cgscale-events cgscale-compare cgscale-show cgscale-export cgscale-cgroup cgscale-report cgscale-recover; do
+# the pages are those the command table makes: cgscale(1) and one per command
+"$CGSCALE" --gen-man --list >pages.txt || fail "cgscale --gen-man --list failed"
+[ "$(wc -l <pages.txt)" -ge 10 ] || fail "cgscale --gen-man --list names $(wc -l <pages.txt) pages"
+while read -r p; do
 	[ -f "$man/man1/$p.1.gz" ] || fail "no $p(1) in the package"
-done
+done <pages.txt
+sort pages.txt >pages.sorted
+(cd "$man/man1" && ls) | sed 's/\.1\.gz$//' | sort | diff - pages.sorted >/dev/null ||
+	fail "the package has the pages $(ls "$man/man1" | tr '\n' ' '), not $(tr '\n' ' ' <pages.txt)"
 MANPATH=$man MANWIDTH=80 man cgscale-run >man.txt 2>man.err || fail "man cgscale-run failed: $(cat man.err)"
 grep -q -- '--cgroup-depth' man.txt || fail "man cgscale-run lacks --cgroup-depth"
 bash -n root/usr/share/bash-completion/completions/cgscale || fail "the installed completion does not parse"

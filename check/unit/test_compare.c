@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "results/compare/compare.h"
+#include "runner/cmd/cmd.h"
 #include "check/unit/cmp_fixture.h"
 #include "check/unit/synth.h"
 
@@ -41,7 +42,7 @@ static int compare(const char *first, ...)
 	saved = dup(1);
 	null = open("/dev/null", O_WRONLY);
 	dup2(null, 1);
-	status = cmp_cmd_compare(argc, argv);
+	status = cgs_cmd_compare.fn(&cgs_cmd_compare, argc, argv);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

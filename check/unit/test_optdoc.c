@@ -2,7 +2,9 @@
 /*
  * test_optdoc.c - an option table rendered as a man page section (roff
  * escapes, placeholders, choices, defaults) and as bash completion arms,
- * and the generator's handling of a page template.
+ * and the command table as documentation: a row of a test-only table
+ * shows up in cgscale(1), its own page, the list of pages, the completion,
+ * `cgscale --help` and its own --help.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "lib/macros.h"
 #include "lib/optdoc.h"
+#include "runner/cmd/cmd.h"
 #include "runner/cmd/gendoc.h"
 
 struct o {
@@ -84,36 +88,165 @@ static void test_words_and_bash(void **state)
 	free(b);
 }
 
-static int fake(int argc, char **argv)
+/* A toy command in a test-only table: a row is all it takes to be
+ * dispatched, listed, paged and completed. */
+static int toy_fn(const struct cgs_command *self, int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return 0;
+	struct o v = { 0 };
+	struct cgs_optset oset;
+	int first = 0, status = cgs_cmd_open(self, &oset, &v, argc, argv, &first);
+
+	cgs_opt_free(&oset);
+	return status < 0 ? 42 : status;
 }
 
-static void test_template(void **state)
+static const struct cgs_command toy = {
+	.name = "toy",
+	.summary = "toy things",
+	.fn = toy_fn,
+	.opts = { "toy options", table, ARRAY_SIZE(table), NULL },
+	.help_head = "usage: cgscale toy [options] FILE\n",
+	.help_tail = "\nexit status: 0\n",
+	.err_who = "toy",
+	.man = ".TH CGSCALE\\-TOY 1 \"\" \"cgscale @VERSION@\"\n.SH OPTIONS\n@OPTIONS@\n",
+	.complete_args = "-f",
+};
+static const struct cgs_command bare = {
+	.name = "bare", .summary = "bare things", .fn = toy_fn, .man = ".TH B 1\n",
+};
+static const struct cgs_command *const toys[] = { &bare, &toy };
+static const struct cgs_cmdtab toytab = {
+	toys, 2,
+	".TH X 1 \"\" \"cgscale @VERSION@\"\n@COMMANDS@\nplain @OPTIONS@ stays\n.SH SEE ALSO\n@SEEALSO@\n",
+};
+
+/* What @fn writes for @arg into a string (caller frees); its status in *@rc. */
+static char *gen(int (*fn)(const char *, const struct cgs_cmdtab *, FILE *),
+		 const char *arg, int *rc)
 {
-	static const struct cgs_cmd cmds[] = { { "run", fake, "run things" },
-					       { "list", fake, "list things" } };
-	const char tmpl[] = ".TH X 1 \"\" \"cgscale @VERSION@\"\n@COMMANDS@\nplain @OPTIONS@ stays\n";
-	FILE *in = fmemopen((void *)tmpl, strlen(tmpl), "r");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
+	assert_non_null(out);
+	*rc = fn(arg, &toytab, out);
+	fclose(out);
+	return buf;
+}
+
+static void test_row_everywhere(void **state)
+{
+	char *top, *page, *list, *comp;
+	int rc;
+
 	(void)state;
-	assert_int_equal(cgs_gen_man("cgscale", cmds, 2, in, out), 0);
-	fclose(out);
-	fclose(in);
-	assert_null(strstr(buf, "@VERSION@"));
-	assert_non_null(strstr(buf, ".TP\n\\fBlist\\fR\nlist things; see \\fBcgscale\\-list\\fR(1).\n"));
-	assert_non_null(strstr(buf, "plain @OPTIONS@ stays\n"));  /* only a whole line */
-	free(buf);
-	out = open_memstream(&buf, &len);
-	assert_int_equal(cgs_gen_man("cgscale-nosuch", cmds, 2, stdin, out), 2);
-	fclose(out);
-	assert_int_equal(len, 0);
-	free(buf);
+	top = gen(cgs_gen_man, "cgscale", &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(top, "@VERSION@"));
+	assert_non_null(strstr(top, ".TP\n\\fBtoy\\fR\ntoy things; see \\fBcgscale\\-toy\\fR(1).\n"));
+	assert_non_null(strstr(top, "plain @OPTIONS@ stays\n"));  /* only a whole line */
+	assert_non_null(strstr(top, ".SH SEE ALSO\n.BR cgscale\\-bare (1),\n.BR cgscale\\-toy (1)\n"));
+	page = gen(cgs_gen_man, "cgscale-toy", &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(page, ".TH CGSCALE\\-TOY 1"));
+	assert_non_null(strstr(page, ".SS toy options\n"));
+	assert_non_null(strstr(page, "\\fB\\-\\-dry\\-run\\fR"));
+	assert_null(strstr(page, "@OPTIONS@"));
+	list = gen(cgs_gen_man, "--list", &rc);
+	assert_string_equal(list, "cgscale\ncgscale-bare\ncgscale-toy\n");
+	comp = gen(cgs_gen_completion, "bash", &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(comp, "compgen -W \"--help --version bare toy\""));
+	assert_non_null(strstr(comp, "\ttoy)\n"));
+	assert_non_null(strstr(comp, "--help --num -n --colour --dry-run --out -o --profile\""));
+	assert_null(strstr(comp, "\tbare)"));  /* no options, no arguments: no arm */
+	free(top);
+	free(page);
+	free(list);
+	free(comp);
+	free(gen(cgs_gen_man, "cgscale-nosuch", &rc));
+	assert_int_equal(rc, 2);
+}
+
+/* What @argv does to stdout through the dispatch of the toy table. */
+static char *dispatch(int argc, char **argv, int *rc)
+{
+	const struct cgs_command *c = cgs_cmd_find(&toytab, argv[0]);
+	FILE *tmp = tmpfile();
+	int saved = dup(1);
+	char *buf = calloc(1, 4096);
+
+	assert_non_null(c);
+	assert_non_null(tmp);
+	assert_non_null(buf);
+	fflush(stdout);
+	dup2(fileno(tmp), 1);
+	*rc = c->fn(c, argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	assert_true(fread(buf, 1, 4095, tmp) < 4095);
+	fclose(tmp);
+	return buf;
+}
+
+static void test_row_help(void **state)
+{
+	char *help[] = { "toy", "--help" }, *bad[] = { "toy", "--nosuch" },
+	     *ok[] = { "toy", "-n", "4", "f" }, *out;
+	int rc;
+
+	(void)state;
+	out = dispatch(2, help, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "usage: cgscale toy [options] FILE\n\ntoy options:\n"));
+	assert_non_null(strstr(out, "--dry-run"));
+	assert_non_null(strstr(out, "\nexit status: 0\n"));
+	free(out);
+	out = dispatch(2, bad, &rc);
+	assert_int_equal(rc, CGS_EXIT_BADINPUT);
+	assert_string_equal(out, "");
+	free(out);
+	free(dispatch(4, ok, &rc));
+	assert_int_equal(rc, 42);   /* parsed: the command goes on */
+}
+
+static void test_row_top_usage(void **state)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(o);
+	cgs_cmd_top_usage(&toytab, o);
+	fclose(o);
+	assert_non_null(strstr(out, "\ncommands:\n  bare       bare things\n  toy        toy things\n"));
+	free(out);
+}
+
+/* The real table: every row is whole, and its page is its own. */
+static void test_table(void **state)
+{
+	const struct cgs_cmdtab *t = &cgs_cmdtab;
+
+	(void)state;
+	assert_true(t->n >= 9);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct cgs_command *c = t->cmds[i];
+		char th[64];
+
+		assert_non_null(c->name);
+		assert_non_null(c->summary);
+		assert_non_null(c->fn);
+		assert_non_null(c->man);
+		assert_ptr_equal(cgs_cmd_find(t, c->name), c);  /* names are unique */
+		snprintf(th, sizeof(th), ".TH CGSCALE\\-%s 1 ", c->name);
+		for (char *p = th + 13; *p != ' '; p++)
+			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+		assert_non_null(strstr(c->man, th));
+	}
 }
 
 int main(void)
@@ -121,7 +254,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_man),
 		cmocka_unit_test(test_words_and_bash),
-		cmocka_unit_test(test_template),
+		cmocka_unit_test(test_row_everywhere),
+		cmocka_unit_test(test_row_help),
+		cmocka_unit_test(test_row_top_usage),
+		cmocka_unit_test(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/exit.h"
 #include "lib/opt.h"
 #include "results/stats/boot2.h"
 #include "results/model/result.h"
@@ -26,14 +27,15 @@
 
 struct json_object;
 
-/* Exit statuses of compare (see --help and COMPARE.md). */
-#define CMP_EXIT_OK 0
-#define CMP_EXIT_REGRESSION 1
-#define CMP_EXIT_BADINPUT 2
-#define CMP_EXIT_INCOMPARABLE 3
-#define CMP_EXIT_INCONCLUSIVE 4
-#define CMP_EXIT_BISECT_SKIP 125
-#define CMP_EXIT_BISECT_ABORT 128
+/* Exit statuses of compare (see --help and COMPARE.md): the values of
+ * lib/exit.h, under the names of what compare means by them. */
+#define CMP_EXIT_OK CGS_EXIT_OK
+#define CMP_EXIT_REGRESSION CGS_EXIT_FAIL
+#define CMP_EXIT_BADINPUT CGS_EXIT_BADINPUT
+#define CMP_EXIT_INCOMPARABLE CGS_EXIT_INCOMPARABLE
+#define CMP_EXIT_INCONCLUSIVE CGS_EXIT_INCONCLUSIVE
+#define CMP_EXIT_BISECT_SKIP CGS_EXIT_BISECT_SKIP
+#define CMP_EXIT_BISECT_ABORT CGS_EXIT_BISECT_ABORT
 
 #define CMP_MAX_METRICS 48
 #define CMP_MAX_SIDES 26
@@ -290,19 +292,5 @@ int cmp_write_junit(const struct cmp_result *r, const char *path, char *err,
 
 /* Human name of a group: "page_fault3 process tasks=2". */
 void cmp_group_name(const struct cmp_group *g, char *buf, size_t len);
-
-/* Subcommands (runner/cmd/compare.c, show.c): return the exit status. */
-int cmp_cmd_compare(int argc, char **argv);
-int cmp_cmd_show(int argc, char **argv);
-int cmp_cmd_export(int argc, char **argv);
-
-/* The options of `cgscale compare` and `cgscale export`, also the source
- * of their man pages and shell completion. */
-extern const struct cgs_opt cmp_optdefs[];
-extern const size_t cmp_noptdefs;
-extern const struct cgs_opt cmp_export_optdefs[];
-extern const size_t cmp_export_noptdefs;
-extern const struct cgs_opt cmp_show_optdefs[];
-extern const size_t cmp_show_noptdefs;
 
 #endif

@@ -66,8 +66,8 @@ static int write_run(const char *dir, const struct res_point *p,
 	return rc;
 }
 
-int cmp_export_folded(int nargs, char **args, const char *point,
-		      const char *out_dir, char *err, size_t errlen)
+int exp_write_folded(int nargs, char **args, const char *point,
+		     const char *out_dir, char *err, size_t errlen)
 {
 	struct cgs_stacks merged = { 0 };
 	char first[1200] = "";

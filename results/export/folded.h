@@ -13,7 +13,7 @@
  * "TEST:MODE:TASKS[:LAYOUT]", chooses), or with @out_dir one file per run
  * and point there (their paths on stdout). 0, or -errno with @err.
  */
-int cmp_export_folded(int nargs, char **args, const char *point,
-		      const char *out_dir, char *err, size_t errlen);
+int exp_write_folded(int nargs, char **args, const char *point,
+		     const char *out_dir, char *err, size_t errlen);
 
 #endif

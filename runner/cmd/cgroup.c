@@ -15,46 +15,108 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
+#include "lib/macros.h"
+#include "lib/optdoc.h"
 #include "lib/util.h"
+#include "runner/cmd/cmd.h"
 
-#define EXIT_BADINPUT 2
+static const char help_head[] =
+	"usage: cgscale cgroup show [run options] [TEST...]\n"
+	"       cgscale cgroup cleanup [--dry-run] [--force]\n\n"
+	"show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
+	"         would create with these options (--cgroup-depth, --cgroup-parent,\n"
+	"         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
+	"         --topology DESC|XML, -t resolves on that machine (sweep, 50%, all).\n"
+	"cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
+	"         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
+	"         gone; never anything else. The dead run's workers in them are killed;\n"
+	"         a cgroup that holds any other process (one a person moved there) is kept\n"
+	"         and its pids named, unless --force. --dry-run shows what would be\n"
+	"         removed and killed. Exit 1 if some could not be removed.\n";
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: cgscale cgroup show [run options] [TEST...]\n"
-		     "       cgscale cgroup cleanup [--dry-run] [--force]\n\n"
-		     "show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
-		     "         would create with these options (--cgroup-depth, --cgroup-parent,\n"
-		     "         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
-		     "         --topology DESC|XML, -t resolves on that machine (sweep, 50%%, all).\n"
-		     "cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
-		     "         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
-		     "         gone; never anything else. The dead run's workers in them are killed;\n"
-		     "         a cgroup that holds any other process (one a person moved there) is kept\n"
-		     "         and its pids named, unless --force. --dry-run shows what would be\n"
-		     "         removed and killed. Exit 1 if some could not be removed.\n");
-}
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-cgroup(1) - hand-written text; OPTIONS is generated from the\n"
+	".\\\" run option table at build time.\n"
+	".TH CGSCALE\\-CGROUP 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-cgroup \\- show the cgroups a run would create, or clean up a killed run's\n"
+	".SH SYNOPSIS\n"
+	".B cgscale cgroup show\n"
+	".RI [ \"run options\" ]\n"
+	".RI [ TEST ...]\n"
+	".br\n"
+	".B cgscale cgroup cleanup\n"
+	".RB [ \\-\\-dry\\-run ]\n"
+	".RB [ \\-\\-force ]\n"
+	".SH DESCRIPTION\n"
+	".TP\n"
+	".B show\n"
+	"prints the cgroup file systems of this machine and, per layout of\n"
+	".BR \\-\\-cgroup\\-depth ,\n"
+	"the tree of cgroups\n"
+	".B cgscale run\n"
+	"would create with these options, where, and with which knobs.\n"
+	"It creates nothing and needs no privileges.\n"
+	"It takes every option of\n"
+	".BR cgscale\\-run (1);\n"
+	"those that shape the cgroups are\n"
+	".BR \\-\\-cgroup\\-depth ,\n"
+	".BR \\-\\-cgroup\\-parent ,\n"
+	".BR \\-\\-cgroup\\-set ,\n"
+	".BR \\-\\-cgroup\\-leaf ,\n"
+	".B \\-t\n"
+	"and\n"
+	".BR \\-\\-mode .\n"
+	".TP\n"
+	".B cleanup\n"
+	"removes the cgroups of cgscale runs that were killed (SIGKILL, a crash):\n"
+	"only those named cgscale\\-* that carry the marker of a runner that is\n"
+	"gone; never anything else.\n"
+	"The dead run's workers in them are killed; a cgroup that holds any other\n"
+	"process (one a person moved there) is kept and its pids named, unless\n"
+	".BR \\-\\-force .\n"
+	".B \\-\\-dry\\-run\n"
+	"only lists what would be removed and killed.\n"
+	"Removing needs root.\n"
+	".SH OPTIONS\n"
+	".B cleanup\n"
+	"takes the cleanup options;\n"
+	".B show\n"
+	"takes the run options, those of\n"
+	".BR cgscale\\-run (1).\n"
+	"@OPTIONS@\n"
+	".SH EXIT STATUS\n"
+	"0; 1 when a layout cannot be made here (show) or some cgroups could not\n"
+	"be removed (cleanup); 2 for bad input.\n"
+	".SH EXAMPLES\n"
+	".EX\n"
+	"cgscale cgroup show \\-\\-cgroup\\-depth 0,3 \\-\\-cgroup\\-set 1:memory.max=1G \\-t 4\n"
+	"cgscale cgroup cleanup \\-\\-dry\\-run\n"
+	".EE\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-run (1),\n"
+	".BR cgroups (7)\n";
 
-static int cmd_show(int argc, char **argv)
+static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
 	struct cgs_optset sets[CGS_RUN_MAX_SETS];
 	size_t nsets = 0;
 	char err[1024];
-	int rc, first = 0, status = EXIT_BADINPUT;
+	int rc, first = 0, status = CGS_EXIT_BADINPUT;
 	unsigned maxtasks = 1;
 
 	if (!r)
-		return 70;
+		return CGS_EXIT_INTERNAL;
 	if (cgs_run_optsets(r, sets, &nsets, err, sizeof(err)))
 		goto out;
-	rc = cgs_opt_parse(sets, nsets, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		usage(stdout);
-		status = 0;
+	status = cgs_cmd_parse(self, sets, nsets, argc, argv, &first);
+	if (status >= 0)
 		goto out;
-	}
-	if (!rc && !(rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err))))
+	status = CGS_EXIT_BADINPUT;
+	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
+	if (!rc)
 		rc = cgs_tasklist_parse(r->o.tasks, &r->topo, &r->tasks, err, sizeof(err));
 	if (!rc)
 		rc = cgs_cgrun_validate(&r->o, true, &r->cg, err, sizeof(err));
@@ -98,75 +160,117 @@ static void report(void *arg, const char *path, const char *what)
 		t->kept++;
 }
 
-const struct cgs_opt cgs_cleanup_optdefs[] = {
+static const struct cgs_opt cleanup_opts[] = {
 	OPT_BOOL("dry-run", 'n', offsetof(struct cg_clean_opts, dry_run),
 		"only list what would be removed and killed; needs no root"),
 	OPT_BOOL("force", 0, offsetof(struct cg_clean_opts, force),
 		"also remove a dead run's cgroup that holds processes not its own, killing them"),
 };
-const size_t cgs_cleanup_noptdefs = ARRAY_SIZE(cgs_cleanup_optdefs);
+
+/* cleanup opens as cgroup does; its errors name it. */
+static const struct cgs_command cleanup_cmd = {
+	.name = "cgroup cleanup",
+	.opts = { "cleanup options", cleanup_opts, ARRAY_SIZE(cleanup_opts), NULL },
+	.help_head = help_head,
+	.help_omits_opts = true,
+	.err_who = "cgroup cleanup",
+};
 
 static int cmd_cleanup(int argc, char **argv)
 {
 	struct cg_clean_opts o = { .wait_ns = 2 * 1000000000LL, .report = report };
-	struct cgs_optset set = { "cleanup options", cgs_cleanup_optdefs,
-				  cgs_cleanup_noptdefs, &o };
+	struct cgs_optset set = cleanup_cmd.opts;
 	struct tally t = { 0, 0 };
 	struct cg_layout l;
 	char err[1024];
 	int rc, first = 0;
 
-	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		usage(stdout);
-		return 0;
-	}
-	if (!rc && first < argc)
-		rc = cgs_errf(err, sizeof(err), -EINVAL,
-			      "unknown argument '%s'; see 'cgscale cgroup --help'", argv[first]);
-	if (rc) {
-		cgs_err("cgroup cleanup: %s", err);
-		return EXIT_BADINPUT;
+	set.base = &o;
+	rc = cgs_cmd_parse(&cleanup_cmd, &set, 1, argc, argv, &first);
+	if (rc >= 0)
+		return rc;
+	if (first < argc) {
+		cgs_err("cgroup cleanup: unknown argument '%s'; see 'cgscale cgroup --help'",
+			argv[first]);
+		return CGS_EXIT_BADINPUT;
 	}
 	o.arg = &t;
 	if (geteuid() && !o.dry_run) {
 		cgs_err("cgroup cleanup needs root: it removes cgroups (try --dry-run to list them)");
-		return EXIT_BADINPUT;
+		return CGS_EXIT_BADINPUT;
 	}
 	rc = cg_layout_detect(&l, err, sizeof(err));
 	if (!rc && l.kind == CG_NONE) {
 		printf("no cgroup file system is mounted: nothing to clean up\n");
-		return 0;
+		return CGS_EXIT_OK;
 	}
 	if (!rc)
 		rc = cg_lib_init(err, sizeof(err));
 	if (rc) {
 		cgs_err("cgroup cleanup: %s", err);
-		return 1;
+		return CGS_EXIT_FAIL;
 	}
 	rc = cg_clean(&l, &o, err, sizeof(err));
 	if (rc < 0) {
 		cgs_err("cgroup cleanup: %s", err);
-		return 1;
+		return CGS_EXIT_FAIL;
 	}
 	if (!t.removed && !t.kept)
 		printf("no cgroups left behind by cgscale\n");
 	else
 		printf("%u cgroup%s %s, %u left alone\n", t.removed, t.removed == 1 ? "" : "s",
 		       o.dry_run ? "to remove" : "removed", t.kept);
-	return rc ? 1 : 0;
+	return rc ? CGS_EXIT_FAIL : CGS_EXIT_OK;
 }
 
-int cgs_cmd_cgroup(int argc, char **argv)
+static int cmd_cgroup(const struct cgs_command *self, int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EXIT_BADINPUT : 0;
+		cgs_cmd_help(self, NULL, 0, argc < 2 ? stderr : stdout);
+		return argc < 2 ? CGS_EXIT_BADINPUT : CGS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "show"))
-		return cmd_show(argc - 1, argv + 1);
+		return cmd_show(self, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cleanup"))
 		return cmd_cleanup(argc - 1, argv + 1);
 	cgs_err("cgroup: unknown subcommand '%s'; use show or cleanup", argv[1]);
-	return EXIT_BADINPUT;
+	return CGS_EXIT_BADINPUT;
 }
+
+/* The page: cleanup's options, then show's (run's own); the completion
+ * after show: run's (cleanup's are in complete_head). */
+static size_t doc_sets(enum cgs_doc_use use, struct cgs_optset *sets, size_t max)
+{
+	size_t n = 0;
+
+	if (use == CGS_DOC_MAN && n < max)
+		sets[n++] = cleanup_cmd.opts;
+	if (n + CGS_RUN_MAX_SETS <= max)
+		n += cgs_run_own_optsets(NULL, sets + n);
+	return n;
+}
+
+/* Completion: the subcommands, and cleanup's options. */
+static void complete_head(FILE *out)
+{
+	fputs("\tif [ \"$cmd\" = cgroup ]; then\n"
+	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	      "\t\t\tCOMPREPLY=($(compgen -W \"show cleanup --help\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n"
+	      "\t\tif [ \"${COMP_WORDS[2]}\" = cleanup ]; then\n"
+	      "\t\t\tCOMPREPLY=($(compgen -W \"--help", out);
+	cgs_opt_words(&cleanup_cmd.opts, out);
+	fputs("\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n\tfi\n", out);
+}
+
+const struct cgs_command cgs_cmd_cgroup = {
+	.name = "cgroup",
+	.summary = "show the cgroups a run would create, or clean up a killed run's",
+	.fn = cmd_cgroup,
+	.doc_sets = doc_sets,
+	.help_head = help_head,
+	.help_omits_opts = true,
+	.man = man,
+	.complete_args = CGS_COMPLETE_WORKLOADS,
+	.complete_prev = CGS_COMPLETE_RUN_PREV,
+	.complete_head = complete_head,
+};

@@ -3,7 +3,7 @@
  * compare.c - `cgscale compare BASE NEW [NEW...]`: the option table,
  * loading the sides, the analysis, the output and the exit status.
  * Knobs: --threshold*, --max-cov, --alpha, --axis, --format, --junit,
- * --bisect, --fail-on-inconclusive (see usage() and COMPARE.md).
+ * --bisect, --fail-on-inconclusive (see --help and COMPARE.md).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include "results/compare/compare.h"
 #include "results/compare/profile.h"
 #include "results/report/report.h"
+#include "runner/cmd/cmd.h"
 
 struct cmp_cli {
 	double threshold, threshold2, threshold3, max_cov, alpha;
@@ -30,7 +31,7 @@ struct cmp_cli {
 };
 
 #define CO(f) offsetof(struct cmp_cli, f)
-const struct cgs_opt cmp_optdefs[] = {
+static const struct cgs_opt compare_opts[] = {
 	OPT_NUMBER("threshold", 'T', CO(threshold), "2", 0, 1000, "PCT",
 		"practical threshold T of the primary metric (ops/s): a verdict needs the whole CI beyond +-T"),
 	OPT_NUMBER("threshold-secondary", 0, CO(threshold2), "5", 0, 1000, "PCT",
@@ -69,24 +70,35 @@ const struct cgs_opt cmp_optdefs[] = {
 	OPT_STRING("html", 0, CO(html), NULL, "FILE",
 		"also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
 };
-const size_t cmp_noptdefs = ARRAY_SIZE(cmp_optdefs);
-#define NOPTS cmp_noptdefs
 
-static void usage(const struct cgs_optset *set, FILE *out)
+static const char help_head[] =
+	"usage: cgscale compare [options] BASE NEW [NEW...]\n"
+	"Compare result files side by side. Each side is a result file or a directory\n"
+	"of them (searched recursively for *.json): all the runs of that side. BASE is\n"
+	"the baseline; each NEW side gets its own columns. Runs are grouped by point\n"
+	"(test, mode, tasks, cgroup layout, workload options); one run is one value.\n"
+	"\nVerdicts per point and metric (+ is always better, CI of the % change):\n"
+	"  REGRESSION    the CI lies entirely below -T\n"
+	"  IMPROVEMENT   the CI lies entirely above +T\n"
+	"  NOISY         a side's CoV is above --max-cov (and no REGRESSION/IMPROVEMENT)\n"
+	"  NO_CHANGE     the CI lies within +-T\n"
+	"  INCONCLUSIVE  anything else (too few runs, CI across +-T)\n"
+	"Secondary metrics also need a Benjamini-Hochberg q below --alpha.\n";
+
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  0  no REGRESSION\n"
+	"  1  at least one REGRESSION\n"
+	"  2  bad usage or unreadable input (corrupt, foreign or newer file, no measured point)\n"
+	"  3  incomparable inputs (a critical environment field differs, no point in common)\n"
+	"  4  no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with --fail-on-inconclusive\n"
+	"  with --bisect: 0 good, 1 bad, 125 skip (undecided, unreadable or incomparable),\n"
+	"  128 bad usage (aborts git bisect run)\n"
+	"\nSee results/COMPARE.md for how to read the output and the statistics used.\n";
+
+/* --help after the options: the metrics, from their table. */
+static void help_metrics(FILE *out)
 {
-	fprintf(out, "usage: cgscale compare [options] BASE NEW [NEW...]\n"
-		     "Compare result files side by side. Each side is a result file or a directory\n"
-		     "of them (searched recursively for *.json): all the runs of that side. BASE is\n"
-		     "the baseline; each NEW side gets its own columns. Runs are grouped by point\n"
-		     "(test, mode, tasks, cgroup layout, workload options); one run is one value.\n"
-		     "\nVerdicts per point and metric (+ is always better, CI of the %% change):\n"
-		     "  REGRESSION    the CI lies entirely below -T\n"
-		     "  IMPROVEMENT   the CI lies entirely above +T\n"
-		     "  NOISY         a side's CoV is above --max-cov (and no REGRESSION/IMPROVEMENT)\n"
-		     "  NO_CHANGE     the CI lies within +-T\n"
-		     "  INCONCLUSIVE  anything else (too few runs, CI across +-T)\n"
-		     "Secondary metrics also need a Benjamini-Hochberg q below --alpha.\n");
-	cgs_opt_help(set, out);
 	fprintf(out, "\nmetrics:\n");
 	for (size_t m = 0; m < cmp_nbase_metrics; m++) {
 		const struct cmp_metric *mt = &cmp_base_metrics[m];
@@ -101,16 +113,85 @@ static void usage(const struct cgs_optset *set, FILE *out)
 				cmp_class_names[mt->cls], mt->dir > 0 ? "higher" : "lower",
 				mt->desc);
 	}
-	fprintf(out, "\nexit status:\n"
-		     "  0  no REGRESSION\n"
-		     "  1  at least one REGRESSION\n"
-		     "  2  bad usage or unreadable input (corrupt, foreign or newer file, no measured point)\n"
-		     "  3  incomparable inputs (a critical environment field differs, no point in common)\n"
-		     "  4  no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with --fail-on-inconclusive\n"
-		     "  with --bisect: 0 good, 1 bad, 125 skip (undecided, unreadable or incomparable),\n"
-		     "  128 bad usage (aborts git bisect run)\n"
-		     "\nSee results/COMPARE.md for how to read the output and the statistics used.\n");
 }
+
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-compare(1) - hand-written text; OPTIONS is generated from the\n"
+	".\\\" option table at build time.\n"
+	".TH CGSCALE\\-COMPARE 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-compare \\- compare result files: statistics, verdicts, CI exit codes\n"
+	".SH SYNOPSIS\n"
+	".B cgscale compare\n"
+	".RI [ options ]\n"
+	".I BASE NEW\n"
+	".RI [ NEW ...]\n"
+	".SH DESCRIPTION\n"
+	".B cgscale compare\n"
+	"puts result files side by side.\n"
+	"Each side is a result file or a directory of them (searched recursively\n"
+	"for *.json): all the runs of that side.\n"
+	".I BASE\n"
+	"is the baseline; each\n"
+	".I NEW\n"
+	"side gets its own columns.\n"
+	"Runs are grouped by point (test, mode, tasks, cgroup layout, workload\n"
+	"options); one run is one value.\n"
+	".PP\n"
+	"For every point and metric it gives the % change of the mean with a\n"
+	"bootstrap confidence interval, the Mann\\-Whitney U test (exact for small\n"
+	"samples), optionally Welch's t\\-test, Benjamini\\-Hochberg q\\-values for\n"
+	"the secondary metrics, and a verdict:\n"
+	".TP\n"
+	".B REGRESSION\n"
+	"the CI lies entirely below \\-T\n"
+	".TP\n"
+	".B IMPROVEMENT\n"
+	"the CI lies entirely above +T\n"
+	".TP\n"
+	".B NOISY\n"
+	"a side's coefficient of variation is above \\-\\-max\\-cov\n"
+	".TP\n"
+	".B NO_CHANGE\n"
+	"the CI lies within \\(+-T\n"
+	".TP\n"
+	".B INCONCLUSIVE\n"
+	"anything else (too few runs, a CI across \\(+-T)\n"
+	".PP\n"
+	"COMPARE.md, installed with the documentation, explains the statistics.\n"
+	".SH OPTIONS\n"
+	"@OPTIONS@\n"
+	".SH EXIT STATUS\n"
+	".TP\n"
+	".B 0\n"
+	"no REGRESSION\n"
+	".TP\n"
+	".B 1\n"
+	"at least one REGRESSION\n"
+	".TP\n"
+	".B 2\n"
+	"bad usage or unreadable input\n"
+	".TP\n"
+	".B 3\n"
+	"incomparable inputs (a critical environment field differs, no point in common)\n"
+	".TP\n"
+	".B 4\n"
+	"no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with \\-\\-fail\\-on\\-inconclusive\n"
+	".PP\n"
+	"With\n"
+	".BR \\-\\-bisect :\n"
+	"0 good, 1 bad, 125 skip, 128 bad usage (aborts git bisect run).\n"
+	".SH EXAMPLES\n"
+	".EX\n"
+	"cgscale compare base/ new/\n"
+	"cgscale compare \\-\\-format json \\-\\-junit junit.xml base.json new.json\n"
+	"git bisect run sh \\-c 'make && ./cgscale run \\-r 5 \\-o new.json page_fault1 && ./cgscale compare \\-\\-bisect base.json new.json'\n"
+	".EE\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-run (1),\n"
+	".BR cgscale\\-show (1),\n"
+	".BR cgscale\\-report (1)\n";
 
 /* --metrics: the names of the base table are checked here, before any
  * input is read; aux.NAME ones by cmp_analyse, once the inputs say which
@@ -242,70 +323,87 @@ static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
 	return 0;
 }
 
-int cmp_cmd_compare(int argc, char **argv)
+/* The options together and the sides' count, before any input is read;
+ * the --html page's path into *@html. -1 to go on, else the exit status
+ * (said on stderr). */
+static int check_args(const struct cmp_cli *cli, struct cmp_result *r,
+		      int nsides, char **html)
 {
-	struct cmp_cli cli = { 0 };
-	struct cgs_optset set = { "compare options", cmp_optdefs, NOPTS, &cli };
-	struct cmp_result r = { 0 };
-	struct cmp_profile prof = { 0 };
-	bool bisect = wants_bisect(argc, argv);
-	int status = bisect ? CMP_EXIT_BISECT_ABORT : CMP_EXIT_BADINPUT;
-	int first = 0, rc, nsides;
-	char err[1024] = "", *html = NULL;
+	char err[1024] = "";
+	int rc = to_opts(cli, &r->o, err, sizeof(err));
 
-	if (cgs_opt_check_table(cmp_optdefs, NOPTS, "compare", err, sizeof(err)) ||
-	    cgs_opt_defaults(&set, err, sizeof(err))) {
-		cgs_errs("compare", "internal error: %s", err);
-		goto out;
-	}
-	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		usage(&set, stdout);
-		status = 0;
-		goto out;
-	}
-	if (!rc)
-		rc = to_opts(&cli, &r.o, err, sizeof(err));
-	nsides = argc - first;
 	if (!rc && nsides < 2)
 		rc = cgs_errf(err, sizeof(err), -EINVAL, "give a baseline and at least one new side: cgscale compare BASE NEW [NEW...]");
 	if (!rc && nsides > CMP_MAX_SIDES)
 		rc = cgs_errf(err, sizeof(err), -EINVAL, "at most %d sides", CMP_MAX_SIDES);
-	if (rc) {
-		cgs_errs("compare", "%s", err);
-		goto out;
-	}
-	if (cli.html && !(html = rpt_output_path("--html", cli.html, err, sizeof(err)))) {
-		cgs_errs("compare", "%s", err);
-		goto out;
-	}
-	if (cli.junit && cgs_check_out_path("--junit", cli.junit, err, sizeof(err))) {
-		cgs_errs("compare", "%s", err);
-		goto out;
-	}
-	/* from here on, bad input is a commit to skip when bisecting */
-	status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_BADINPUT;
-	if (load_sides(&r, nsides, argv + first))
-		goto out;
-	rc = cmp_analyse(&r, err, sizeof(err));
+	if (!rc && cli->html && !(*html = rpt_output_path("--html", cli->html, err, sizeof(err))))
+		rc = -EINVAL;
+	if (!rc && cli->junit)
+		rc = cgs_check_out_path("--junit", cli->junit, err, sizeof(err));
+	if (!rc)
+		return -1;
+	cgs_errs("compare", "%s", err);
+	return CGS_EXIT_BADINPUT;
+}
+
+/* Load the sides @args, compare them and write the outputs: the exit
+ * status. Bad input from here on is a commit to skip when bisecting. */
+static int compare(struct cmp_result *r, const struct cmp_cli *cli,
+		   const char *html, int nsides, char **args, bool bisect)
+{
+	struct cmp_profile prof = { 0 };
+	int status = bisect ? CGS_EXIT_BISECT_SKIP : CGS_EXIT_BADINPUT, rc;
+	char err[1024] = "";
+
+	if (load_sides(r, nsides, args))
+		return status;
+	rc = cmp_analyse(r, err, sizeof(err));
 	if (rc == -EXDEV) {
-		cgs_errs("compare", "incomparable inputs: %s", r.problem);
-		status = bisect ? CMP_EXIT_BISECT_SKIP : CMP_EXIT_INCOMPARABLE;
+		cgs_errs("compare", "incomparable inputs: %s", r->problem);
 		if (html)   /* the page shows the environment diff: why */
-			write_html(&r, html);
-		goto out;
+			write_html(r, html);
+		return bisect ? CGS_EXIT_BISECT_SKIP : CGS_EXIT_INCOMPARABLE;
 	}
-	if (rc) {
+	if (rc)
 		cgs_errs("compare", "%s", *err ? err : strerror(-rc));
-		goto out;
-	}
-	if (write_outputs(&r, &cli, html, &prof))
-		goto out;
-	status = cmp_exit_status(&r);
-out:
-	free(html);
+	else if (!write_outputs(r, cli, html, &prof))
+		status = cmp_exit_status(r);
+	r->prof = NULL;
 	cmp_profile_free(&prof);
+	return status;
+}
+
+static int cmd_compare(const struct cgs_command *self, int argc, char **argv)
+{
+	struct cmp_cli cli = { 0 };
+	struct cgs_optset set;
+	struct cmp_result r = { 0 };
+	bool bisect = wants_bisect(argc, argv);
+	int first = 0, status;
+	char *html = NULL;
+
+	status = cgs_cmd_open(self, &set, &cli, argc, argv, &first);
+	if (status < 0)
+		status = check_args(&cli, &r, argc - first, &html);
+	if (status == CGS_EXIT_BADINPUT && bisect)
+		status = CGS_EXIT_BISECT_ABORT;
+	if (status < 0)
+		status = compare(&r, &cli, html, argc - first, argv + first, bisect);
+	free(html);
 	cmp_result_free(&r);
 	cgs_opt_free(&set);
 	return status;
 }
+
+const struct cgs_command cgs_cmd_compare = {
+	.name = "compare",
+	.summary = "compare result files: statistics, verdicts, CI exit codes",
+	.fn = cmd_compare,
+	.opts = { "compare options", compare_opts, ARRAY_SIZE(compare_opts), NULL },
+	.help_head = help_head,
+	.help_more = help_metrics,
+	.help_tail = help_tail,
+	.err_who = "compare",
+	.man = man,
+	.complete_args = "-f",
+};

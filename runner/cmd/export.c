@@ -18,6 +18,7 @@
 #include "results/compare/compare.h"
 #include "results/export/export.h"
 #include "results/export/folded.h"
+#include "runner/cmd/cmd.h"
 
 struct exp_opts {
 	bool tsv, folded;
@@ -25,7 +26,7 @@ struct exp_opts {
 	char *point, *out_dir;
 };
 
-const struct cgs_opt cmp_export_optdefs[] = {
+static const struct cgs_opt export_opts[] = {
 	OPT_ENUM("format", 'f', offsetof(struct exp_opts, format), "tsv", exp_format_names,
 		"tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats"),
 	OPT_BOOL("tsv", 0, offsetof(struct exp_opts, tsv), "the same as --format tsv"),
@@ -36,83 +37,135 @@ const struct cgs_opt cmp_export_optdefs[] = {
 	OPT_STRING("out-dir", 0, offsetof(struct exp_opts, out_dir), NULL, "DIR",
 		"--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
 };
-const size_t cmp_export_noptdefs = ARRAY_SIZE(cmp_export_optdefs);
 
-static void export_usage(const struct cgs_optset *set)
+static const char help_head[] =
+	"usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
+	"Write every observation of the result files as one tidy long table, one row\n"
+	"per value that exists, with the columns: file test mode tasks cgroup options\n"
+	"run status scope task interval phase t_s metric unit value. scope 'point' rows\n"
+	"are the whole point (per run, or per interval when interval is set); scope\n"
+	"'task' rows are one task in one interval. results/SCHEMA.md lists them all.\n"
+	"lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
+	"\n"
+	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
+	"writes the collapsed stacks of a point run with --profile (\"frame;frame count\").\n";
+
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-export(1) - hand-written text; OPTIONS is generated from the\n"
+	".\\\" option table at build time.\n"
+	".TH CGSCALE\\-EXPORT 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-export \\- write result files as one tidy long table for R, pandas, gnuplot\n"
+	".SH SYNOPSIS\n"
+	".B cgscale export\n"
+	".RB [ \\-\\-format \" \" tsv | csv | json\\-lines | lkp\\-stats ]\n"
+	".IR FILE | DIR ...\n"
+	".SH DESCRIPTION\n"
+	".B cgscale export\n"
+	"writes every observation of the result files as one tidy long table, one\n"
+	"row per value that exists, with the columns\n"
+	".IP\n"
+	"file test mode tasks cgroup options run status scope task interval phase t_s metric unit value\n"
+	".PP\n"
+	"Rows of scope \"point\" are the whole point (per run, or per interval when\n"
+	"interval is set); rows of scope \"task\" are one task in one interval.\n"
+	"SCHEMA.md, installed with the documentation, lists them all.\n"
+	"Every input is loaded before anything is written.\n"
+	".B lkp\\-stats\n"
+	"prints the key: value lines of LKP's cgscale program (one test).\n"
+	".SH OPTIONS\n"
+	"@OPTIONS@\n"
+	".SH EXIT STATUS\n"
+	"0, or 2 for bad usage or an unreadable input.\n"
+	".SH EXAMPLES\n"
+	".EX\n"
+	"cgscale export base.json new.json > all.tsv\n"
+	"cgscale export \\-\\-format csv results/runs/ > all.csv\n"
+	".EE\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-show (1),\n"
+	".BR cgscale\\-compare (1)\n";
+
+/* What the options say together, before any input is read: "" when they
+ * agree, else the message in @err. */
+static void check_opts(const struct exp_opts *o, int nargs, char *err, size_t errlen)
 {
-	printf("usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
-	       "Write every observation of the result files as one tidy long table, one row\n"
-	       "per value that exists, with the columns: file test mode tasks cgroup options\n"
-	       "run status scope task interval phase t_s metric unit value. scope 'point' rows\n"
-	       "are the whole point (per run, or per interval when interval is set); scope\n"
-	       "'task' rows are one task in one interval. results/SCHEMA.md lists them all.\n"
-	       "lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
-	       "\n"
-	       "       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
-	       "writes the collapsed stacks of a point run with --profile (\"frame;frame count\").\n");
-	cgs_opt_help(set, stdout);
+	if (o->tsv && o->format != EXP_TSV)
+		snprintf(err, errlen, "--tsv and --format %s disagree: give one",
+			 exp_format_names[o->format]);
+	else if (nargs <= 0)
+		snprintf(err, errlen, "give one or more result files or directories");
+	else if (o->folded && o->tsv)
+		snprintf(err, errlen, "--tsv and --folded disagree: give one");
+	else if (!o->folded && (o->point || o->out_dir))
+		snprintf(err, errlen, "--point and --out-dir go with --folded");
 }
 
-int cmp_cmd_export(int argc, char **argv)
+/* The table or LKP stats of @args on stdout; every input is read before
+ * a line is written. 0 or -errno with @err. */
+static int write_table(const struct exp_opts *o, int nargs, char **args,
+		       char *err, size_t errlen)
 {
-	struct exp_opts o = { 0 };
-	struct cgs_optset set = { "export options", cmp_export_optdefs,
-				  cmp_export_noptdefs, &o };
-	struct cmp_side *sides = NULL;
-	int first = 0, rc, status = CMP_EXIT_BADINPUT;
+	struct cmp_side *sides = calloc((size_t)nargs, sizeof(*sides));
 	unsigned n = 0;
-	char err[1024] = "";
+	int rc = 0;
 
-	rc = cgs_opt_defaults(&set, err, sizeof(err));
-	if (!rc)
-		rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		export_usage(&set);
-		return 0;
-	}
-	if (!rc && o.tsv && o.format != EXP_TSV)
-		snprintf(err, sizeof(err), "--tsv and --format %s disagree: give one",
-			 exp_format_names[o.format]);
-	else if (!rc && first >= argc)
-		snprintf(err, sizeof(err), "give one or more result files or directories");
-	else if (!rc && o.folded && o.tsv)
-		snprintf(err, sizeof(err), "--tsv and --folded disagree: give one");
-	else if (!rc && !o.folded && (o.point || o.out_dir))
-		snprintf(err, sizeof(err), "--point and --out-dir go with --folded");
-	if (rc || *err)
+	if (!sides)
+		return cgs_errf(err, errlen, -ENOMEM, "out of memory");
+	for (int a = 0; a < nargs && !rc; a++, n++)
+		rc = cmp_side_load(&sides[n], args[a], err, errlen);
+	if (rc)
 		goto out;
-	if (o.folded) {
-		rc = cmp_export_folded(argc - first, argv + first, o.point, o.out_dir,
-				       err, sizeof(err));
-		status = rc || fflush(stdout) ? CMP_EXIT_BADINPUT : 0;
-		goto out;
-	}
-	sides = calloc((size_t)(argc - first), sizeof(*sides));
-	if (!sides) {
-		snprintf(err, sizeof(err), "out of memory");
-		goto out;
-	}
-	/* every input is read before a line is written */
-	for (int a = first; a < argc; a++, n++)
-		if (cmp_side_load(&sides[n], argv[a], err, sizeof(err))) {
-			n++;
-			goto out;
-		}
-	if (o.format == EXP_LKP_STATS)
-		rc = exp_write_lkp_stats(stdout, sides, n, err, sizeof(err));
+	if (o->format == EXP_LKP_STATS)
+		rc = exp_write_lkp_stats(stdout, sides, n, err, errlen);
 	else
-		rc = exp_write_table(stdout, (enum exp_format)o.format, sides, n);
+		rc = exp_write_table(stdout, (enum exp_format)o->format, sides, n);
 	if (!rc && fflush(stdout))
 		rc = -EIO;
 	if (rc == -EIO)
-		snprintf(err, sizeof(err), "cannot write the output");
-	status = rc ? CMP_EXIT_BADINPUT : 0;
+		snprintf(err, errlen, "cannot write the output");
 out:
-	if (status && *err)
-		cgs_errs("export", "%s", err);
 	for (unsigned i = 0; i < n; i++)
 		cmp_side_free(&sides[i]);
 	free(sides);
+	return rc;
+}
+
+static int cmd_export(const struct cgs_command *self, int argc, char **argv)
+{
+	struct exp_opts o = { 0 };
+	struct cgs_optset set;
+	int first = 0, rc, status;
+	char err[1024] = "";
+
+	status = cgs_cmd_open(self, &set, &o, argc, argv, &first);
+	if (status >= 0)
+		goto out;
+	status = CGS_EXIT_BADINPUT;
+	check_opts(&o, argc - first, err, sizeof(err));
+	if (*err)
+		goto out;
+	if (o.folded)
+		rc = exp_write_folded(argc - first, argv + first, o.point, o.out_dir,
+				      err, sizeof(err));
+	else
+		rc = write_table(&o, argc - first, argv + first, err, sizeof(err));
+	status = rc || fflush(stdout) ? CGS_EXIT_BADINPUT : CGS_EXIT_OK;
+out:
+	if (status && *err)
+		cgs_errs("export", "%s", err);
 	cgs_opt_free(&set);
 	return status;
 }
+
+const struct cgs_command cgs_cmd_export = {
+	.name = "export",
+	.summary = "write result files as a tidy table (tsv, csv, json-lines) or LKP stats",
+	.fn = cmd_export,
+	.opts = { "export options", export_opts, ARRAY_SIZE(export_opts), NULL },
+	.help_head = help_head,
+	.err_who = "export",
+	.man = man,
+	.complete_args = "-f",
+};

@@ -19,6 +19,7 @@
 #include "lib/util.h"
 #include "runner/run/run.h"
 #include "lib/macros.h"
+#include "runner/cmd/cmd.h"
 
 struct rpt_cli {
 	char *output, *title, *gnuplot;
@@ -26,7 +27,7 @@ struct rpt_cli {
 };
 
 #define RC(f) offsetof(struct rpt_cli, f)
-const struct cgs_opt cgs_report_optdefs[] = {
+static const struct cgs_opt report_opts[] = {
 	OPT_STRING("output", 'o', RC(output), "report.html", "FILE",
 		"the page to write, a directory to put report.html in, or - for stdout"),
 	OPT_STRING("title", 0, RC(title), NULL, "TEXT",
@@ -35,22 +36,54 @@ const struct cgs_opt cgs_report_optdefs[] = {
 		"the gnuplot that draws the charts (Debian package gnuplot-nox)"),
 	OPT_BOOL("no-charts", 0, RC(no_charts), "tables only: do not run gnuplot"),
 };
-const size_t cgs_report_noptdefs = ARRAY_SIZE(cgs_report_optdefs);
-#define NOPTS cgs_report_noptdefs
 
-static void usage(const struct cgs_optset *set, FILE *out)
-{
-	fprintf(out, "usage: cgscale report [options] RESULT...\n"
-		     "Write one self-contained HTML page (inline SVG, no script, no network)\n"
-		     "from result files or directories of them (searched for *.json): the\n"
-		     "environment, per test the scalability curve, per point the ops/s of each\n"
-		     "task and total ops/s over time, perf counter and cgroup sections, and the\n"
-		     "table behind every chart. Charts need gnuplot; without it the page has the\n"
-		     "tables and says so.\n");
-	cgs_opt_help(set, out);
-	fprintf(out, "\nexit status: 0 written; 1 written, but some charts failed; 2 bad input or\n"
-		     "unwritable output (nothing written).\n");
-}
+static const char help_head[] =
+	"usage: cgscale report [options] RESULT...\n"
+	"Write one self-contained HTML page (inline SVG, no script, no network)\n"
+	"from result files or directories of them (searched for *.json): the\n"
+	"environment, per test the scalability curve, per point the ops/s of each\n"
+	"task and total ops/s over time, perf counter and cgroup sections, and the\n"
+	"table behind every chart. Charts need gnuplot; without it the page has the\n"
+	"tables and says so.\n";
+
+static const char help_tail[] =
+	"\nexit status: 0 written; 1 written, but some charts failed; 2 bad input or\n"
+	"unwritable output (nothing written).\n";
+
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-report(1) - hand-written text; OPTIONS is generated from the\n"
+	".\\\" option table at build time.\n"
+	".TH CGSCALE\\-REPORT 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-report \\- write an HTML page with charts and tables of result files\n"
+	".SH SYNOPSIS\n"
+	".B cgscale report\n"
+	".RI [ options ]\n"
+	".IR RESULT ...\n"
+	".SH DESCRIPTION\n"
+	".B cgscale report\n"
+	"writes one self\\-contained HTML page (inline SVG, no script, no network)\n"
+	"from result files or directories of them (searched for *.json): the\n"
+	"environment, per test the scalability curve, per point the ops/s of each\n"
+	"task and the total ops/s over time, perf counter and cgroup sections,\n"
+	"and the table behind every chart.\n"
+	"Charts are drawn by gnuplot (Debian package gnuplot\\-nox); without it the\n"
+	"page has the tables and says so.\n"
+	".SH OPTIONS\n"
+	"@OPTIONS@\n"
+	".SH EXIT STATUS\n"
+	"0 written; 1 written, but some charts failed; 2 bad input or an\n"
+	"unwritable output (nothing written).\n"
+	".SH EXAMPLES\n"
+	".EX\n"
+	"cgscale report \\-o report.html results/runs/\n"
+	"cgscale report \\-\\-no\\-charts \\-o \\- base.json > tables.html\n"
+	".EE\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-run (1),\n"
+	".BR cgscale\\-compare (1),\n"
+	".BR gnuplot (1)\n";
 
 static void default_title(const struct rpt_input *in, unsigned n, char *buf,
 			  size_t len)
@@ -81,30 +114,77 @@ static const char *describe(const char *test, char *buf, size_t len)
 	return buf;
 }
 
-int cgs_cmd_report(int argc, char **argv)
+/* Build the page of the @n inputs @in and write it to @path (NULL:
+ * stdout), its charts drawn unless --no-charts: the exit status. */
+static int write_report(const struct rpt_cli *cli, const struct rpt_input *in,
+			unsigned n, const char *path)
+{
+	struct rpt_doc doc = { 0 };
+	char err[1024], title[512];
+	int rc, status = CGS_EXIT_FAIL;
+
+	if (cli->title)
+		snprintf(title, sizeof(title), "%s", cli->title);
+	else
+		default_title(in, n, title, sizeof(title));
+	if (rpt_doc_init(&doc, title) || rpt_build_runs(&doc, in, n, describe)) {
+		fprintf(stderr, "cgscale: out of memory building the report\n");
+		goto out;
+	}
+	rc = rpt_doc_write(&doc, path, cli->no_charts ? NULL : cli->gnuplot, err,
+			   sizeof(err));
+	if (rc == -ENOENT)
+		cgs_err("%s: no charts, tables only; install the Debian "
+			"package gnuplot-nox for the charts", err);
+	else if (rc == -EIO)
+		cgs_err("%s", err);
+	else if (rc) {
+		cgs_err("%s", err);
+		status = CGS_EXIT_BADINPUT;
+		goto out;
+	}
+	if (path)
+		fprintf(stderr, "cgscale: report in %s\n", path);
+	status = rc == -EIO ? CGS_EXIT_FAIL : CGS_EXIT_OK;
+out:
+	rpt_doc_free(&doc);
+	return status;
+}
+
+/* Load the inputs @args into *@in, *@n of them; 0 or -errno, said. */
+static int load(int nargs, char **args, struct rpt_input **in, unsigned *n)
+{
+	char err[1024];
+	unsigned npoints = 0;
+
+	for (int i = 0; i < nargs; i++)
+		if (rpt_load(args[i], in, n, err, sizeof(err))) {
+			cgs_err("%s", err);
+			return -EINVAL;
+		}
+	for (unsigned i = 0; i < *n; i++)
+		npoints += (*in)[i].res.npoints;
+	if (!npoints) {
+		cgs_err("report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written",
+			args[0], nargs > 1 ? " and the others" : "");
+		return -ENODATA;
+	}
+	return 0;
+}
+
+static int cmd_report(const struct cgs_command *self, int argc, char **argv)
 {
 	struct rpt_cli cli = { 0 };
-	struct cgs_optset set = { "report options", cgs_report_optdefs, cgs_report_noptdefs, &cli };
+	struct cgs_optset set;
 	struct rpt_input *in = NULL;
-	struct rpt_doc doc = { 0 };
-	char err[1024], title[512], *path = NULL;
-	unsigned n = 0, npoints;
-	int first, rc, status = 2;
+	char err[1024], *path = NULL;
+	unsigned n = 0;
+	int first = 0, status;
 
-	if (cgs_opt_defaults(&set, err, sizeof(err))) {
-		fprintf(stderr, "cgscale: internal error: %s\n", err);
-		return 70;
-	}
-	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		usage(&set, stdout);
-		status = 0;
+	status = cgs_cmd_open(self, &set, &cli, argc, argv, &first);
+	if (status >= 0)
 		goto out;
-	}
-	if (rc) {
-		cgs_err("%s", err);
-		goto out;
-	}
+	status = CGS_EXIT_BADINPUT;
 	if (first >= argc) {
 		fprintf(stderr, "cgscale: report: no result given; name result files "
 			"or directories (see 'cgscale report --help')\n");
@@ -114,47 +194,22 @@ int cgs_cmd_report(int argc, char **argv)
 		cgs_err("%s", err);
 		goto out;
 	}
-	for (int i = first; i < argc; i++)
-		if (rpt_load(argv[i], &in, &n, err, sizeof(err))) {
-			cgs_err("%s", err);
-			goto out;
-		}
-	npoints = 0;
-	for (unsigned i = 0; i < n; i++)
-		npoints += in[i].res.npoints;
-	if (!npoints) {
-		cgs_err("report: no points in %s%s (a run interrupted during its first point?); nothing to report, nothing written",
-			argv[first], argc - first > 1 ? " and the others" : "");
-		goto out;
-	}
-	status = 1;
-	if (cli.title)
-		snprintf(title, sizeof(title), "%s", cli.title);
-	else
-		default_title(in, n, title, sizeof(title));
-	if (rpt_doc_init(&doc, title) || rpt_build_runs(&doc, in, n, describe)) {
-		fprintf(stderr, "cgscale: out of memory building the report\n");
-		goto out;
-	}
-	rc = rpt_doc_write(&doc, path, cli.no_charts ? NULL : cli.gnuplot, err,
-			   sizeof(err));
-	if (rc == -ENOENT)
-		cgs_err("%s: no charts, tables only; install the Debian "
-			"package gnuplot-nox for the charts", err);
-	else if (rc == -EIO)
-		cgs_err("%s", err);
-	else if (rc) {
-		cgs_err("%s", err);
-		status = 2;
-		goto out;
-	}
-	if (path)
-		fprintf(stderr, "cgscale: report in %s\n", path);
-	status = rc == -EIO ? 1 : 0;
+	if (!load(argc - first, argv + first, &in, &n))
+		status = write_report(&cli, in, n, path);
 out:
 	free(path);
-	rpt_doc_free(&doc);
 	rpt_inputs_free(in, n);
 	cgs_opt_free(&set);
 	return status;
 }
+
+const struct cgs_command cgs_cmd_report = {
+	.name = "report",
+	.summary = "write an HTML page with charts and tables of result files",
+	.fn = cmd_report,
+	.opts = { "report options", report_opts, ARRAY_SIZE(report_opts), NULL },
+	.help_head = help_head,
+	.help_tail = help_tail,
+	.man = man,
+	.complete_args = "-f",
+};

@@ -17,11 +17,12 @@
 #include "lib/opt.h"
 #include "lib/util.h"
 #include "results/compare/compare.h"
+#include "runner/cmd/cmd.h"
 
-static void show_one(const struct cmp_result *r, FILE *out)
+/* The file(s) of the input and the environment that matters. */
+static void show_head(const struct cmp_result *r, FILE *out)
 {
 	const struct cmp_side *s = &r->sides[0];
-	unsigned width = 30;
 
 	fprintf(out, "%s: %u file%s", s->arg, s->nfiles, s->nfiles == 1 ? "" : "s");
 	if (s->nfiles == 1)
@@ -34,6 +35,48 @@ static void show_one(const struct cmp_result *r, FILE *out)
 		    !strcmp(r->env[i].field, "machine.hostname"))
 			fprintf(out, "  %-34s %.100s\n", r->env[i].field,
 				r->env[i].val[0] ? r->env[i].val[0] : "-");
+}
+
+/* The line of one point: runs, each metric's mean and CoV, drift. */
+static void show_point(const struct cmp_result *r, const struct cmp_group *g,
+		       unsigned width, FILE *out)
+{
+	const struct cmp_cell *c = &g->cell[0];
+	char name[512], ok[32];
+
+	cmp_group_name(g, name, sizeof(name));
+	snprintf(ok, sizeof(ok), "%u/%u", c->ok, c->runs);
+	fprintf(out, "  %-*s %7s", (int)width, name, ok);
+	for (size_t m = 0; m < r->ms.n; m++) {
+		char v[64];
+
+		if (!c->n[m])
+			snprintf(v, sizeof(v), "-");
+		else
+			snprintf(v, sizeof(v), fabs(c->d[m].mean) >= 100 ?
+				 "%.0f" : "%.4g", c->d[m].mean);
+		if (c->n[m] >= 2)
+			snprintf(v + strlen(v), sizeof(v) - strlen(v),
+				 " \xc2\xb1%.1f%%", c->d[m].cov_pct);
+		fprintf(out, " %24s", v);
+	}
+	if (isfinite(c->drift_pct))
+		fprintf(out, " %+8.1f", c->drift_pct);
+	else
+		fprintf(out, " %8s", "-");
+	if (c->runs > c->ok + c->disturbed)
+		fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
+			c->fail_reason);
+	if (c->disturbed)
+		fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
+	fprintf(out, "\n");
+}
+
+static void show_one(const struct cmp_result *r, FILE *out)
+{
+	unsigned width = 30;
+
+	show_head(r, out);
 	for (unsigned i = 0; i < r->ngroups; i++) {
 		char name[512];
 
@@ -45,76 +88,70 @@ static void show_one(const struct cmp_result *r, FILE *out)
 	for (size_t m = 0; m < r->ms.n; m++)
 		fprintf(out, " %24s", r->ms.m[m].name);
 	fprintf(out, " %8s\n", "drift%");
-	for (unsigned i = 0; i < r->ngroups; i++) {
-		const struct cmp_group *g = &r->groups[i];
-		const struct cmp_cell *c = &g->cell[0];
-		char name[512], ok[32];
-
-		cmp_group_name(g, name, sizeof(name));
-		snprintf(ok, sizeof(ok), "%u/%u", c->ok, c->runs);
-		fprintf(out, "  %-*s %7s", (int)width, name, ok);
-		for (size_t m = 0; m < r->ms.n; m++) {
-			char v[64];
-
-			if (!c->n[m])
-				snprintf(v, sizeof(v), "-");
-			else
-				snprintf(v, sizeof(v), fabs(c->d[m].mean) >= 100 ?
-					 "%.0f" : "%.4g", c->d[m].mean);
-			if (c->n[m] >= 2)
-				snprintf(v + strlen(v), sizeof(v) - strlen(v),
-					 " \xc2\xb1%.1f%%", c->d[m].cov_pct);
-			fprintf(out, " %24s", v);
-		}
-		if (isfinite(c->drift_pct))
-			fprintf(out, " %+8.1f", c->drift_pct);
-		else
-			fprintf(out, " %8s", "-");
-		if (c->runs > c->ok + c->disturbed)
-			fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
-				c->fail_reason);
-		if (c->disturbed)
-			fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
-		fprintf(out, "\n");
-	}
+	for (unsigned i = 0; i < r->ngroups; i++)
+		show_point(r, &r->groups[i], width, out);
 	for (unsigned i = 0; i < r->nnotes; i++)
 		fprintf(out, "  note: %s\n", r->notes[i]);
 }
 
 /* The options of show; the base is a bool. */
-const struct cgs_opt cmp_show_optdefs[] = {
+static const struct cgs_opt show_opts[] = {
 	OPT_BOOL("keep-disturbed", 0, 0,
 		"use disturbed runs in the figures instead of leaving them out"),
 };
-const size_t cmp_show_noptdefs = ARRAY_SIZE(cmp_show_optdefs);
 
-static void show_usage(const struct cgs_optset *set, FILE *out)
-{
-	fprintf(out, "usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
-		"Print the summary of result files: the environment that matters for comparing,\n"
-		"and per point the runs and each metric's mean and CoV across runs (one value per\n"
-		"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
-		"counted, listed and left out of the figures, unless --keep-disturbed.\n");
-	cgs_opt_help(set, out);
-	fprintf(out, "\nExit status: 0, or 2 when an input cannot be read.\n");
-}
+static const char help_head[] =
+	"usage: cgscale show [--keep-disturbed] FILE|DIR...\n"
+	"Print the summary of result files: the environment that matters for comparing,\n"
+	"and per point the runs and each metric's mean and CoV across runs (one value per\n"
+	"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
+	"counted, listed and left out of the figures, unless --keep-disturbed.\n";
 
-int cmp_cmd_show(int argc, char **argv)
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-show(1) - hand-written; the command takes no options.\n"
+	".TH CGSCALE\\-SHOW 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-show \\- print the summary of result files\n"
+	".SH SYNOPSIS\n"
+	".B cgscale show\n"
+	".RB [ \\-\\-keep\\-disturbed ]\n"
+	".IR FILE | DIR ...\n"
+	".SH DESCRIPTION\n"
+	".B cgscale show\n"
+	"prints, for each input, the environment that matters for comparing, and\n"
+	"per point the runs and each metric's mean and coefficient of variation\n"
+	"across runs (one value per run).\n"
+	"A directory is read recursively as one set of runs.\n"
+	"Disturbed runs are counted, listed and left out of the figures, unless\n"
+	".BR \\-\\-keep\\-disturbed .\n"
+	".SH OPTIONS\n"
+	"@OPTIONS@\n"
+	".SH EXIT STATUS\n"
+	"0, or 2 when an input cannot be read.\n"
+	".SH EXAMPLES\n"
+	".EX\n"
+	"cgscale show results/runs/\n"
+	".EE\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-compare (1),\n"
+	".BR cgscale\\-export (1)\n";
+
+static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 {
 	int status = 0, shown = 0, first = 0, rc;
 	bool keep = false;
-	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &keep };
+	struct cgs_optset set;
 	char err[1024];
 
-	rc = argc < 2 ? 1 : cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1 || (!rc && first >= argc)) {
-		show_usage(&set, argc < 2 || !rc ? stderr : stdout);
-		return argc < 2 || !rc ? CMP_EXIT_BADINPUT : 0;
+	status = cgs_cmd_open(self, &set, &keep, argc, argv, &first);
+	if (status < 0 && first >= argc) {
+		cgs_cmd_help(self, &set, 1, stderr);
+		status = CGS_EXIT_BADINPUT;
 	}
-	if (rc) {
-		fprintf(stderr, "cgscale show: %s\n", err);
-		return CMP_EXIT_BADINPUT;
-	}
+	if (status >= 0)
+		return status;
+	status = 0;
 	for (int a = first; a < argc; a++) {
 		struct cmp_result r = { 0 };
 
@@ -137,7 +174,7 @@ int cmp_cmd_show(int argc, char **argv)
 		}
 		if (rc) {
 			cgs_errs("show", "%s", *err ? err : strerror(-rc));
-			status = CMP_EXIT_BADINPUT;
+			status = CGS_EXIT_BADINPUT;
 		} else {
 			if (shown++)
 				printf("\n");
@@ -147,3 +184,15 @@ int cmp_cmd_show(int argc, char **argv)
 	}
 	return status;
 }
+
+const struct cgs_command cgs_cmd_show = {
+	.name = "show",
+	.summary = "print the summary of result files",
+	.fn = cmd_show,
+	.opts = { "show options", show_opts, ARRAY_SIZE(show_opts), NULL },
+	.help_head = help_head,
+	.help_tail = "\nExit status: 0, or 2 when an input cannot be read.\n",
+	.err_who = "show",
+	.man = man,
+	.complete_args = "-f",
+};

@@ -78,8 +78,11 @@ void pmu_set_free(struct pmu_set *s);
 int pmu_set_find(const struct pmu_set *s, uint32_t type, uint64_t config,
 		 const struct pmu_event *like);
 
-/* `cgscale events [PATTERN]`: the PMUs libpfm4 detects and their events. */
-int pmu_cmd_events(int argc, char **argv);
+/* `cgscale events [PATTERN]` (runner/cmd/events.c): the PMUs libpfm4
+ * detects and their events whose name matches @pattern (NULL: all) on
+ * stdout. Returns the exit status: 0, or 1 when libpfm4 does not
+ * initialize. */
+int pmu_list_events(const char *pattern);
 
 /* The observer of one point is pmu.c's pmu_observer (observer.h). */
 

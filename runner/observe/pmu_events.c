@@ -434,21 +434,11 @@ static void list_events(const pfm_pmu_info_t *pi, const char *pattern,
 	}
 }
 
-int pmu_cmd_events(int argc, char **argv)
+int pmu_list_events(const char *pattern)
 {
-	const char *pattern = argc > 1 ? argv[1] : NULL;
 	unsigned shown = 0, cores = 0;
 	pfm_pmu_t p;
 
-	if (argc > 2 || (pattern && (!strcmp(pattern, "--help") || !strcmp(pattern, "-h")))) {
-		fprintf(argc > 2 ? stderr : stdout,
-			"usage: cgscale events [PATTERN]\n"
-			"List the PMUs libpfm4 detects here and their events whose name (PMU::EVENT)\n"
-			"contains PATTERN (case-insensitive; *, ? and [] glob), with whether the kernel\n"
-			"counts each one per task for this user, and their unit masks. Use the names\n"
-			"with 'cgscale run -e'.\n");
-		return argc > 2 ? 2 : 0;
-	}
 	if (pfm_initialize() != PFM_SUCCESS) {
 		cgs_err("libpfm4 does not initialize here");
 		return 1;

@@ -23,6 +23,7 @@
 
 #include "runner/run/invoke.h"
 #include "runner/run/run.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 
 #define INVOKE_ENV "CGSCALE_INVOCATION"
@@ -122,7 +123,7 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 
 	if (!av || n <= 0) {
 		free(av);
-		return 70;
+		return CGS_EXIT_INTERNAL;
 	}
 	self[n] = 0;
 	av[0] = "cgscale";
@@ -142,7 +143,7 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 	}
 	free(av);
 	if (pid < 0)
-		return 70;
+		return CGS_EXIT_INTERNAL;
 	for (;;) {
 		siginfo_t si;
 		int s = sigwaitinfo(set, &si);
@@ -174,7 +175,7 @@ int cgs_invoke_all(struct cgs_run *r)
 		return -1;
 	if (series_dir(r, dir, sizeof(dir))) {
 		cgs_err("cannot create the directory %s: %s", dir, strerror(errno));
-		return 70;
+		return CGS_EXIT_INTERNAL;
 	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);

@@ -160,16 +160,6 @@ void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nse
 	cgs_obs_run_free(&r->obs);
 }
 
-void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out)
-{
-	fprintf(out, "usage: cgscale run [options] TEST...\n"
-		     "Run each TEST (see 'cgscale list') at every task count and mode.\n");
-	for (size_t i = 0; i < nsets; i++)
-		cgs_opt_help(&sets[i], out);
-	fprintf(out, "\nExit status: 0 all points ran (skips included), 1 a point failed,\n"
-		     "2 bad input, 130/143 interrupted by SIGINT/SIGTERM.\n");
-}
-
 /* Workload @w's knobs clash with no option of run nor of an observer,
  * and the observer it names is listed. */
 static int check_workload(const struct cgs_workload *w, char *err, size_t errlen)

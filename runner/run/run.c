@@ -34,12 +34,11 @@
 #include "runner/point/point.h"
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
+#include "lib/exit.h"
 #include "lib/util.h"
 #include "results/model/disturb.h"
 #include "lib/version.h"
 
-#define EXIT_BADINPUT 2
-#define EXIT_INTERNAL 70
 
 /* Tasks run with ADDR_NO_RANDOMIZE, as LKP's `setarch -R`: it only takes
  * effect at exec, so set it and exec ourselves once. */
@@ -181,7 +180,7 @@ static int write_results(struct cgs_run *r)
 	return rc;
 }
 
-static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
+void cgs_run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 {
 	cgs_run_optsets_free(r, sets, nsets);
 	cgs_places_free(&r->places);
@@ -193,34 +192,6 @@ static void run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 	cgs_cgrun_free(r->cg);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
-}
-
-/* Parse the command line. -1 to go on, else the exit status. */
-static int run_parse(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
-		     int argc, char **argv, int *first)
-{
-	char err[1024];
-	int rc;
-
-	if (cgs_run_check_registry(err, sizeof(err))) {
-		cgs_err("internal error: %s", err);
-		return EXIT_INTERNAL;
-	}
-	rc = cgs_run_optsets(r, sets, nsets, err, sizeof(err));
-	if (rc == -EINVAL)
-		cgs_err("internal error: %s", err);
-	if (rc)
-		return rc == -EINVAL ? EXIT_INTERNAL : EXIT_BADINPUT;
-	rc = cgs_opt_parse(sets, *nsets, argc, argv, first, err, sizeof(err));
-	if (rc == 1) {
-		cgs_run_usage(sets, *nsets, stdout);
-		return 0;
-	}
-	if (rc) {
-		cgs_err("%s", err);
-		return EXIT_BADINPUT;
-	}
-	return -1;
 }
 
 /* Room in --tmpdir for the most tasks of every test, with its options. */
@@ -250,21 +221,21 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
-		return r->o.topology ? EXIT_BADINPUT : EXIT_INTERNAL;
+		return r->o.topology ? CGS_EXIT_BADINPUT : CGS_EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
-		return EXIT_BADINPUT;
+		return CGS_EXIT_BADINPUT;
 	}
 	if (cgs_places_build(&r->topo, r->o.placement, &r->places)) {
 		cgs_err("cannot build the %s placement", cgs_placement_names[r->o.placement]);
-		return EXIT_INTERNAL;
+		return CGS_EXIT_INTERNAL;
 	}
 	if (r->o.dry_run)
 		return cgs_dryrun_print(r, stdout);
 	if (cgs_topo_check_real(&r->topo, r->o.topology, err, sizeof(err))) {
 		cgs_err("%s", err);
-		return EXIT_BADINPUT;
+		return CGS_EXIT_BADINPUT;
 	}
 	rc = cgs_invoke_all(r);
 	if (rc >= 0)
@@ -273,7 +244,7 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	cgs_obs_run_prepare(&r->obs);
 	if (setup_signals(r)) {
 		cgs_err("cannot set up signal handling: %s", strerror(errno));
-		return EXIT_INTERNAL;
+		return CGS_EXIT_INTERNAL;
 	}
 	rc = cgs_cgrun_preflight(r->cg, err, sizeof(err));
 	if (!rc)
@@ -282,12 +253,12 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		rc = tmpdir_check(r, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
-		return EXIT_BADINPUT;
+		return CGS_EXIT_BADINPUT;
 	}
 	rc = cgs_governor_apply(&r->gov, r->o.governor);
 	if (rc) {
 		cgs_err("--governor: %s", r->gov.status);
-		return 1;
+		return CGS_EXIT_FAIL;
 	}
 	if (r->o.governor && !r->gov.n)
 		cgs_warn("--governor %s: %s", r->o.governor, r->gov.status);
@@ -322,7 +293,7 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
 			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path,
 			r->journal.path);
-		return 1;
+		return CGS_EXIT_FAIL;
 	}
 	cgs_rj_close(&r->journal, false);
 	print_results(r);
@@ -330,17 +301,17 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
 		cgs_err("%s", err);
-		status = 1;
+		status = CGS_EXIT_FAIL;
 	}
 	for (unsigned i = 0; i < r->res.npoints; i++)
 		if (r->res.points[i].status == RES_FAILED)
-			status = 1;
+			status = CGS_EXIT_FAIL;
 	if (r->cg->cleanup_failures)
-		status = 1;
+		status = CGS_EXIT_FAIL;
 	if (rc == -EINTR)
-		status = 128 + signo;
+		status = CGS_EXIT_SIGNAL(signo);
 	else if (rc)
-		status = EXIT_INTERNAL;
+		status = CGS_EXIT_INTERNAL;
 	return status;
 }
 
@@ -361,55 +332,35 @@ static int journal_start(struct cgs_run *r)
 		return -1;
 	cgs_governor_restore(&r->gov);
 	cgs_err("%s", err);
-	return EXIT_BADINPUT;
+	return CGS_EXIT_BADINPUT;
 }
 
-int cgs_cmd_run(int argc, char **argv)
+struct cgs_run *cgs_run_new(int argc, char **argv)
 {
 	struct cgs_run *r = calloc(1, sizeof(*r));
-	struct cgs_optset sets[CGS_RUN_MAX_SETS];
-	size_t nsets = 0;
-	int rc, first = 0, status, signo = 0;
 
 	if (!r)
-		return EXIT_INTERNAL;
+		return NULL;
 	r->sigfd = -1;
 	r->journal.fd = -1;
 	r->argc = argc;
 	r->argv = argv;
-	status = run_parse(r, sets, &nsets, argc, argv, &first);
-	if (status < 0)
-		status = run_prepare(r, argc, argv, first);
+	return r;
+}
+
+int cgs_run_main(struct cgs_run *r, int argc, char **argv, int first)
+{
+	int rc, status, signo = 0;
+
+	status = run_prepare(r, argc, argv, first);
 	if (status >= 0)
-		goto out;
+		return status;
 	fill_header(r, argc, argv);
 	status = journal_start(r);
 	if (status >= 0)
-		goto out;
+		return status;
 	rc = cgs_run_all(r, &signo);
 	cgs_progress_done(r);
 	cgs_governor_restore(&r->gov);
-	status = run_report(r, rc, signo);
-out:
-	run_free(r, sets, nsets);
-	free(r);
-	return status;
-}
-
-int cgs_cmd_list(int argc, char **argv)
-{
-	(void)argv;
-	if (argc > 1) {
-		cgs_err("list takes no arguments");
-		return EXIT_BADINPUT;
-	}
-	printf("%-14s %-20s %s\n", "TEST", "ONE OP", "DESCRIPTION");
-	for (size_t i = 0; i < cgs_nworkloads; i++) {
-		const struct cgs_workload *w = cgs_workloads[i];
-
-		printf("%-14s %-20s %s\n", w->name, w->unit, w->desc);
-		for (size_t k = 0; k < w->nopts; k++)
-			printf("%-14s   --%s: %s\n", "", w->opts[k].name, w->opts[k].help);
-	}
-	return 0;
+	return run_report(r, rc, signo);
 }

@@ -74,34 +74,26 @@ int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 size_t cgs_run_own_optsets(struct cgs_run *r, struct cgs_optset *sets);
 /* Free what cgs_run_optsets allocated and parsing put in @sets. */
 void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets);
-void cgs_run_usage(struct cgs_optset *sets, size_t nsets, FILE *out);
 /* Check the registry and the option tables; 0 or -EINVAL with @err. */
 int cgs_run_check_registry(char *err, size_t errlen);
 /* Check all input; 0 or -errno with a one-line message in @err. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		     char *err, size_t errlen);
 
-/* `cgscale run`: returns the process exit status. */
-int cgs_cmd_run(int argc, char **argv);
+/* A fresh state for `cgscale run` (runner/cmd/run.c) with its argv, for
+ * the re-exec and the result's header; NULL without memory. Free it with
+ * cgs_run_free, which frees the option sets @sets of its options too. */
+struct cgs_run *cgs_run_new(int argc, char **argv);
+void cgs_run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets);
+
+/* `cgscale run`, its options parsed into @r (cgs_run_optsets) and the
+ * tests in argv[first..argc): check all input, run every point, write the
+ * result. Returns the exit status (lib/exit.h). */
+int cgs_run_main(struct cgs_run *r, int argc, char **argv, int first);
 
 /* Run every point of @r in order (runner/run/points.c). 0, -EINTR with *@signo
  * when a signal stopped the run, or -errno. */
 int cgs_run_all(struct cgs_run *r, int *signo);
-
-/* `cgscale list`. */
-int cgs_cmd_list(int argc, char **argv);
-
-/* `cgscale cgroup show|cleanup` (runner/cmd/cgroup.c). */
-int cgs_cmd_cgroup(int argc, char **argv);
-/* The options of `cgscale cgroup cleanup` (also its page and completion). */
-extern const struct cgs_opt cgs_cleanup_optdefs[];
-extern const size_t cgs_cleanup_noptdefs;
-
-/* `cgscale report` (runner/cmd/report.c): the HTML page of result files. */
-int cgs_cmd_report(int argc, char **argv);
-/* The options of `cgscale report` (also its man page and completion). */
-extern const struct cgs_opt cgs_report_optdefs[];
-extern const size_t cgs_report_noptdefs;
 
 /* output.c: the table, the CSV and the progress line. */
 void cgs_print_table(const struct cgs_run *r, FILE *out);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * run_journal.c - the run's journal (<output>.partial) and `cgscale recover`.
+ * run_journal.c - the run's journal (<output>.partial), and what
+ * `cgscale recover` (runner/cmd/recover.c) does with a dead one.
  * A finished point is appended at once (lib/linelog.c: one write, fsync),
  * so a SIGKILL, an OOM kill of the runner, a power cut or a failed final
  * write loses no finished point: `cgscale recover` and the next run into
@@ -15,8 +16,6 @@
 #include <unistd.h>
 
 #include "lib/linelog.h"
-#include "lib/macros.h"
-#include "lib/opt.h"
 #include "lib/util.h"
 #include "results/model/result.h"
 #include "runner/run/run_journal.h"
@@ -92,10 +91,7 @@ static int recovered_name(const char *journal, const char *avoid, char *out,
 	return -EEXIST;
 }
 
-/* Turn the dead journal @journal into the result @out (chosen when
- * empty). 0; -EBUSY (a live run writes it), -EINVAL (not a journal),
- * -ENOENT: bad input, said in @err; other -errno: the write failed. */
-static int recover(const char *journal, const char *avoid, char *out,
+int cgs_rj_recover(const char *journal, const char *avoid, char *out,
 		   size_t outlen, unsigned *npoints, char *err, size_t errlen)
 {
 	struct res_journal_info info;
@@ -160,7 +156,7 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 	if (!rc && !stat(j->path, &st) && st.st_size == 0)
 		rc = -ENOENT;
 	if (!rc) {
-		rc = recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
+		rc = cgs_rj_recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
 		if (rc)
 			return rc;
 		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
@@ -210,65 +206,6 @@ void cgs_rj_close(struct cgs_rjournal *j, bool keep)
 		unlink(j->path);
 	close(j->fd);
 	j->fd = -1;
-}
-
-struct rcv_cli {
-	char *output;
-};
-
-const struct cgs_opt cgs_recover_optdefs[] = {
-	OPT_STRING("output", 'o', offsetof(struct rcv_cli, output), NULL, "FILE",
-		"the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
-};
-const size_t cgs_recover_noptdefs = ARRAY_SIZE(cgs_recover_optdefs);
-
-static void rcv_usage(const struct cgs_optset *set, FILE *out)
-{
-	fprintf(out, "usage: cgscale recover [options] JOURNAL\n"
-		     "Turn the journal of a run that did not finish (<output>.partial, left by a\n"
-		     "SIGKILL, an OOM kill, a power cut or a failed final write) into a normal\n"
-		     "result marked \"complete\": false, holding every point that finished. A torn\n"
-		     "last line is dropped with a warning. The journal is removed once written.\n");
-	cgs_opt_help(set, out);
-	fprintf(out, "\nexit status: 0 written; 1 the write failed (the journal is kept); 2 bad\n"
-		     "input: no journal, not a journal, or one a running cgscale still writes.\n");
-}
-
-int cgs_cmd_recover(int argc, char **argv)
-{
-	struct rcv_cli cli = { 0 };
-	struct cgs_optset set = { "recover options", cgs_recover_optdefs, cgs_recover_noptdefs, &cli };
-	char err[1024], out[PATH_MAX] = "";
-	unsigned n = 0;
-	int first, rc, status = 2;
-
-	if (cgs_opt_defaults(&set, err, sizeof(err))) {
-		cgs_err("internal error: %s", err);
-		return 70;
-	}
-	rc = cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
-	if (rc == 1) {
-		rcv_usage(&set, stdout);
-		status = 0;
-	} else if (rc) {
-		cgs_err("%s", err);
-	} else if (argc - first != 1) {
-		cgs_err("recover: name one journal (<output>.partial); see 'cgscale recover --help'");
-	} else if (cli.output && !*cli.output) {
-		cgs_err("recover -o '': give a file name");
-	} else {
-		if (cli.output)
-			snprintf(out, sizeof(out), "%s", cli.output);
-		rc = recover(argv[first], NULL, out, sizeof(out), &n, err, sizeof(err));
-		if (rc)
-			cgs_err("%s", err);
-		if (!rc)
-			fprintf(stderr, "cgscale: recovered %u point(s) into %s (\"complete\": false)\n",
-				n, out);
-		status = !rc ? 0 : (rc == -EBUSY || rc == -EINVAL || rc == -ENOENT) ? 2 : 1;
-	}
-	cgs_opt_free(&set);
-	return status;
 }
 
 void cgs_rj_unclaim(const char *outpath)

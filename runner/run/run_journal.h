@@ -46,10 +46,11 @@ unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f);
 /* Close the journal; remove it unless @keep (the result was not written). */
 void cgs_rj_close(struct cgs_rjournal *j, bool keep);
 
-/* `cgscale recover JOURNAL`: returns the exit status. */
-int cgs_cmd_recover(int argc, char **argv);
-/* The options of `cgscale recover` (also its page and completion). */
-extern const struct cgs_opt cgs_recover_optdefs[];
-extern const size_t cgs_recover_noptdefs;
+/* Turn the dead journal @journal into the result @out (chosen when
+ * empty; never @avoid), with *@npoints points: `cgscale recover`. 0;
+ * -EBUSY (a live run writes it), -EINVAL (not a journal), -ENOENT: bad
+ * input, said in @err; other -errno: the write failed. */
+int cgs_rj_recover(const char *journal, const char *avoid, char *out,
+		   size_t outlen, unsigned *npoints, char *err, size_t errlen);
 
 #endif

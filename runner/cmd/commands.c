@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * commands.c - the table of subcommands built from commands.h, the
+ * binary's own page cgscale(1), and `cgscale --help` from it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/macros.h"
+#include "runner/cmd/cmd.h"
+
+static const struct cgs_command *const commands[] = {
+#define CGS_COMMAND(n) &cgs_cmd_##n,
+#include "runner/cmd/commands.h"
+#undef CGS_COMMAND
+};
+
+/* cgscale(1): hand-written text; the commands, their summaries and pages
+ * and the workloads are generated (gendoc.c). */
+static const char top_man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale(1) - hand-written text; the command list is generated from\n"
+	".\\\" the command table by 'cgscale --gen-man cgscale' at build time.\n"
+	".TH CGSCALE 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale \\- scalability microbenchmarks of Linux memory management and memory cgroups\n"
+	".SH SYNOPSIS\n"
+	".B cgscale\n"
+	".I COMMAND\n"
+	".RI [ options ]\n"
+	".RI [ args ]\n"
+	".br\n"
+	".B cgscale \\-\\-version\n"
+	".br\n"
+	".B cgscale \\-\\-help\n"
+	".SH DESCRIPTION\n"
+	".B cgscale\n"
+	"runs will\\-it\\-scale style workloads (page faults, fallocate, statistics\n"
+	"reads, sendfile, remap) at a series of task counts, as processes and as\n"
+	"threads, optionally inside nested cgroups of its own, and writes every\n"
+	"sample of every task to a JSON result file.\n"
+	"Result files of two kernels (or two cgroup layouts) are then compared\n"
+	"with statistics made for A/B tests, exported for R or pandas, or drawn\n"
+	"into a self\\-contained HTML report.\n"
+	".PP\n"
+	"Every command explains its options with\n"
+	".BR \"cgscale COMMAND \\-\\-help\" ;\n"
+	"each has its own manual page.\n"
+	".SH COMMANDS\n"
+	"@COMMANDS@\n"
+	".SH WORKLOADS\n"
+	"@WORKLOADS@\n"
+	".SH OPTIONS\n"
+	".TP\n"
+	".B \\-\\-version\n"
+	"Print the version and the git commit it was built from, as the result\n"
+	"files record them.\n"
+	".TP\n"
+	".BR \\-h \", \" \\-\\-help\n"
+	"Print the list of commands.\n"
+	".SH EXIT STATUS\n"
+	"0 on success, 1 when a measurement or a check failed, 2 for bad input\n"
+	"(a one\\-line message says what is wrong and how to fix it; nothing is\n"
+	"run or written).\n"
+	"See each command's page for the details.\n"
+	".SH EXAMPLES\n"
+	"Measure anonymous page faults at 1, 2 and 4 tasks, three runs each:\n"
+	".PP\n"
+	".EX\n"
+	"cgscale run \\-t 1,2,4 \\-r 3 \\-o base.json page_fault1\n"
+	".EE\n"
+	".PP\n"
+	"Boot the other kernel, measure again, and compare:\n"
+	".PP\n"
+	".EX\n"
+	"cgscale run \\-t 1,2,4 \\-r 3 \\-o new.json page_fault1\n"
+	"cgscale compare base.json new.json\n"
+	".EE\n"
+	".SH FILES\n"
+	".TP\n"
+	".I /usr/share/doc/cgscale/\n"
+	"README.md, SCHEMA.md (the result file format) and COMPARE.md (how\n"
+	"compare decides).\n"
+	".SH SEE ALSO\n"
+	"@SEEALSO@\n";
+
+const struct cgs_cmdtab cgs_cmdtab = { commands, ARRAY_SIZE(commands), top_man };
+
+const struct cgs_command *cgs_cmd_find(const struct cgs_cmdtab *t,
+				       const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(name, t->cmds[i]->name))
+			return t->cmds[i];
+	return NULL;
+}
+
+void cgs_cmd_top_usage(const struct cgs_cmdtab *t, FILE *out)
+{
+	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
+		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
+		     "and memory-cgroup paths.\n\ncommands:\n");
+	for (size_t i = 0; i < t->n; i++)
+		fprintf(out, "  %-10s %s\n", t->cmds[i]->name, t->cmds[i]->summary);
+	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
+}
