@@ -27,12 +27,15 @@ struct o {
 
 static const char *const colours[] = { "red", "dark-green", NULL };
 static const struct cgs_opt table[] = {
-	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL,
-		"a number, e.g. -1 is out"),
-	OPT_ENUM("colour", 0, offsetof(struct o, e), "red", colours, "a colour"),
-	OPT_BOOL("dry-run", 0, offsetof(struct o, b), "a flag with a back\\slash"),
-	OPT_STRING("out", 'o', offsetof(struct o, s), NULL, "FILE", ".starts with a dot"),
-	OPT_OPTSTR("profile", 0, offsetof(struct o, prof), "HZ", "an optional value"),
+	OPT_INT("num", 'n', struct o, n, .def = "3", .min = 1, .max = 10,
+		.help = "a number, e.g. -1 is out"),
+	OPT_ENUM("colour", 0, struct o, e, .def = "red", .choices = colours,
+		.help = "a colour"),
+	OPT_BOOL("dry-run", 0, struct o, b, .help = "a flag with a back\\slash"),
+	OPT_STRING("out", 'o', struct o, s, .metavar = "FILE",
+		.help = ".starts with a dot"),
+	OPT_OPTSTR("profile", 0, struct o, prof, .metavar = "HZ",
+		.help = "an optional value"),
 };
 static const struct cgs_optset set = { "demo options", table, ARRAY_SIZE(table), NULL };
 

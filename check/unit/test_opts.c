@@ -30,14 +30,19 @@ struct o {
 
 static const char *const colours[] = { "red", "green", NULL };
 static const struct cgs_opt table[] = {
-	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL, "a number"),
-	OPT_DURATION("dur", 'd', offsetof(struct o, d), "2s", 1000000, 3600000000000LL,
-		"a duration"),
-	OPT_SIZE("size", 0, offsetof(struct o, sz), "10K", 1, 1LL << 40, "a size"),
-	OPT_ENUM("colour", 0, offsetof(struct o, e), "green", colours, "a colour"),
-	OPT_BOOL("flag", 0, offsetof(struct o, b), "a flag"),
-	OPT_STRING("str", 's', offsetof(struct o, s), NULL, NULL, "a string"),
-	OPT_STRLIST("set", 0, offsetof(struct o, l), NULL, "repeatable"),
+	OPT_INT("num", 'n', struct o, n, .def = "3", .min = 1, .max = 10,
+		.help = "a number"),
+	OPT_DURATION("dur", 'd', struct o, d, .def = "2s", .min = 1000000,
+		.max = 3600000000000LL,
+		.help = "a duration"),
+	OPT_SIZE("size", 0, struct o, sz, .def = "10K", .min = 1,
+		.max = 1LL << 40,
+		.help = "a size"),
+	OPT_ENUM("colour", 0, struct o, e, .def = "green", .choices = colours,
+		.help = "a colour"),
+	OPT_BOOL("flag", 0, struct o, b, .help = "a flag"),
+	OPT_STRING("str", 's', struct o, s, .help = "a string"),
+	OPT_STRLIST("set", 0, struct o, l, .help = "repeatable"),
 };
 #define NT (ARRAY_SIZE(table))
 
@@ -146,8 +151,10 @@ static void t_refused(void **state)
 /* The NUMBER type: a finite double in a range, default, echo, help. */
 static void t_number(void **state)
 {
+	struct on { double a; };
 	static const struct cgs_opt nt[] = {
-		OPT_NUMBER("alpha", 'a', 0, "0.05", 1e-6, 0.5, "P", "a level"),
+		OPT_NUMBER("alpha", 'a', struct on, a, .def = "0.05", .dmin = 1e-6,
+			   .dmax = 0.5, .metavar = "P", .help = "a level"),
 	};
 	static const char *const bad[] = { "x", "0.9", "0", "nan", "inf", "0.05x", "" };
 	double a = -1;
@@ -251,8 +258,9 @@ struct oo {
 };
 
 static const struct cgs_opt otable[] = {
-	OPT_OPTSTR("rate", 0, offsetof(struct oo, rate), "HZ", "optional value"),
-	OPT_BOOL("q", 'q', offsetof(struct oo, q), "a flag"),
+	OPT_OPTSTR("rate", 0, struct oo, rate, .metavar = "HZ",
+		.help = "optional value"),
+	OPT_BOOL("q", 'q', struct oo, q, .help = "a flag"),
 };
 
 static void parse_o(struct oo *v, int argc, char **argv, int *first)

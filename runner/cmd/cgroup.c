@@ -102,10 +102,10 @@ static void report(void *arg, const char *path, const char *what)
 }
 
 const struct cgs_opt cgs_cleanup_optdefs[] = {
-	OPT_BOOL("dry-run", 'n', offsetof(struct cg_clean_opts, dry_run),
-		"only list what would be removed and killed; needs no root"),
-	OPT_BOOL("force", 0, offsetof(struct cg_clean_opts, force),
-		"also remove a dead run's cgroup that holds processes not its own, killing them"),
+	OPT_BOOL("dry-run", 'n', struct cg_clean_opts, dry_run,
+		.help = "only list what would be removed and killed; needs no root"),
+	OPT_BOOL("force", 0, struct cg_clean_opts, force,
+		.help = "also remove a dead run's cgroup that holds processes not its own, killing them"),
 };
 const size_t cgs_cleanup_noptdefs = ARRAY_SIZE(cgs_cleanup_optdefs);
 

@@ -81,10 +81,14 @@ static void show_one(const struct cmp_result *r, FILE *out)
 		fprintf(out, "  note: %s\n", r->notes[i]);
 }
 
-/* The options of show; the base is a bool. */
+/* The options of show. */
+struct show_opts {
+	bool keep_disturbed;
+};
+
 const struct cgs_opt cmp_show_optdefs[] = {
-	OPT_BOOL("keep-disturbed", 0, 0,
-		"use disturbed runs in the figures instead of leaving them out"),
+	OPT_BOOL("keep-disturbed", 0, struct show_opts, keep_disturbed,
+		.help = "use disturbed runs in the figures instead of leaving them out"),
 };
 const size_t cmp_show_noptdefs = ARRAY_SIZE(cmp_show_optdefs);
 
@@ -102,8 +106,8 @@ static void show_usage(const struct cgs_optset *set, FILE *out)
 int cmp_cmd_show(int argc, char **argv)
 {
 	int status = 0, shown = 0, first = 0, rc;
-	bool keep = false;
-	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &keep };
+	struct show_opts so = { 0 };
+	struct cgs_optset set = { "show options", cmp_show_optdefs, cmp_show_noptdefs, &so };
 	char err[1024];
 
 	rc = argc < 2 ? 1 : cgs_opt_parse(&set, 1, argc, argv, &first, err, sizeof(err));
@@ -120,7 +124,7 @@ int cmp_cmd_show(int argc, char **argv)
 
 		cmp_opts_default(&r.o);
 		r.o.keep_unmeasured = true;
-		r.o.keep_disturbed = keep;
+		r.o.keep_disturbed = so.keep_disturbed;
 		r.sides = calloc(1, sizeof(*r.sides));
 		if (r.sides) {
 			r.nsides = 1;

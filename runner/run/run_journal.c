@@ -217,8 +217,8 @@ struct rcv_cli {
 };
 
 const struct cgs_opt cgs_recover_optdefs[] = {
-	OPT_STRING("output", 'o', offsetof(struct rcv_cli, output), NULL, "FILE",
-		"the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
+	OPT_STRING("output", 'o', struct rcv_cli, output, .metavar = "FILE",
+		.help = "the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
 };
 const size_t cgs_recover_noptdefs = ARRAY_SIZE(cgs_recover_optdefs);
 
