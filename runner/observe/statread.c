@@ -321,7 +321,7 @@ int cgs_statread_begin(const struct cgs_run_opts *o, const struct cgs_topo *topo
 	}
 	if (o->stat_reader_hz) {
 		sr->hz = o->stat_reader_hz;
-		sr->cpu_asked = cgs_cpu_arg(o->stat_reader_cpu);
+		sr->cpu_asked = (int)o->stat_reader_cpu;
 		sr->file = (enum cgs_stat_file)o->stat_reader_file;
 		sr->target = (enum cgs_stat_target)o->stat_reader_target;
 		obs[(*nobs)++] = (struct cgs_observer){

@@ -206,13 +206,9 @@ void sr_add_where_json(struct cgs_statread *sr, struct res_point *p)
 int cgs_statread_validate(const struct cgs_run_opts *o, const struct cgs_topo *topo,
 			  char *err, size_t errlen)
 {
-	int cpu = cgs_cpu_arg(o->stat_reader_cpu);
+	int cpu = (int)o->stat_reader_cpu;
 	char list[128];
 
-	if (cpu == -2)
-		return cgs_errf(err, errlen, -EINVAL,
-				"--stat-reader-cpu '%s' is not a CPU number or auto",
-				o->stat_reader_cpu);
 	if (cpu >= 0 && !cgs_cpu_allowed(topo, cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu %d: no such CPU here; give one of %s",

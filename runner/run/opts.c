@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@ const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
 
 #define RO struct cgs_run_opts
 #define HOUR (3600LL * 1000000000LL)
+static const struct cgs_opt_key runs_keys[] = {
+	{ "auto", CGS_RUNS_AUTO }, { NULL, 0 },
+};
 const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_STRING("tasks", 't', RO, tasks, .def = "1", .metavar = "LIST",
 		.help = "task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep"),
@@ -50,7 +54,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_DURATION("interval", 'i', RO, interval_ns, .def = "1s",
 		.min = 1000000, .max = HOUR,
 		.help = "time between samples of the counters"),
-	OPT_STRING("runs", 'r', RO, runs_arg, .def = "1", .metavar = "N|auto",
+	OPT_INT_OR("runs", 'r', RO, runs_asked, .def = "1", .min = 1,
+		.max = 1000, .keys = runs_keys, .metavar = "N|auto",
 		.help = "repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide"),
 	OPT_INT("max-runs", 0, RO, max_runs, .def = "30", .min = 1, .max = 1000,
 		.help = "-r auto: at most this many runs a point"),
@@ -60,8 +65,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_INT("invocations", 0, RO, invocations, .def = "1", .min = 1,
 		.max = 100, .metavar = "K",
 		.help = "run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
-	OPT_STRING("threshold", 'T', RO, threshold, .def = "2",
-		.metavar = "PCT",
+	OPT_NUMBER("threshold", 'T', RO, threshold_pct, .def = "2", .dmin = 0,
+		.dmax = INFINITY, .echo_text = true, .metavar = "PCT",
 		.help = "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
 	OPT_STRING("output", 'o', RO, output, .metavar = "PATH",
 		.help = "result file, or a directory for it (default: a new directory under results/runs/)"),
@@ -85,8 +90,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_ENUM("sampler-priority", 0, RO, sampler_priority, .def = "rt",
 		.choices = cgs_sprio_names,
 		.help = "the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
-	OPT_STRING("sampler-cpu", 0, RO, sampler_cpu, .def = "auto",
-		.metavar = "CPU",
+	OPT_INT_OR("sampler-cpu", 0, RO, sampler_cpu, .def = "auto", .min = 0,
+		.max = CGS_CPU_MAX, .keys = cgs_sampler_cpu_keys, .metavar = "CPU",
 		.help = "CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
 	OPT_DURATION("cpustat-interval", 0, RO, cpustat_interval_ns,
 		.def = "1s", .min = 0, .max = HOUR,
@@ -110,7 +115,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_INT("stat-reader", 0, RO, stat_reader_hz, .def = "0", .min = 0,
 		.max = 100000, .metavar = "HZ",
 		.help = "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
-	OPT_STRING("stat-reader-cpu", 0, RO, stat_reader_cpu, .def = "auto",
+	OPT_INT_OR("stat-reader-cpu", 0, RO, stat_reader_cpu, .def = "auto",
+		.min = 0, .max = CGS_CPU_MAX, .keys = cgs_cpu_auto_keys,
 		.metavar = "CPU",
 		.help = "CPU the reader is bound to; auto: the last CPU no task is bound to"),
 	OPT_ENUM("stat-reader-file", 0, RO, stat_reader_file,
@@ -338,13 +344,10 @@ static int check_profile(struct cgs_run *r, char *err, size_t errlen)
 				 errlen);
 }
 
-/* Everything that can be wrong with the input, before anything runs. */
-int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
-		    char *err, size_t errlen)
+/* The TESTs named on the command line, each once, into r->tests. */
+static int collect_tests(struct cgs_run *r, int argc, char **argv, int first,
+			 char *err, size_t errlen)
 {
-	char a[32], b[32];
-	int rc;
-
 	if (first >= argc)
 		return cgs_errf(err, errlen, -EINVAL,
 			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
@@ -360,6 +363,18 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		if (!dup)
 			r->tests[r->ntests++] = w;
 	}
+	return 0;
+}
+
+/* Everything that can be wrong with the input, before anything runs. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		    char *err, size_t errlen)
+{
+	char a[32], b[32];
+	int rc = collect_tests(r, argc, argv, first, err, errlen);
+
+	if (rc)
+		return rc;
 	if (r->o.interval_ns > r->o.duration_ns) {
 		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
 		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
@@ -372,8 +387,7 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		return cgs_errf(err, errlen, -EINVAL,
 				"more than %d samples per point; give a longer --interval",
 				CGS_MAX_SAMPLES);
-	rc = cgs_sampler_cpu_parse(r->o.sampler_cpu, &r->topo, &r->o.sampler_cpu_v,
-				   err, errlen);
+	rc = cgs_sampler_cpu_check(r->o.sampler_cpu, &r->topo, err, errlen);
 	if (rc)
 		return rc;
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
@@ -402,4 +416,3 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_trace_setup(r->o.trace, &r->trace, err, errlen);
 	return rc;
 }
-
