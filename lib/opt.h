@@ -4,8 +4,9 @@
  * help and the echo of effective values into the results (fio's idea).
  *
  * The runner's own options and each workload's knobs use the same table
- * type: an entry names a field (offsetof) in a plain struct, so a value is
- * simply a field the code reads; there are no string look-ups at run time.
+ * type: an entry names a field of a plain struct, of the entry's type (the
+ * compiler checks it), so a value is simply a field the code reads, parsed
+ * once into its final type; there are no string look-ups at run time.
  */
 #ifndef CGS_OPT_H
 #define CGS_OPT_H
@@ -69,15 +70,16 @@ struct cgs_opt {
  *	OPT_INT("max-runs", 0, RO, max_runs, .def = "30", .min = 1,
  *		.max = 1000, .help = "at most this many runs a point"),
  */
-#define CGS_OPT_FIELD_(T, F, FT) \
+#define CGS_OPT_FIELD_(T, F, FT, FTNAME) \
 	(offsetof(T, F) + 0 * sizeof(struct { \
 		_Static_assert(__builtin_types_compatible_p( \
 			__typeof__(((T *)0)->F), FT), \
-			"option field " #F " is not " #FT); \
+			"option field " #F " is not " FTNAME); \
 		int ok_; }))
+/* #FT here, where FT is still "bool" and not yet _Bool */
 #define CGS_OPT_ROW_(TY, L, S, T, F, FT, ...) \
 	{ .name = (L), .short_name = (S), .type = (TY), \
-	  .offset = CGS_OPT_FIELD_(T, F, FT), __VA_ARGS__ }
+	  .offset = CGS_OPT_FIELD_(T, F, FT, #FT), __VA_ARGS__ }
 #define OPT_BOOL(L, S, T, F, ...) \
 	CGS_OPT_ROW_(CGS_OPT_BOOL, L, S, T, F, bool, __VA_ARGS__)
 #define OPT_INT(L, S, T, F, ...) \

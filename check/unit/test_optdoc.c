@@ -23,7 +23,9 @@ struct o {
 	int e;
 	bool b;
 	char *s, *prof;
+	int64_t runs;
 };
+static const struct cgs_opt_key runs_keys[] = { { "auto", -1 }, { NULL, 0 } };
 
 static const char *const colours[] = { "red", "dark-green", NULL };
 static const struct cgs_opt table[] = {
@@ -36,6 +38,8 @@ static const struct cgs_opt table[] = {
 		.help = ".starts with a dot"),
 	OPT_OPTSTR("profile", 0, struct o, prof, .metavar = "HZ",
 		.help = "an optional value"),
+	OPT_INT_OR("runs", 0, struct o, runs, .def = "auto", .min = 1, .max = 9,
+		   .keys = runs_keys, .metavar = "N|auto", .help = "a count or auto"),
 };
 static const struct cgs_optset set = { "demo options", table, ARRAY_SIZE(table), NULL };
 
@@ -68,6 +72,9 @@ static void test_man(void **state)
 	assert_null(strstr(m, "\n.starts"));
 	/* an optional value is attached with = */
 	assert_non_null(strstr(m, "\\fB\\-\\-profile\\fR[=\\fIHZ\\fR]\nan optional value.\n"));
+	/* a number or a keyword: a value like any other, with its default */
+	assert_non_null(strstr(m, "\\fB\\-\\-runs\\fR \\fIN|auto\\fR\n"
+				  "a count or auto. Default: \\fBauto\\fR.\n"));
 	free(m);
 }
 
@@ -76,11 +83,12 @@ static void test_words_and_bash(void **state)
 	char *w = render(cgs_opt_words), *b = render(cgs_opt_bash_values);
 
 	(void)state;
-	assert_string_equal(w, " --num -n --colour --dry-run --out -o --profile");
+	assert_string_equal(w, " --num -n --colour --dry-run --out -o --profile --runs");
 	assert_non_null(strstr(b, "-n|--num) return ;;\n"));
 	assert_non_null(strstr(b, "--colour) COMPREPLY=($(compgen -W \"red dark-green\" -- \"$cur\")); return ;;\n"));
 	assert_non_null(strstr(b, "-o|--out) compopt -o filenames 2>/dev/null; "
 				  "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"));
+	assert_non_null(strstr(b, "--runs) return ;;\n"));  /* nothing to offer */
 	assert_null(strstr(b, "dry-run"));  /* takes no value */
 	assert_null(strstr(b, "profile"));  /* its value only after = */
 	free(w);
