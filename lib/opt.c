@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opt.c - the typed option table engine: parsing, defaults, ranges, help
- * and the echo of effective values into results. See opt.h.
+ * and the echo of effective values into results (the check of a table is
+ * opt_check.c's). See opt.h.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,6 +34,19 @@ static void fmt_bound(const struct cgs_opt *o, int64_t v, char *buf,
 		snprintf(buf, len, "%" PRId64, v);
 }
 
+/* INT_OR's keywords for a message: " or auto", ", auto or none". */
+static void key_list(const struct cgs_opt *o, char *buf, size_t len)
+{
+	size_t n = 0, k;
+
+	buf[0] = 0;
+	for (k = 0; o->type == CGS_OPT_INT_OR && o->keys[k].name; k++)
+		;
+	for (size_t i = 0; i < k && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i + 1 == k ? " or " : ", ",
+			      o->keys[i].name);
+}
+
 static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 		      char *err, size_t errlen)
 {
@@ -40,26 +54,33 @@ static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 		[CGS_OPT_INT] = "a whole number such as 4",
 		[CGS_OPT_DURATION] = "a duration such as 5s, 500ms or 1.5",
 		[CGS_OPT_SIZE] = "a size such as 10K (10240) or 128M",
+		[CGS_OPT_INT_OR] = "a whole number such as 4",
 	};
-	char lo[32], hi[32];
+	char lo[32], hi[32], keys[128];
 	int64_t v;
 	int rc;
 
-	if (o->type == CGS_OPT_INT)
-		rc = cgs_parse_int(val, &v);
-	else if (o->type == CGS_OPT_DURATION)
+	for (size_t i = 0; o->type == CGS_OPT_INT_OR && o->keys[i].name; i++)
+		if (!strcmp(val, o->keys[i].name)) {
+			*(int64_t *)opt_field(o, base) = o->keys[i].value;
+			return 0;
+		}
+	key_list(o, keys, sizeof(keys));
+	if (o->type == CGS_OPT_DURATION)
 		rc = cgs_parse_duration(val, &v);
-	else
+	else if (o->type == CGS_OPT_SIZE)
 		rc = cgs_parse_size(val, &v);
+	else
+		rc = cgs_parse_int(val, &v);
 	if (rc)
-		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not %s",
-			       o->name, val, what[o->type]);
+		return cgs_errf(err, errlen, -EINVAL, "--%s: '%s' is not %s%s",
+			       o->name, val, what[o->type], keys);
 	if (v < o->min || v > o->max) {
 		fmt_bound(o, o->min, lo, sizeof(lo));
 		fmt_bound(o, o->max, hi, sizeof(hi));
 		return cgs_errf(err, errlen, -EINVAL,
-			       "--%s: '%s' is out of range; give a value from %s to %s",
-			       o->name, val, lo, hi);
+			       "--%s: '%s' is out of range; give a value from %s to %s%s",
+			       o->name, val, lo, hi, keys);
 	}
 	*(int64_t *)opt_field(o, base) = v;
 	return 0;
@@ -71,12 +92,17 @@ static int set_number(const struct cgs_opt *o, void *base, const char *val,
 	char *end;
 	double v = strtod(val, &end);
 
-	if (end == val || *end || !isfinite(v) || v < o->dmin || v > o->dmax)
+	if (end != val && !*end && isfinite(v) && v >= o->dmin && v <= o->dmax) {
+		*(double *)opt_field(o, base) = v;
+		return 0;
+	}
+	if (isinf(o->dmax))
 		return cgs_errf(err, errlen, -EINVAL,
-			       "--%s: '%s' is not a number from %g to %g",
-			       o->name, val, o->dmin, o->dmax);
-	*(double *)opt_field(o, base) = v;
-	return 0;
+			       "--%s: '%s' is not a number of at least %g",
+			       o->name, val, o->dmin);
+	return cgs_errf(err, errlen, -EINVAL,
+		       "--%s: '%s' is not a number from %g to %g",
+		       o->name, val, o->dmin, o->dmax);
 }
 
 static int set_enum(const struct cgs_opt *o, void *base, const char *val,
@@ -114,6 +140,23 @@ static int set_bool(const struct cgs_opt *o, void *base, const char *val,
 	return 0;
 }
 
+/* A value the row's type refused, said in the row's own words (.bad). */
+static int set_checked(const struct cgs_opt *o, void *base, const char *val,
+		       char *err, size_t errlen)
+{
+	int rc;
+
+	if (o->type == CGS_OPT_NUMBER)
+		rc = set_number(o, base, val, err, errlen);
+	else if (o->type == CGS_OPT_ENUM)
+		rc = set_enum(o, base, val, err, errlen);
+	else
+		rc = set_ranged(o, base, val, err, errlen);
+	if (rc == -EINVAL && o->bad)
+		return cgs_errf(err, errlen, rc, "--%s '%s'%s", o->name, val, o->bad);
+	return rc;
+}
+
 int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 		char *err, size_t errlen)
 {
@@ -125,11 +168,10 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 	case CGS_OPT_INT:
 	case CGS_OPT_DURATION:
 	case CGS_OPT_SIZE:
-		return set_ranged(o, base, val, err, errlen);
+	case CGS_OPT_INT_OR:
 	case CGS_OPT_NUMBER:
-		return set_number(o, base, val, err, errlen);
 	case CGS_OPT_ENUM:
-		return set_enum(o, base, val, err, errlen);
+		return set_checked(o, base, val, err, errlen);
 	case CGS_OPT_STRING:
 	case CGS_OPT_OPTSTR: {
 		char *copy = strdup(val ? val : "");
@@ -192,43 +234,13 @@ void cgs_opt_free(const struct cgs_optset *set)
 	}
 }
 
-int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
-			const char *owner, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < nopts; i++) {
-		const struct cgs_opt *o = &opts[i];
-
-		if (!o->name || !*o->name || !o->help || !*o->help)
-			return cgs_errf(err, errlen, -EINVAL,
-				       "%s: option %zu lacks a name or help",
-				       owner, i);
-		if (o->type == CGS_OPT_ENUM && (!o->choices || !o->choices[0]))
-			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has no choices",
-				       owner, o->name);
-		if ((o->type == CGS_OPT_INT || o->type == CGS_OPT_DURATION ||
-		     o->type == CGS_OPT_SIZE) && o->min > o->max)
-			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has min > max",
-				       owner, o->name);
-		if (o->type == CGS_OPT_NUMBER && !(o->dmin <= o->dmax))
-			return cgs_errf(err, errlen, -EINVAL, "%s: --%s has min > max",
-				       owner, o->name);
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(opts[k].name, o->name) ||
-			    (o->short_name &&
-			     o->short_name == opts[k].short_name))
-				return cgs_errf(err, errlen, -EINVAL,
-					       "%s: --%s is declared twice",
-					       owner, o->name);
-	}
-	return 0;
-}
-
 const char *cgs_opt_metavar(const struct cgs_opt *o)
 {
 	if (o->metavar)
 		return o->metavar;
 	switch (o->type) {
 	case CGS_OPT_INT: return "N";
+	case CGS_OPT_INT_OR: return "N";
 	case CGS_OPT_DURATION: return "TIME";
 	case CGS_OPT_SIZE: return "SIZE";
 	case CGS_OPT_ENUM: return "WHICH";
@@ -279,6 +291,33 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 	}
 }
 
+/* A NUMBER, or an INT_OR as its keyword or digits; as text when the
+ * row asks (echo_text), in the shortest form that reads back exactly. */
+static struct json_object *echo_number(const struct cgs_opt *o, void *f)
+{
+	char buf[40];
+	double d;
+
+	if (o->type == CGS_OPT_INT_OR) {
+		for (size_t i = 0; o->keys[i].name; i++)
+			if (o->keys[i].value == *(int64_t *)f)
+				return json_object_new_string(o->keys[i].name);
+		snprintf(buf, sizeof(buf), "%" PRId64, *(int64_t *)f);
+		return json_object_new_string(buf);
+	}
+	d = *(double *)f;
+	if (!o->echo_text)
+		return json_object_new_double(d);
+	/* from as many digits as the whole part has: 5000, not 5e+03 */
+	for (int prec = fabs(d) >= 1 ? (int)fmin(17, floor(log10(fabs(d))) + 1) : 1;
+	     prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return json_object_new_string(buf);
+}
+
 struct json_object *cgs_opt_echo(const struct cgs_optset *set)
 {
 	struct json_object *obj = json_object_new_object();
@@ -300,7 +339,8 @@ struct json_object *cgs_opt_echo(const struct cgs_optset *set)
 			v = json_object_new_double(*(int64_t *)f / 1e9);
 			break;
 		case CGS_OPT_NUMBER:
-			v = json_object_new_double(*(double *)f);
+		case CGS_OPT_INT_OR:
+			v = echo_number(o, f);
 			break;
 		case CGS_OPT_ENUM:
 			v = json_object_new_string(o->choices[*(int *)f]);

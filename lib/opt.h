@@ -4,8 +4,9 @@
  * help and the echo of effective values into the results (fio's idea).
  *
  * The runner's own options and each workload's knobs use the same table
- * type: an entry names a field (offsetof) in a plain struct, so a value is
- * simply a field the code reads; there are no string look-ups at run time.
+ * type: an entry names a field of a plain struct, of the entry's type (the
+ * compiler checks it), so a value is simply a field the code reads, parsed
+ * once into its final type; there are no string look-ups at run time.
  */
 #ifndef CGS_OPT_H
 #define CGS_OPT_H
@@ -27,11 +28,19 @@ enum cgs_opt_type {
 	CGS_OPT_STRLIST,   /* struct cgs_strlist: repeatable, each use adds one */
 	CGS_OPT_NUMBER,    /* double, finite, in [dmin, dmax] */
 	CGS_OPT_OPTSTR,    /* char *: --name (sets "") or --name=VALUE; NULL when absent */
+	CGS_OPT_INT_OR,    /* int64_t: in [min, max], or a keyword of keys[]
+			    * (its value, outside the range); echoed as text */
 };
 
 struct cgs_strlist {
 	char **v;
 	size_t n;
+};
+
+/* A keyword an INT_OR option takes instead of a number ("auto"). */
+struct cgs_opt_key {
+	const char *name;            /* NULL ends the list */
+	int64_t value;
 };
 
 struct cgs_opt {
@@ -40,48 +49,60 @@ struct cgs_opt {
 	enum cgs_opt_type type;
 	size_t offset;               /* of the field in the options struct */
 	const char *def;             /* default, parsed as user input; NULL: zero */
-	int64_t min, max;            /* INT, DURATION and SIZE ranges */
-	double dmin, dmax;           /* NUMBER range */
+	int64_t min, max;            /* INT, DURATION, SIZE and INT_OR ranges */
+	double dmin, dmax;           /* NUMBER range; dmax may be INFINITY */
 	const char *const *choices;  /* ENUM: NULL-terminated */
+	const struct cgs_opt_key *keys;  /* INT_OR: ended by a NULL name */
+	bool echo_text;              /* NUMBER: echoed as a string ("2") */
+	const char *bad;             /* a value that does not parse or is out of
+				      * range: the text after "--NAME 'VALUE'" in
+				      * the message (NULL: the engine's own) */
 	const char *metavar;         /* shown in help, e.g. "N" or "LIST" */
 	const char *help;
 };
 
 /*
- * One table row each, as perf's OPT_UINTEGER(): OFF is the field's offset
- * in the options struct (offsetof), DEF the default as the user would
- * type it (NULL: zero), META the value's name in the help (NULL: by type),
- * LO and HI the range.
+ * One table row each, as perf's OPT_UINTEGER(): the long and short name,
+ * the options struct T and its field F, then designated fields for the
+ * rest: .def (the default as the user would type it; none: zero),
+ * .metavar (the value's name in the help; none: by type), .min/.max
+ * (.dmin/.dmax for NUMBER), .choices, .keys, .bad, and .help, which every row
+ * needs. A field whose type is not the row's fails to compile:
+ *
+ *	#define RO struct cgs_run_opts
+ *	OPT_INT("max-runs", 0, RO, max_runs, .def = "30", .min = 1,
+ *		.max = 1000, .help = "at most this many runs a point"),
  */
-#define OPT_BOOL(L, S, OFF, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_BOOL, \
-	  .offset = (OFF), .help = (HELP) }
-#define OPT_STRING(L, S, OFF, DEF, META, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRING, \
-	  .offset = (OFF), .def = (DEF), .metavar = (META), .help = (HELP) }
-#define OPT_OPTSTR(L, S, OFF, META, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_OPTSTR, \
-	  .offset = (OFF), .metavar = (META), .help = (HELP) }
-#define OPT_STRLIST(L, S, OFF, META, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_STRLIST, \
-	  .offset = (OFF), .metavar = (META), .help = (HELP) }
-#define OPT_ENUM(L, S, OFF, DEF, CHOICES, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_ENUM, \
-	  .offset = (OFF), .def = (DEF), .choices = (CHOICES), .help = (HELP) }
-#define OPT_RANGED_(T, L, S, OFF, DEF, LO, HI, META, HELP) \
-	{ .name = (L), .short_name = (S), .type = (T), .offset = (OFF), \
-	  .def = (DEF), .min = (LO), .max = (HI), .metavar = (META), \
-	  .help = (HELP) }
-#define OPT_INT(L, S, OFF, DEF, LO, HI, META, HELP) \
-	OPT_RANGED_(CGS_OPT_INT, L, S, OFF, DEF, LO, HI, META, HELP)
-#define OPT_DURATION(L, S, OFF, DEF, LO, HI, HELP) \
-	OPT_RANGED_(CGS_OPT_DURATION, L, S, OFF, DEF, LO, HI, NULL, HELP)
-#define OPT_SIZE(L, S, OFF, DEF, LO, HI, HELP) \
-	OPT_RANGED_(CGS_OPT_SIZE, L, S, OFF, DEF, LO, HI, NULL, HELP)
-#define OPT_NUMBER(L, S, OFF, DEF, LO, HI, META, HELP) \
-	{ .name = (L), .short_name = (S), .type = CGS_OPT_NUMBER, \
-	  .offset = (OFF), .def = (DEF), .dmin = (LO), .dmax = (HI), \
-	  .metavar = (META), .help = (HELP) }
+#define CGS_OPT_FIELD_(T, F, FT, FTNAME) \
+	(offsetof(T, F) + 0 * sizeof(struct { \
+		_Static_assert(__builtin_types_compatible_p( \
+			__typeof__(((T *)0)->F), FT), \
+			"option field " #F " is not " FTNAME); \
+		int ok_; }))
+/* #FT here, where FT is still "bool" and not yet _Bool */
+#define CGS_OPT_ROW_(TY, L, S, T, F, FT, ...) \
+	{ .name = (L), .short_name = (S), .type = (TY), \
+	  .offset = CGS_OPT_FIELD_(T, F, FT, #FT), __VA_ARGS__ }
+#define OPT_BOOL(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_BOOL, L, S, T, F, bool, __VA_ARGS__)
+#define OPT_INT(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_INT, L, S, T, F, int64_t, __VA_ARGS__)
+#define OPT_DURATION(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_DURATION, L, S, T, F, int64_t, __VA_ARGS__)
+#define OPT_SIZE(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_SIZE, L, S, T, F, int64_t, __VA_ARGS__)
+#define OPT_INT_OR(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_INT_OR, L, S, T, F, int64_t, __VA_ARGS__)
+#define OPT_STRING(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_STRING, L, S, T, F, char *, __VA_ARGS__)
+#define OPT_OPTSTR(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_OPTSTR, L, S, T, F, char *, __VA_ARGS__)
+#define OPT_ENUM(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_ENUM, L, S, T, F, int, __VA_ARGS__)
+#define OPT_STRLIST(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_STRLIST, L, S, T, F, struct cgs_strlist, __VA_ARGS__)
+#define OPT_NUMBER(L, S, T, F, ...) \
+	CGS_OPT_ROW_(CGS_OPT_NUMBER, L, S, T, F, double, __VA_ARGS__)
 
 /* A table together with the struct its entries point into. */
 struct cgs_optset {
@@ -121,7 +142,11 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out);
 /* The effective value of every option of @set, as a JSON object. */
 struct json_object *cgs_opt_echo(const struct cgs_optset *set);
 
-/* Check a table: unique names, known types, defaults that parse. */
+/*
+ * Check a table: names and help, unique names, known types, ranges
+ * (min <= max; INT_OR keywords outside the range), only the fields the
+ * type uses, and defaults that parse. 0 or -EINVAL with @err.
+ */
 int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 			const char *owner, char *err, size_t errlen);
 

@@ -284,8 +284,9 @@ static int rm_loop(struct cgs_task *t)
 }
 
 static const struct cgs_opt rm_optdefs[] = {
-	OPT_ENUM("remap-backing", 0, offsetof(struct rm_opts, backing), "file", rm_backings,
-		"map a file in --tmpdir (shmem on a tmpfs), or MAP_ANONYMOUS shmem as stress-ng"),
+	OPT_ENUM("remap-backing", 0, struct rm_opts, backing, .def = "file",
+		.choices = rm_backings,
+		.help = "map a file in --tmpdir (shmem on a tmpfs), or MAP_ANONYMOUS shmem as stress-ng"),
 };
 
 static const struct cgs_aux rm_aux[] = {

@@ -313,18 +313,20 @@ static int sf_loop(struct cgs_task *t)
 	return sf_finish(t, s);
 }
 
-#define SO(f) offsetof(struct sf_opts, f)
+#define SO struct sf_opts
 static const struct cgs_opt sf_optdefs[] = {
-	OPT_SIZE("msg-size", 0, SO(msg_size), "10K", 1, 64 << 20,
-		"bytes per sendfile() call (netperf -m); netperf's ring of SO_SNDBUF / SIZE + 1 such pieces is the file sent"),
-	OPT_ENUM("net", 0, SO(net), "6", sf_nets,
-		"loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1"),
-	OPT_ENUM("partner", 0, SO(partner), "same", cgs_partner_place_names,
-		"receiver on the sender's place, the next place, or unpinned"),
-	OPT_SIZE("sndbuf", 0, SO(sndbuf), NULL, 0, 1 << 30,
-		"SO_SNDBUF of the sender (netperf -s); 0: the kernel's autotuning"),
-	OPT_SIZE("rcvbuf", 0, SO(rcvbuf), NULL, 0, 1 << 30,
-		"SO_RCVBUF of the receiver (netperf -S); 0: the kernel's autotuning"),
+	OPT_SIZE("msg-size", 0, SO, msg_size, .def = "10K", .min = 1,
+		.max = 64 << 20,
+		.help = "bytes per sendfile() call (netperf -m); netperf's ring of SO_SNDBUF / SIZE + 1 such pieces is the file sent"),
+	OPT_ENUM("net", 0, SO, net, .def = "6", .choices = sf_nets,
+		.help = "loopback address: 6 = ::1 (falls back to 127.0.0.1), 4 = 127.0.0.1"),
+	OPT_ENUM("partner", 0, SO, partner, .def = "same",
+		.choices = cgs_partner_place_names,
+		.help = "receiver on the sender's place, the next place, or unpinned"),
+	OPT_SIZE("sndbuf", 0, SO, sndbuf, .min = 0, .max = 1 << 30,
+		.help = "SO_SNDBUF of the sender (netperf -s); 0: the kernel's autotuning"),
+	OPT_SIZE("rcvbuf", 0, SO, rcvbuf, .min = 0, .max = 1 << 30,
+		.help = "SO_RCVBUF of the receiver (netperf -S); 0: the kernel's autotuning"),
 };
 
 static const struct cgs_aux sf_aux[] = {

@@ -42,7 +42,8 @@ static inline void cgs_spin(int64_t ns)
 
 /* The option table entry of the knob named @name ("pf1-spin"). */
 #define CGS_SPIN_OPT(name) \
-	OPT_INT(name, 0, offsetof(struct cgs_spin_opts, spin_ns), "0", 0, 10000000, "NS", \
-		"busy-wait NS ns per op, timed with the clock: an exact slowdown to calibrate compare (0: off)")
+	OPT_INT(name, 0, struct cgs_spin_opts, spin_ns, .def = "0", .min = 0, \
+		.max = 10000000, .metavar = "NS", \
+		.help = "busy-wait NS ns per op, timed with the clock: an exact slowdown to calibrate compare (0: off)")
 
 #endif

@@ -32,10 +32,12 @@ struct sr_task {
 };
 
 static const struct cgs_opt sr_optdefs[] = {
-	OPT_ENUM("stat-file", 0, offsetof(struct sr_opts, file), "memory.stat", cgs_stat_file_names,
-		"the statistics file each task reads"),
-	OPT_ENUM("stat-target", 0, offsetof(struct sr_opts, target), "leaf", cgs_stat_target_names,
-		"whose file: the task's cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
+	OPT_ENUM("stat-file", 0, struct sr_opts, file, .def = "memory.stat",
+		.choices = cgs_stat_file_names,
+		.help = "the statistics file each task reads"),
+	OPT_ENUM("stat-target", 0, struct sr_opts, target, .def = "leaf",
+		.choices = cgs_stat_target_names,
+		.help = "whose file: the task's cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
 };
 
 static const struct cgs_aux sr_aux[] = {

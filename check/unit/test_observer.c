@@ -122,8 +122,9 @@ struct toy_opts {
 };
 
 static const struct cgs_opt toy_optdefs[] = {
-	OPT_INT("toy-level", 0, offsetof(struct toy_opts, level), "1", 0, 9, NULL,
-		"how much the toy watches"),
+	OPT_INT("toy-level", 0, struct toy_opts, level, .def = "1", .min = 0,
+		.max = 9,
+		.help = "how much the toy watches"),
 };
 
 static const struct cgs_obs_def toy_observer = {
@@ -272,11 +273,18 @@ static void test_optsets(void **state)
 	cgs_obs_run_free(&or);
 }
 
+/* A struct for the rows of the tables below, which are only checked. */
+struct toy_row_opts {
+	char *s;
+	int64_t n;
+};
+
 static void check_bad(const struct cgs_obs_def *const *list, size_t n,
 		      const char *want)
 {
 	static const struct cgs_opt run[] = {
-		OPT_STRING("tasks", 't', 0, "1", "LIST", "task counts"),
+		OPT_STRING("tasks", 't', struct toy_row_opts, s, .def = "1",
+			   .metavar = "LIST", .help = "task counts"),
 	};
 	char err[256] = "";
 
@@ -290,10 +298,12 @@ static void check_bad(const struct cgs_obs_def *const *list, size_t n,
 static void test_check_rejects(void **state)
 {
 	static const struct cgs_opt clash_run[] = {
-		OPT_INT("tasks", 0, 0, "1", 0, 9, NULL, "clashes with run's"),
+		OPT_INT("tasks", 0, struct toy_row_opts, n, .def = "1", .min = 0,
+			.max = 9, .help = "clashes with run's"),
 	};
 	static const struct cgs_opt clash_letter[] = {
-		OPT_INT("toy-t", 't', 0, "1", 0, 9, NULL, "clashes with -t"),
+		OPT_INT("toy-t", 't', struct toy_row_opts, n, .def = "1", .min = 0,
+			.max = 9, .help = "clashes with -t"),
 	};
 	static const struct cgs_obs_def noname = { .new = toy_new, .free = toy_free,
 						   .write = toy_write };

@@ -27,16 +27,23 @@ struct o {
 	int e;
 	bool b;
 	char *s, *prof;
+	int64_t runs;
 };
+static const struct cgs_opt_key runs_keys[] = { { "auto", -1 }, { NULL, 0 } };
 
 static const char *const colours[] = { "red", "dark-green", NULL };
 static const struct cgs_opt table[] = {
-	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL,
-		"a number, e.g. -1 is out"),
-	OPT_ENUM("colour", 0, offsetof(struct o, e), "red", colours, "a colour"),
-	OPT_BOOL("dry-run", 0, offsetof(struct o, b), "a flag with a back\\slash"),
-	OPT_STRING("out", 'o', offsetof(struct o, s), NULL, "FILE", ".starts with a dot"),
-	OPT_OPTSTR("profile", 0, offsetof(struct o, prof), "HZ", "an optional value"),
+	OPT_INT("num", 'n', struct o, n, .def = "3", .min = 1, .max = 10,
+		.help = "a number, e.g. -1 is out"),
+	OPT_ENUM("colour", 0, struct o, e, .def = "red", .choices = colours,
+		.help = "a colour"),
+	OPT_BOOL("dry-run", 0, struct o, b, .help = "a flag with a back\\slash"),
+	OPT_STRING("out", 'o', struct o, s, .metavar = "FILE",
+		.help = ".starts with a dot"),
+	OPT_OPTSTR("profile", 0, struct o, prof, .metavar = "HZ",
+		.help = "an optional value"),
+	OPT_INT_OR("runs", 0, struct o, runs, .def = "auto", .min = 1, .max = 9,
+		   .keys = runs_keys, .metavar = "N|auto", .help = "a count or auto"),
 };
 static const struct cgs_optset set = { "demo options", table, ARRAY_SIZE(table), NULL };
 
@@ -69,6 +76,9 @@ static void test_man(void **state)
 	assert_null(strstr(m, "\n.starts"));
 	/* an optional value is attached with = */
 	assert_non_null(strstr(m, "\\fB\\-\\-profile\\fR[=\\fIHZ\\fR]\nan optional value.\n"));
+	/* a number or a keyword: a value like any other, with its default */
+	assert_non_null(strstr(m, "\\fB\\-\\-runs\\fR \\fIN|auto\\fR\n"
+				  "a count or auto. Default: \\fBauto\\fR.\n"));
 	free(m);
 }
 
@@ -77,11 +87,12 @@ static void test_words_and_bash(void **state)
 	char *w = render(cgs_opt_words), *b = render(cgs_opt_bash_values);
 
 	(void)state;
-	assert_string_equal(w, " --num -n --colour --dry-run --out -o --profile");
+	assert_string_equal(w, " --num -n --colour --dry-run --out -o --profile --runs");
 	assert_non_null(strstr(b, "-n|--num) return ;;\n"));
 	assert_non_null(strstr(b, "--colour) COMPREPLY=($(compgen -W \"red dark-green\" -- \"$cur\")); return ;;\n"));
 	assert_non_null(strstr(b, "-o|--out) compopt -o filenames 2>/dev/null; "
 				  "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"));
+	assert_non_null(strstr(b, "--runs) return ;;\n"));  /* nothing to offer */
 	assert_null(strstr(b, "dry-run"));  /* takes no value */
 	assert_null(strstr(b, "profile"));  /* its value only after = */
 	free(w);
@@ -158,7 +169,7 @@ static void test_row_everywhere(void **state)
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(comp, "compgen -W \"--help --version bare toy\""));
 	assert_non_null(strstr(comp, "\ttoy)\n"));
-	assert_non_null(strstr(comp, "--help --num -n --colour --dry-run --out -o --profile\""));
+	assert_non_null(strstr(comp, "--help --num -n --colour --dry-run --out -o --profile --runs\""));
 	assert_null(strstr(comp, "\tbare)"));  /* no options, no arguments: no arm */
 	free(top);
 	free(page);

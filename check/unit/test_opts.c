@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_opts.c - the option-table engine (values, ranges, parsing, help,
- * echo) and the start-up check of the workload registry.
+ * echo, keywords), the start-up check of a table's rows, and that of the
+ * workload registry. That a row's field type is checked at compile time is
+ * check/integration/06-opt-types.sh's.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,14 +33,19 @@ struct o {
 
 static const char *const colours[] = { "red", "green", NULL };
 static const struct cgs_opt table[] = {
-	OPT_INT("num", 'n', offsetof(struct o, n), "3", 1, 10, NULL, "a number"),
-	OPT_DURATION("dur", 'd', offsetof(struct o, d), "2s", 1000000, 3600000000000LL,
-		"a duration"),
-	OPT_SIZE("size", 0, offsetof(struct o, sz), "10K", 1, 1LL << 40, "a size"),
-	OPT_ENUM("colour", 0, offsetof(struct o, e), "green", colours, "a colour"),
-	OPT_BOOL("flag", 0, offsetof(struct o, b), "a flag"),
-	OPT_STRING("str", 's', offsetof(struct o, s), NULL, NULL, "a string"),
-	OPT_STRLIST("set", 0, offsetof(struct o, l), NULL, "repeatable"),
+	OPT_INT("num", 'n', struct o, n, .def = "3", .min = 1, .max = 10,
+		.help = "a number"),
+	OPT_DURATION("dur", 'd', struct o, d, .def = "2s", .min = 1000000,
+		.max = 3600000000000LL,
+		.help = "a duration"),
+	OPT_SIZE("size", 0, struct o, sz, .def = "10K", .min = 1,
+		.max = 1LL << 40,
+		.help = "a size"),
+	OPT_ENUM("colour", 0, struct o, e, .def = "green", .choices = colours,
+		.help = "a colour"),
+	OPT_BOOL("flag", 0, struct o, b, .help = "a flag"),
+	OPT_STRING("str", 's', struct o, s, .help = "a string"),
+	OPT_STRLIST("set", 0, struct o, l, .help = "repeatable"),
 };
 #define NT (ARRAY_SIZE(table))
 
@@ -146,8 +154,10 @@ static void t_refused(void **state)
 /* The NUMBER type: a finite double in a range, default, echo, help. */
 static void t_number(void **state)
 {
+	struct on { double a; };
 	static const struct cgs_opt nt[] = {
-		OPT_NUMBER("alpha", 'a', 0, "0.05", 1e-6, 0.5, "P", "a level"),
+		OPT_NUMBER("alpha", 'a', struct on, a, .def = "0.05", .dmin = 1e-6,
+			   .dmax = 0.5, .metavar = "P", .help = "a level"),
 	};
 	static const char *const bad[] = { "x", "0.9", "0", "nan", "inf", "0.05x", "" };
 	double a = -1;
@@ -177,6 +187,136 @@ static void t_number(void **state)
 
 	rev.dmin = 1;
 	assert_int_equal(cgs_opt_check_table(&rev, 1, "n", err, sizeof(err)), -EINVAL);
+}
+
+/* CGS_OPT_INT_OR: a whole number in a range or a keyword, parsed once,
+ * echoed as text; refusals name the keywords. */
+struct ok {
+	int64_t runs, cpu;
+	double t;
+};
+static const struct cgs_opt_key auto_key[] = { { "auto", -1 }, { NULL, 0 } };
+static const struct cgs_opt_key cpu_keys[] = {
+	{ "auto", -1 }, { "none", -2 }, { NULL, 0 },
+};
+static const struct cgs_opt ktable[] = {
+	OPT_INT_OR("runs", 'r', struct ok, runs, .def = "1", .min = 1, .max = 1000,
+		   .keys = auto_key, .metavar = "N|auto", .help = "a count or auto"),
+	OPT_INT_OR("cpu", 0, struct ok, cpu, .def = "auto", .min = 0, .max = 64,
+		   .keys = cpu_keys, .metavar = "CPU", .help = "a CPU, auto or none"),
+	OPT_NUMBER("t", 'T', struct ok, t, .def = "2", .dmin = 0, .dmax = INFINITY,
+		   .echo_text = true, .help = "a number echoed as text"),
+};
+
+static char *echo_of(struct ok *v)
+{
+	struct cgs_optset set = { "k", ktable, ARRAY_SIZE(ktable), v };
+	struct json_object *e = cgs_opt_echo(&set);
+	char *s = strdup(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN));
+
+	json_object_put(e);
+	return s;
+}
+
+static void t_int_or(void **state)
+{
+	struct ok v = { 0 };
+	struct cgs_optset set = { "k", ktable, ARRAY_SIZE(ktable), &v };
+	char *argv[] = { "run", "-r", "auto", "--cpu", "none", "-T", "0.25", NULL };
+	char err[256] = "", *s;
+	int first = 0;
+
+	(void)state;
+	assert_int_equal(cgs_opt_check_table(ktable, ARRAY_SIZE(ktable), "k", err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_defaults(&set, err, sizeof(err)), 0);
+	assert_int_equal(v.runs, 1);
+	assert_int_equal(v.cpu, -1);
+	s = echo_of(&v);
+	assert_string_equal(s, "{\"runs\":\"1\",\"cpu\":\"auto\",\"t\":\"2\"}");
+	free(s);
+	assert_int_equal(cgs_opt_parse(&set, 1, 7, argv, &first, err, sizeof(err)), 0);
+	assert_int_equal(v.runs, -1);
+	assert_int_equal(v.cpu, -2);
+	s = echo_of(&v);
+	assert_string_equal(s, "{\"runs\":\"auto\",\"cpu\":\"none\",\"t\":\"0.25\"}");
+	free(s);
+	assert_int_equal(cgs_opt_set(&ktable[0], &v, "1000", err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_set(&ktable[1], &v, "0", err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_set(&ktable[2], &v, "5000", err, sizeof(err)), 0);
+	s = echo_of(&v);
+	assert_string_equal(s, "{\"runs\":\"1000\",\"cpu\":\"0\",\"t\":\"5000\"}");
+	free(s);
+	/* refused, the field unchanged, one line naming option and keywords */
+	assert_int_equal(cgs_opt_set(&ktable[0], &v, "0", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--runs: '0' is out of range; give a value from 1 to 1000 or auto");
+	assert_int_equal(cgs_opt_set(&ktable[0], &v, "many", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--runs: 'many' is not a whole number such as 4 or auto");
+	assert_int_equal(cgs_opt_set(&ktable[1], &v, "65", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--cpu: '65' is out of range; give a value from 0 to 64, auto or none");
+	assert_int_equal(cgs_opt_set(&ktable[1], &v, "Auto", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cgs_opt_set(&ktable[1], &v, "", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cgs_opt_set(&ktable[2], &v, "-1", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--t: '-1' is not a number of at least 0");
+	assert_int_equal(cgs_opt_set(&ktable[2], &v, "inf", err, sizeof(err)), -EINVAL);
+	/* a row's own words for a refused value (.bad), else the engine's */
+	{
+		static const struct cgs_opt worded[] = {
+			OPT_INT_OR("runs", 'r', struct ok, runs, .def = "1", .min = 1,
+				   .max = 1000, .keys = ktable[0].keys,
+				   .bad = ": give a count from 1 to 1000, or auto",
+				   .help = "runs"),
+		};
+
+		assert_int_equal(cgs_opt_set(&worded[0], &v, "0", err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "--runs '0': give a count from 1 to 1000, or auto");
+		assert_int_equal(cgs_opt_set(&worded[0], &v, "x", err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "--runs 'x': give a count from 1 to 1000, or auto");
+		assert_int_equal(cgs_opt_set(&worded[0], &v, "auto", err, sizeof(err)), 0);
+		assert_int_equal(v.runs, -1);
+		v.runs = 1000;
+	}
+	assert_int_equal(v.runs, 1000);
+	assert_int_equal(v.cpu, 0);
+	assert_true(v.t == 5000);
+}
+
+/* The start-up check refuses what the compiler cannot see in a row. */
+static void expect_bad_row(struct cgs_opt row, const char *needle)
+{
+	char err[256] = "";
+
+	assert_int_equal(cgs_opt_check_table(&row, 1, "t", err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("'%s' does not mention '%s'", err, needle);
+}
+
+static void t_check_rows(void **state)
+{
+	struct cgs_opt r;
+
+	(void)state;
+	r = ktable[0], r.help = NULL;
+	expect_bad_row(r, "lacks a name or help");
+	r = ktable[0], r.min = 2000;
+	expect_bad_row(r, "min > max");
+	r = ktable[0], r.keys = cpu_keys, r.min = -5;      /* auto = -1 inside */
+	expect_bad_row(r, "keyword auto is a value of the range");
+	r = ktable[0], r.keys = NULL;
+	expect_bad_row(r, "has no choices");
+	r = ktable[0], r.def = "0";
+	expect_bad_row(r, "the default of --runs: '0' is out of range");
+	r = ktable[2], r.min = 1;                           /* .min, not .dmin */
+	expect_bad_row(r, ".min and .max are for");
+	r = table[0], r.dmax = 1;
+	expect_bad_row(r, ".dmin, .dmax and .echo_text are for NUMBER rows only");
+	r = table[5], r.choices = colours;                   /* a STRING */
+	expect_bad_row(r, ".choices is for ENUM rows only");
+	r = table[0], r.keys = auto_key;
+	expect_bad_row(r, ".keys is for INT_OR rows only");
+	r = table[3], r.def = "blue";
+	expect_bad_row(r, "'blue' is not one of red|green");
+	r = table[0], r.type = (enum cgs_opt_type)99;
+	expect_bad_row(r, "unknown type");
 }
 
 static void t_help(void **state)
@@ -251,8 +391,9 @@ struct oo {
 };
 
 static const struct cgs_opt otable[] = {
-	OPT_OPTSTR("rate", 0, offsetof(struct oo, rate), "HZ", "optional value"),
-	OPT_BOOL("q", 'q', offsetof(struct oo, q), "a flag"),
+	OPT_OPTSTR("rate", 0, struct oo, rate, .metavar = "HZ",
+		.help = "optional value"),
+	OPT_BOOL("q", 'q', struct oo, q, .help = "a flag"),
 };
 
 static void parse_o(struct oo *v, int argc, char **argv, int *first)
@@ -303,6 +444,8 @@ int main(void)
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_help),
 		cmocka_unit_test(t_number),
+		cmocka_unit_test(t_int_or),
+		cmocka_unit_test(t_check_rows),
 		cmocka_unit_test(t_tables),
 		cmocka_unit_test(t_bad_workloads),
 		cmocka_unit_test(t_optional_value),

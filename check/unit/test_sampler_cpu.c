@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "runner/core/sampler_cpu.h"
+#include "runner/run/run.h"
 
 #define SMALL "pack:2 core:4 pu:2"
 
@@ -72,28 +73,43 @@ static void t_asked(void **state)
 	assert_non_null(strstr(why, "none"));
 }
 
+/* The run table's row parses --sampler-cpu (a CPU, auto or none) once;
+ * whether the CPU exists is checked when the topology is known. */
+static int set_cpu(struct cgs_run_opts *o, const char *val, char *err, size_t len)
+{
+	for (size_t i = 0; i < cgs_run_noptdefs; i++)
+		if (!strcmp(cgs_run_optdefs[i].name, "sampler-cpu"))
+			return cgs_opt_set(&cgs_run_optdefs[i], o, val, err, len);
+	fail_msg("no --sampler-cpu row");
+	return -ENOENT;
+}
+
 static void t_parse(void **state)
 {
+	struct cgs_run_opts o = { .sampler_cpu = 12345 };
 	struct cgs_topo topo;
 	char err[256];
-	int v = 12345;
 
 	(void)state;
 	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
-	assert_int_equal(cgs_sampler_cpu_parse("auto", &topo, &v, err, sizeof(err)), 0);
-	assert_int_equal(v, CGS_SCPU_AUTO);
-	assert_int_equal(cgs_sampler_cpu_parse(NULL, &topo, &v, err, sizeof(err)), 0);
-	assert_int_equal(v, CGS_SCPU_AUTO);
-	assert_int_equal(cgs_sampler_cpu_parse("none", &topo, &v, err, sizeof(err)), 0);
-	assert_int_equal(v, CGS_SCPU_NONE);
-	assert_int_equal(cgs_sampler_cpu_parse("15", &topo, &v, err, sizeof(err)), 0);
-	assert_int_equal(v, 15);
-	assert_int_equal(cgs_sampler_cpu_parse("16", &topo, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(set_cpu(&o, "auto", err, sizeof(err)), 0);
+	assert_int_equal(o.sampler_cpu, CGS_SCPU_AUTO);
+	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), 0);
+	assert_int_equal(set_cpu(&o, "none", err, sizeof(err)), 0);
+	assert_int_equal(o.sampler_cpu, CGS_SCPU_NONE);
+	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), 0);
+	assert_int_equal(set_cpu(&o, "15", err, sizeof(err)), 0);
+	assert_int_equal(o.sampler_cpu, 15);
+	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), 0);
+	assert_int_equal(set_cpu(&o, "16", err, sizeof(err)), 0);
+	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--sampler-cpu 16 is not a CPU the runner may use (0-15)"));
-	assert_int_equal(cgs_sampler_cpu_parse("1x", &topo, &v, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "'1x' is not a CPU number, auto or none"));
-	assert_int_equal(cgs_sampler_cpu_parse("-1", &topo, &v, err, sizeof(err)), -EINVAL);
-	assert_int_equal(cgs_sampler_cpu_parse("", &topo, &v, err, sizeof(err)), -EINVAL);
+	assert_int_equal(set_cpu(&o, "1x", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--sampler-cpu: '1x' is not a whole number such as 4, auto or none");
+	assert_int_equal(set_cpu(&o, "-1", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
+	assert_int_equal(set_cpu(&o, "", err, sizeof(err)), -EINVAL);
+	assert_int_equal(o.sampler_cpu, 16);               /* refused: unchanged */
 	cgs_topo_free(&topo);
 }
 

@@ -161,10 +161,10 @@ static void report(void *arg, const char *path, const char *what)
 }
 
 static const struct cgs_opt cleanup_opts[] = {
-	OPT_BOOL("dry-run", 'n', offsetof(struct cg_clean_opts, dry_run),
-		"only list what would be removed and killed; needs no root"),
-	OPT_BOOL("force", 0, offsetof(struct cg_clean_opts, force),
-		"also remove a dead run's cgroup that holds processes not its own, killing them"),
+	OPT_BOOL("dry-run", 'n', struct cg_clean_opts, dry_run,
+		.help = "only list what would be removed and killed; needs no root"),
+	OPT_BOOL("force", 0, struct cg_clean_opts, force,
+		.help = "also remove a dead run's cgroup that holds processes not its own, killing them"),
 };
 
 /* cleanup opens as cgroup does; its errors name it. */

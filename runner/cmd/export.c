@@ -27,15 +27,18 @@ struct exp_opts {
 };
 
 static const struct cgs_opt export_opts[] = {
-	OPT_ENUM("format", 'f', offsetof(struct exp_opts, format), "tsv", exp_format_names,
-		"tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats"),
-	OPT_BOOL("tsv", 0, offsetof(struct exp_opts, tsv), "the same as --format tsv"),
-	OPT_BOOL("folded", 0, offsetof(struct exp_opts, folded),
-		"instead: a profiled point's collapsed stacks (run --profile), runs merged, for flamegraph.pl, inferno, speedscope"),
-	OPT_STRING("point", 0, offsetof(struct exp_opts, point), NULL, "TEST:MODE:TASKS[:LAYOUT]",
-		"--folded: the point, when the files hold several"),
-	OPT_STRING("out-dir", 0, offsetof(struct exp_opts, out_dir), NULL, "DIR",
-		"--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
+	OPT_ENUM("format", 'f', struct exp_opts, format, .def = "tsv",
+		.choices = exp_format_names,
+		.help = "tidy long table as TSV, CSV or JSON lines, or LKP's key: value stats"),
+	OPT_BOOL("tsv", 0, struct exp_opts, tsv,
+		.help = "the same as --format tsv"),
+	OPT_BOOL("folded", 0, struct exp_opts, folded,
+		.help = "instead: a profiled point's collapsed stacks (run --profile), runs merged, for flamegraph.pl, inferno, speedscope"),
+	OPT_STRING("point", 0, struct exp_opts, point,
+		.metavar = "TEST:MODE:TASKS[:LAYOUT]",
+		.help = "--folded: the point, when the files hold several"),
+	OPT_STRING("out-dir", 0, struct exp_opts, out_dir, .metavar = "DIR",
+		.help = "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
 };
 
 static const char help_head[] =

@@ -20,8 +20,8 @@ struct rcv_cli {
 };
 
 static const struct cgs_opt recover_opts[] = {
-	OPT_STRING("output", 'o', offsetof(struct rcv_cli, output), NULL, "FILE",
-		"the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
+	OPT_STRING("output", 'o', struct rcv_cli, output, .metavar = "FILE",
+		.help = "the result to write (default: the run's output, or <name>-recovered.json beside it when that exists)"),
 };
 
 static const char help_head[] =

@@ -26,15 +26,18 @@ struct rpt_cli {
 	bool no_charts;
 };
 
-#define RC(f) offsetof(struct rpt_cli, f)
+#define RC struct rpt_cli
 static const struct cgs_opt report_opts[] = {
-	OPT_STRING("output", 'o', RC(output), "report.html", "FILE",
-		"the page to write, a directory to put report.html in, or - for stdout"),
-	OPT_STRING("title", 0, RC(title), NULL, "TEXT",
-		"the page's title (default: cgscale report: the tests)"),
-	OPT_STRING("gnuplot", 0, RC(gnuplot), "gnuplot", "PROG",
-		"the gnuplot that draws the charts (Debian package gnuplot-nox)"),
-	OPT_BOOL("no-charts", 0, RC(no_charts), "tables only: do not run gnuplot"),
+	OPT_STRING("output", 'o', RC, output, .def = "report.html",
+		.metavar = "FILE",
+		.help = "the page to write, a directory to put report.html in, or - for stdout"),
+	OPT_STRING("title", 0, RC, title, .metavar = "TEXT",
+		.help = "the page's title (default: cgscale report: the tests)"),
+	OPT_STRING("gnuplot", 0, RC, gnuplot, .def = "gnuplot",
+		.metavar = "PROG",
+		.help = "the gnuplot that draws the charts (Debian package gnuplot-nox)"),
+	OPT_BOOL("no-charts", 0, RC, no_charts,
+		.help = "tables only: do not run gnuplot"),
 };
 
 static const char help_head[] =

@@ -94,10 +94,14 @@ static void show_one(const struct cmp_result *r, FILE *out)
 		fprintf(out, "  note: %s\n", r->notes[i]);
 }
 
-/* The options of show; the base is a bool. */
+/* The options of show. */
+struct show_cli {
+	bool keep_disturbed;
+};
+
 static const struct cgs_opt show_opts[] = {
-	OPT_BOOL("keep-disturbed", 0, 0,
-		"use disturbed runs in the figures instead of leaving them out"),
+	OPT_BOOL("keep-disturbed", 0, struct show_cli, keep_disturbed,
+		.help = "use disturbed runs in the figures instead of leaving them out"),
 };
 
 static const char help_head[] =
@@ -140,11 +144,11 @@ static const char man[] =
 static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 {
 	int status = 0, shown = 0, first = 0, rc;
-	bool keep = false;
+	struct show_cli so = { 0 };
 	struct cgs_optset set;
 	char err[1024];
 
-	status = cgs_cmd_open(self, &set, &keep, argc, argv, &first);
+	status = cgs_cmd_open(self, &set, &so, argc, argv, &first);
 	if (status < 0 && first >= argc) {
 		cgs_cmd_help(self, &set, 1, stderr);
 		status = CGS_EXIT_BADINPUT;
@@ -157,7 +161,7 @@ static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 
 		cmp_opts_default(&r.o);
 		r.o.keep_unmeasured = true;
-		r.o.keep_disturbed = keep;
+		r.o.keep_disturbed = so.keep_disturbed;
 		r.sides = calloc(1, sizeof(*r.sides));
 		if (r.sides) {
 			r.nsides = 1;

@@ -17,25 +17,25 @@
 
 enum cgs_mode { CGS_MODE_PROCESS, CGS_MODE_THREAD, CGS_MODE_BOTH };
 
+#define CGS_RUNS_AUTO (-1)             /* --runs auto */
+
 struct cgs_run_opts {
 	char *tasks;
 	int mode;
 	int placement;
 	int64_t warmup_ns, duration_ns, interval_ns;
-	int64_t runs;                    /* the count, or --max-runs with auto */
-	char *runs_arg;                  /* --runs as given: N or auto */
+	int64_t runs_asked;              /* --runs: N, or CGS_RUNS_AUTO */
+	int64_t runs;                    /* the count: N, or --max-runs with auto */
 	bool runs_auto;                  /* autoruns.c */
 	int64_t max_runs, max_time_ns;
 	int64_t invocations;             /* invoke.c: --invocations K */
-	char *threshold;                 /* --threshold T, % */
-	double threshold_pct;
+	double threshold_pct;            /* --threshold T, % */
 	char *output;
 	char *csv_dir;                   /* --csv-dir: one CSV per test */
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	int sampler_priority;            /* sched_prio.h: rt or normal */
-	char *sampler_cpu;               /* sampler_cpu.h: CPU, auto or none */
-	int sampler_cpu_v;               /* ... parsed */
+	int64_t sampler_cpu;             /* sampler_cpu.h: a CPU, CGS_SCPU_AUTO or _NONE */
 	int64_t cpustat_interval_ns;     /* /proc/stat at most this often */
 	bool dry_run;                    /* dryrun.c: print the plan only */
 	char *topology;                  /* topo_desc.h: NULL = this machine */

@@ -11,19 +11,12 @@
 #include "runner/core/sampler_cpu.h"
 #include "lib/util.h"
 
-int cgs_cpu_arg(const char *s)
-{
-	char *end;
-	long v;
-
-	if (!s || !strcmp(s, "auto"))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 1 << 20)
-		return -2;
-	return (int)v;
-}
+const struct cgs_opt_key cgs_sampler_cpu_keys[] = {
+	{ "auto", CGS_SCPU_AUTO }, { "none", CGS_SCPU_NONE }, { NULL, 0 },
+};
+const struct cgs_opt_key cgs_cpu_auto_keys[] = {
+	{ "auto", CGS_SCPU_AUTO }, { NULL, 0 },
+};
 
 bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t len)
 {
@@ -35,25 +28,15 @@ bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t le
 	return false;
 }
 
-int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
-			  char *err, size_t errlen)
+int cgs_sampler_cpu_check(int64_t cpu, const struct cgs_topo *topo, char *err,
+			  size_t errlen)
 {
 	char list[64] = "";
-	int v;
 
-	if (s && !strcmp(s, "none")) {
-		*out = CGS_SCPU_NONE;
-		return 0;
-	}
-	v = cgs_cpu_arg(s);
-	if (v == -2)
-		return cgs_errf(err, errlen, -EINVAL,
-				"--sampler-cpu '%s' is not a CPU number, auto or none", s);
-	if (v >= 0 && !cgs_cpu_allowed(topo, v, list, sizeof(list)))
+	if (cpu >= 0 && !cgs_cpu_allowed(topo, (int)cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--sampler-cpu %d is not a CPU the runner may use (%s); give one of them, auto or none",
-				v, list);
-	*out = v < 0 ? CGS_SCPU_AUTO : v;
+				(int)cpu, list);
 	return 0;
 }
 

@@ -13,24 +13,30 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "lib/opt.h"
 #include "runner/core/topo.h"
 
 #define CGS_SCPU_AUTO (-1)
 #define CGS_SCPU_NONE (-2)
 
-/* A CPU option's value: "auto" (or NULL) is -1, a CPU number is itself,
- * anything else -2. Whether the CPU exists is cgs_cpu_allowed's. */
-int cgs_cpu_arg(const char *s);
+#define CGS_CPU_MAX (1 << 20)   /* the largest CPU number a CPU option takes */
+
+/* The keywords of the CPU options (INT_OR rows in [0, CGS_CPU_MAX]):
+ * --sampler-cpu takes auto and none, --stat-reader-cpu auto. Whether the
+ * CPU exists is cgs_cpu_allowed's, once the topology is known. */
+extern const struct cgs_opt_key cgs_sampler_cpu_keys[];
+extern const struct cgs_opt_key cgs_cpu_auto_keys[];
 
 /* May the runner use @cpu? When not, @list (@len bytes) gets the CPUs it
  * may use, for the message. */
 bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t len);
 
-/* "auto", "none" or a CPU number the runner may use: *out is
- * CGS_SCPU_AUTO, CGS_SCPU_NONE or the number. 0 or -EINVAL with @err. */
-int cgs_sampler_cpu_parse(const char *s, const struct cgs_topo *topo, int *out,
-			  char *err, size_t errlen);
+/* --sampler-cpu as parsed (CGS_SCPU_AUTO, CGS_SCPU_NONE or a CPU): a CPU
+ * must be one the runner may use. 0 or -EINVAL with @err. */
+int cgs_sampler_cpu_check(int64_t cpu, const struct cgs_topo *topo, char *err,
+			  size_t errlen);
 
 struct cgs_sampler_pin {
 	int cpu;              /* bound there; -1: unbound */

@@ -211,8 +211,8 @@ static bool cpu_wanted(const struct cgs_obs_ctx *ctx)
 }
 
 static const struct cgs_opt cpu_optdefs[] = {
-	OPT_BOOL("no-cputime", 0, offsetof(struct cpu_opts, off),
-		"do not record the tasks' user and system CPU time per op"),
+	OPT_BOOL("no-cputime", 0, struct cpu_opts, off,
+		.help = "do not record the tasks' user and system CPU time per op"),
 };
 
 const struct cgs_obs_def cputime_observer = {

@@ -327,10 +327,11 @@ static void pmu_free(void *priv)
 }
 
 static const struct cgs_opt pmu_optdefs[] = {
-	OPT_STRING("events", 'e', offsetof(struct pmu_opts, events), "none", "LIST",
-		"perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
-	OPT_BOOL("require-events", 0, offsetof(struct pmu_opts, require),
-		"fail before running when an event of -e cannot count here"),
+	OPT_STRING("events", 'e', struct pmu_opts, events, .def = "none",
+		.metavar = "LIST",
+		.help = "perf counters per task, libpfm4 names (see 'cgscale events'): none, default, or e.g. cycles,instructions:u,page-faults"),
+	OPT_BOOL("require-events", 0, struct pmu_opts, require,
+		.help = "fail before running when an event of -e cannot count here"),
 };
 
 const struct cgs_obs_def pmu_observer = {

@@ -306,7 +306,7 @@ static int reader_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point 
 	sr->places = ctx->env->places;
 	sr->cg = pt->cg;
 	sr->hz = o->hz;
-	sr->cpu_asked = cgs_cpu_arg(o->cpu);
+	sr->cpu_asked = (int)o->cpu;
 	sr->file = (enum cgs_stat_file)o->file;
 	sr->target = (enum cgs_stat_target)o->target;
 	*priv = sr;
@@ -331,7 +331,7 @@ static int reader_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 {
 	const struct cgs_sr_opts *o = ctx->opts;
 
-	return sr_check_cpu(o->cpu, ctx->env->topo, err, errlen);
+	return sr_check_cpu((int)o->cpu, ctx->env->topo, err, errlen);
 }
 
 /* --stat-reader-file is in a hierarchy of our cgroups'. */
@@ -344,15 +344,19 @@ static int reader_preflight(struct cgs_obs_ctx *ctx, const struct cgs_cgrun *c,
 }
 
 static const struct cgs_opt reader_optdefs[] = {
-	OPT_INT("stat-reader", 0, offsetof(struct cgs_sr_opts, hz), "0", 0, 100000, "HZ",
-		"a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
-	OPT_STRING("stat-reader-cpu", 0, offsetof(struct cgs_sr_opts, cpu), "auto", "CPU",
-		"CPU the reader is bound to; auto: the last CPU no task is bound to"),
-	OPT_ENUM("stat-reader-file", 0, offsetof(struct cgs_sr_opts, file), "memory.stat",
-		cgs_stat_file_names, "the file the reader reads"),
-	OPT_ENUM("stat-reader-target", 0, offsetof(struct cgs_sr_opts, target), "top",
-		cgs_stat_target_names,
-		"whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
+	OPT_INT("stat-reader", 0, struct cgs_sr_opts, hz, .def = "0", .min = 0,
+		.max = 100000, .metavar = "HZ",
+		.help = "a reader thread outside the tasks reads a cgroup stats file HZ times a second and reports each read's latency (0: off)"),
+	OPT_INT_OR("stat-reader-cpu", 0, struct cgs_sr_opts, cpu, .def = "auto",
+		.min = 0, .max = CGS_CPU_MAX, .keys = cgs_cpu_auto_keys,
+		.metavar = "CPU", .bad = " is not a CPU number or auto",
+		.help = "CPU the reader is bound to; auto: the last CPU no task is bound to"),
+	OPT_ENUM("stat-reader-file", 0, struct cgs_sr_opts, file,
+		.def = "memory.stat", .choices = cgs_stat_file_names,
+		.help = "the file the reader reads"),
+	OPT_ENUM("stat-reader-target", 0, struct cgs_sr_opts, target,
+		.def = "top", .choices = cgs_stat_target_names,
+		.help = "whose file: the tasks' cgroup, level 1 of cgscale's cgroups (covers the subtree), or their parent"),
 };
 
 const struct cgs_obs_def stat_reader_observer = {

@@ -23,7 +23,7 @@ struct cgs_cgrun;
 /* The reader's options. */
 struct cgs_sr_opts {
 	int64_t hz;                   /* --stat-reader, 0: off */
-	char *cpu;                    /* --stat-reader-cpu */
+	int64_t cpu;                  /* --stat-reader-cpu: a CPU or CGS_SCPU_AUTO */
 	int file, target;             /* --stat-reader-file, -target */
 };
 
@@ -99,7 +99,7 @@ void sr_add_where(struct json_object *o, enum cgs_stat_file f,
 
 /* --stat-reader-cpu @cpu on @topo (after the topology is loaded). 0 or
  * -EINVAL with a one-line message in @err. */
-int sr_check_cpu(const char *cpu, const struct cgs_topo *topo, char *err,
+int sr_check_cpu(int cpu, const struct cgs_topo *topo, char *err,
 		 size_t errlen);
 /*
  * After the cgroup layouts are final: the reader's file @rfile and the

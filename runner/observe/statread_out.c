@@ -190,16 +190,10 @@ void sr_add_json(struct cgs_statread *sr, struct res_point *p)
 	json_object_object_add(p->extra, "stat_reader", o);
 }
 
-int sr_check_cpu(const char *arg, const struct cgs_topo *topo, char *err,
-		 size_t errlen)
+int sr_check_cpu(int cpu, const struct cgs_topo *topo, char *err, size_t errlen)
 {
-	int cpu = cgs_cpu_arg(arg);
 	char list[128];
 
-	if (cpu == -2)
-		return cgs_errf(err, errlen, -EINVAL,
-				"--stat-reader-cpu '%s' is not a CPU number or auto",
-				arg);
 	if (cpu >= 0 && !cgs_cpu_allowed(topo, cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
 				"--stat-reader-cpu %d: no such CPU here; give one of %s",

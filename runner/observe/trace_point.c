@@ -435,7 +435,8 @@ static bool tp_wanted(const struct cgs_obs_ctx *ctx)
 }
 
 static const struct cgs_opt tp_optdefs[] = {
-	OPT_STRING("trace", 0, offsetof(struct tp_opts, sets), NULL, "SETS", CGS_TRACE_HELP),
+	OPT_STRING("trace", 0, struct tp_opts, sets, .metavar = "SETS",
+		.help = CGS_TRACE_HELP),
 };
 
 const struct cgs_obs_def trace_observer = {

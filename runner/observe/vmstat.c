@@ -170,8 +170,8 @@ static bool vm_wanted(const struct cgs_obs_ctx *ctx)
 }
 
 static const struct cgs_opt vm_optdefs[] = {
-	OPT_BOOL("no-vmstat", 0, offsetof(struct vm_opts, off),
-		"do not record /proc/vmstat deltas over the measured window"),
+	OPT_BOOL("no-vmstat", 0, struct vm_opts, off,
+		.help = "do not record /proc/vmstat deltas over the measured window"),
 };
 
 const struct cgs_obs_def vmstat_observer = {

@@ -29,30 +29,17 @@
 int cgs_auto_validate(struct cgs_run *r, char *err, size_t errlen)
 {
 	struct cgs_run_opts *o = &r->o;
-	char *end;
-	long n;
 
-	if (!o->threshold || !*o->threshold ||
-	    !((o->threshold_pct = strtod(o->threshold, &end)) > 0) || *end ||
-	    !isfinite(o->threshold_pct))
+	if (!(o->threshold_pct > 0))
 		return cgs_errf(err, errlen, -EINVAL,
-				"--threshold '%s': give the practical threshold T in %% above 0, e.g. 2",
-				o->threshold ? o->threshold : "");
-	if (o->runs_arg && !strcmp(o->runs_arg, "auto")) {
-		if (o->max_runs < AUTO_MIN_RUNS)
-			return cgs_errf(err, errlen, -EINVAL,
-					"--max-runs %lld: -r auto needs at least %d runs a point; give --max-runs 3 or more",
-					(long long)o->max_runs, AUTO_MIN_RUNS);
-		o->runs_auto = true;
-		o->runs = o->max_runs;
-		return 0;
-	}
-	n = o->runs_arg ? strtol(o->runs_arg, &end, 10) : 0;
-	if (!o->runs_arg || !*o->runs_arg || *end || n < 1 || n > 1000)
+				"--threshold '%g': give the practical threshold T in %% above 0, e.g. 2",
+				o->threshold_pct);
+	o->runs_auto = o->runs_asked == CGS_RUNS_AUTO;
+	o->runs = o->runs_auto ? o->max_runs : o->runs_asked;
+	if (o->runs_auto && o->max_runs < AUTO_MIN_RUNS)
 		return cgs_errf(err, errlen, -EINVAL,
-				"--runs '%s': give a count from 1 to 1000, or auto",
-				o->runs_arg ? o->runs_arg : "");
-	o->runs = n;
+				"--max-runs %lld: -r auto needs at least %d runs a point; give --max-runs 3 or more",
+				(long long)o->max_runs, AUTO_MIN_RUNS);
 	return 0;
 }
 

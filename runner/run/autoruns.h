@@ -14,8 +14,9 @@
 
 struct cgs_run;
 
-/* Parse --runs (N or auto), --threshold and --max-runs into r->o; 0 or
- * -EINVAL with a one-line message in @err. */
+/* Check --runs (N or auto), --threshold and --max-runs together and set
+ * the run count (r->o.runs, r->o.runs_auto); 0 or -EINVAL with a one-line
+ * message in @err. */
 int cgs_auto_validate(struct cgs_run *r, char *err, size_t errlen);
 
 /* After round @nruns (1-based) of -r auto: record the state in the

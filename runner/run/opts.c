@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,63 +29,84 @@
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
 
-#define RO(f) offsetof(struct cgs_run_opts, f)
+#define RO struct cgs_run_opts
 #define HOUR (3600LL * 1000000000LL)
+static const struct cgs_opt_key runs_keys[] = {
+	{ "auto", CGS_RUNS_AUTO }, { NULL, 0 },
+};
 const struct cgs_opt cgs_run_optdefs[] = {
-	OPT_STRING("tasks", 't', RO(tasks), "1", "LIST",
-		"task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep"),
-	OPT_ENUM("mode", 'm', RO(mode), "both", cgs_mode_names,
-		"tasks as processes, threads, or both (reported apart)"),
-	OPT_ENUM("placement", 0, RO(placement), "cores", cgs_placement_names,
-		"where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound"),
-	OPT_DURATION("warmup", 'w', RO(warmup_ns), "2s", 0, HOUR,
-		"time before the measurement; its samples are kept, labelled warmup"),
-	OPT_DURATION("duration", 'd', RO(duration_ns), "5s", 1000000, 24 * HOUR,
-		"measured time per point"),
-	OPT_DURATION("interval", 'i', RO(interval_ns), "1s", 1000000, HOUR,
-		"time between samples of the counters"),
-	OPT_STRING("runs", 'r', RO(runs_arg), "1", "N|auto",
-		"repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide"),
-	OPT_INT("max-runs", 0, RO(max_runs), "30", 1, 1000, NULL,
-		"-r auto: at most this many runs a point"),
-	OPT_DURATION("max-time", 0, RO(max_time_ns), "0", 0, 100 * HOUR,
-		"-r auto: no round that would end after this long (0: no limit)"),
-	OPT_INT("invocations", 0, RO(invocations), "1", 1, 100, "K",
-		"run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
-	OPT_STRING("threshold", 'T', RO(threshold), "2", "PCT",
-		"-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
-	OPT_STRING("output", 'o', RO(output), NULL, "PATH",
-		"result file, or a directory for it (default: a new directory under results/runs/)"),
-	OPT_STRING("tmpdir", 0, RO(tmpdir), NULL, "DIR",
-		"directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)"),
-	OPT_BOOL("csv", 0, RO(csv),
-		"print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)"),
-	OPT_STRING("csv-dir", 0, RO(csv_dir), NULL, "DIR",
-		"also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv"),
-	OPT_BOOL("quiet", 'q', RO(quiet), "no progress line"),
-	OPT_BOOL("aslr", 0, RO(aslr),
-		"keep address-space randomisation on in the tasks (off by default, as LKP)"),
-	OPT_STRING("governor", 0, RO(governor), NULL, "NAME",
-		"set the cpufreq governor (e.g. performance) for the run, restore it after"),
-	OPT_BOOL("fail-fast", 0, RO(fail_fast), "stop at the first failed point"),
-	OPT_BOOL("dry-run", 'n', RO(dry_run),
-		"print the plan (points, each task's place, cgroups, least wall time, tmpdir space) and run nothing"),
-	OPT_STRING("topology", 0, RO(topology), NULL, "DESC|XML",
-		"plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only"),
-	OPT_ENUM("sampler-priority", 0, RO(sampler_priority), "rt", cgs_sprio_names,
-		"the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
-	OPT_STRING("sampler-cpu", 0, RO(sampler_cpu), "auto", "CPU",
-		"CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
-	OPT_DURATION("cpustat-interval", 0, RO(cpustat_interval_ns), "1s", 0, HOUR,
-		"read /proc/stat (the idle and steal of each sample) at the window's edges and at most this often between them; 0: at every sample"),
-	OPT_STRING("cgroup-depth", 0, RO(cgroup_depth), NULL, "N|LIST",
-		"nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0"),
-	OPT_STRING("cgroup-parent", 0, RO(cgroup_parent), NULL, "PATH",
-		"the cgroup to create them under, as /proc/self/cgroup writes it; / is the root (default: the runner's own cgroup)"),
-	OPT_STRLIST("cgroup-set", 0, RO(cgroup_set), "LEVEL:KNOB=VALUE",
-		"write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)"),
-	OPT_ENUM("cgroup-leaf", 0, RO(cgroup_leaf), "shared", cgs_cg_leaf_names,
-		"all tasks in one leaf, or one sibling leaf per task (process mode only)"),
+	OPT_STRING("tasks", 't', RO, tasks, .def = "1", .metavar = "LIST",
+		.help = "task counts: N, 1,2,4, 1-8, 50% of the CPUs, all, or sweep"),
+	OPT_ENUM("mode", 'm', RO, mode, .def = "both",
+		.choices = cgs_mode_names,
+		.help = "tasks as processes, threads, or both (reported apart)"),
+	OPT_ENUM("placement", 0, RO, placement, .def = "cores",
+		.choices = cgs_placement_names,
+		.help = "where task i runs: core i (whole core), one PU each, spread over packages/NUMA nodes, or unbound"),
+	OPT_DURATION("warmup", 'w', RO, warmup_ns, .def = "2s", .min = 0,
+		.max = HOUR,
+		.help = "time before the measurement; its samples are kept, labelled warmup"),
+	OPT_DURATION("duration", 'd', RO, duration_ns, .def = "5s",
+		.min = 1000000, .max = 24 * HOUR,
+		.help = "measured time per point"),
+	OPT_DURATION("interval", 'i', RO, interval_ns, .def = "1s",
+		.min = 1000000, .max = HOUR,
+		.help = "time between samples of the counters"),
+	OPT_INT_OR("runs", 'r', RO, runs_asked, .def = "1", .min = 1,
+		.max = 1000, .keys = runs_keys, .metavar = "N|auto",
+		.bad = ": give a count from 1 to 1000, or auto",
+		.help = "repeat every point, interleaved: all points once, then all again; auto: until compare's CI of every point is at most T/2 wide"),
+	OPT_INT("max-runs", 0, RO, max_runs, .def = "30", .min = 1, .max = 1000,
+		.help = "-r auto: at most this many runs a point"),
+	OPT_DURATION("max-time", 0, RO, max_time_ns, .def = "0", .min = 0,
+		.max = 100 * HOUR,
+		.help = "-r auto: no round that would end after this long (0: no limit)"),
+	OPT_INT("invocations", 0, RO, invocations, .def = "1", .min = 1,
+		.max = 100, .metavar = "K",
+		.help = "run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
+	OPT_NUMBER("threshold", 'T', RO, threshold_pct, .def = "2", .dmin = 0,
+		.dmax = INFINITY, .echo_text = true, .metavar = "PCT",
+		.bad = ": give the practical threshold T in % above 0, e.g. 2",
+		.help = "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
+	OPT_STRING("output", 'o', RO, output, .metavar = "PATH",
+		.help = "result file, or a directory for it (default: a new directory under results/runs/)"),
+	OPT_STRING("tmpdir", 0, RO, tmpdir, .metavar = "DIR",
+		.help = "directory for the tasks' files (default: a tmpfs, $TMPDIR or /dev/shm)"),
+	OPT_BOOL("csv", 0, RO, csv,
+		.help = "print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)"),
+	OPT_STRING("csv-dir", 0, RO, csv_dir, .metavar = "DIR",
+		.help = "also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv"),
+	OPT_BOOL("quiet", 'q', RO, quiet, .help = "no progress line"),
+	OPT_BOOL("aslr", 0, RO, aslr,
+		.help = "keep address-space randomisation on in the tasks (off by default, as LKP)"),
+	OPT_STRING("governor", 0, RO, governor, .metavar = "NAME",
+		.help = "set the cpufreq governor (e.g. performance) for the run, restore it after"),
+	OPT_BOOL("fail-fast", 0, RO, fail_fast,
+		.help = "stop at the first failed point"),
+	OPT_BOOL("dry-run", 'n', RO, dry_run,
+		.help = "print the plan (points, each task's place, cgroups, least wall time, tmpdir space) and run nothing"),
+	OPT_STRING("topology", 0, RO, topology, .metavar = "DESC|XML",
+		.help = "plan for a described machine: an hwloc synthetic description (\"pack:2 numa:2 l3:1 core:56 pu:2\") or an 'lstopo --of xml' file; with --dry-run or 'cgroup show' only"),
+	OPT_ENUM("sampler-priority", 0, RO, sampler_priority, .def = "rt",
+		.choices = cgs_sprio_names,
+		.help = "the sampler at a low SCHED_FIFO priority where allowed (root or CAP_SYS_NICE), or at normal priority as will-it-scale"),
+	OPT_INT_OR("sampler-cpu", 0, RO, sampler_cpu, .def = "auto", .min = 0,
+		.max = CGS_CPU_MAX, .keys = cgs_sampler_cpu_keys, .metavar = "CPU",
+		.bad = " is not a CPU number, auto or none",
+		.help = "CPU the sampler is bound to while it samples; auto: the last CPU no task is bound to, else unbound; none: unbound"),
+	OPT_DURATION("cpustat-interval", 0, RO, cpustat_interval_ns,
+		.def = "1s", .min = 0, .max = HOUR,
+		.help = "read /proc/stat (the idle and steal of each sample) at the window's edges and at most this often between them; 0: at every sample"),
+	OPT_STRING("cgroup-depth", 0, RO, cgroup_depth, .metavar = "N|LIST",
+		.help = "nested cgroups of our own, made fresh per point; a list like 0,3 runs every point in each layout (ABBA order over --runs); default 1 as root, else 0"),
+	OPT_STRING("cgroup-parent", 0, RO, cgroup_parent, .metavar = "PATH",
+		.help = "the cgroup to create them under, as /proc/self/cgroup writes it; / is the root (default: the runner's own cgroup)"),
+	OPT_STRLIST("cgroup-set", 0, RO, cgroup_set,
+		.metavar = "LEVEL:KNOB=VALUE",
+		.help = "write a knob at a level, 1 = the top; repeatable, e.g. 1:memory.min=1G (v2) or 1:memory.limit_in_bytes=1G (v1)"),
+	OPT_ENUM("cgroup-leaf", 0, RO, cgroup_leaf, .def = "shared",
+		.choices = cgs_cg_leaf_names,
+		.help = "all tasks in one leaf, or one sibling leaf per task (process mode only)"),
 };
 const size_t cgs_run_noptdefs = ARRAY_SIZE(cgs_run_optdefs);
 
@@ -331,13 +353,10 @@ static int check_tmpdir(struct cgs_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-/* Everything that can be wrong with the input, before anything runs. */
-int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
-		    char *err, size_t errlen)
+/* The TESTs named on the command line, each once, into r->tests. */
+static int collect_tests(struct cgs_run *r, int argc, char **argv, int first,
+			 char *err, size_t errlen)
 {
-	char a[32], b[32];
-	int rc;
-
 	if (first >= argc)
 		return cgs_errf(err, errlen, -EINVAL,
 			   "no test given; name one or more, e.g. 'cgscale run page_fault1' (see 'cgscale list')");
@@ -353,6 +372,18 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		if (!dup)
 			r->tests[r->ntests++] = w;
 	}
+	return 0;
+}
+
+/* Everything that can be wrong with the input, before anything runs. */
+int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
+		    char *err, size_t errlen)
+{
+	char a[32], b[32];
+	int rc = collect_tests(r, argc, argv, first, err, errlen);
+
+	if (rc)
+		return rc;
 	if (r->o.interval_ns > r->o.duration_ns) {
 		cgs_fmt_duration(r->o.interval_ns, a, sizeof(a));
 		cgs_fmt_duration(r->o.duration_ns, b, sizeof(b));
@@ -365,8 +396,7 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		return cgs_errf(err, errlen, -EINVAL,
 				"more than %d samples per point; give a longer --interval",
 				CGS_MAX_SAMPLES);
-	rc = cgs_sampler_cpu_parse(r->o.sampler_cpu, &r->topo, &r->o.sampler_cpu_v,
-				   err, errlen);
+	rc = cgs_sampler_cpu_check(r->o.sampler_cpu, &r->topo, err, errlen);
 	if (rc)
 		return rc;
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
@@ -389,4 +419,3 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		rc = cgs_csv_validate(r, err, errlen);
 	return rc;
 }
-

@@ -111,7 +111,7 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.ready_timeout_ns = 60 * 1000000000LL,
 		.stop_timeout_ns = 30 * 1000000000LL,
 		.sigfd = r->sigfd, .tick_arg = r, .sprio = &r->sprio,
-		.sampler_cpu = r->o.sampler_cpu_v,
+		.sampler_cpu = (int)r->o.sampler_cpu,
 		.cpustat_interval_ns = r->o.cpustat_interval_ns,
 	};
 	unsigned ncg = 0;
