@@ -110,15 +110,12 @@ struct cgs_obs_def {
 	 * ready (optional): all tasks wait at the gate; a failure fails the
 	 * point. sample (optional): at every sample. window_end (optional):
 	 * the sampling ended, the tasks still run. */
-	int (*ready)(void *priv, unsigned ntasks, const int *pid,
-		     const int *tid, char *msg, size_t len);
-	void (*sample)(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
-		       bool window_start);
-	void (*window_end)(void *priv, unsigned s, int64_t t_ns,
-			   enum res_phase ph);
+	cgs_obs_ready_fn *ready;
+	cgs_obs_sample_fn *sample;
+	cgs_obs_window_end_fn *window_end;
 	/* Required. The tasks are gone (or the point failed: p->nsamples
 	 * says how far it got): add its section to p->extra. */
-	void (*write)(void *priv, struct res_point *p);
+	cgs_obs_write_fn *write;
 
 	/* Optional. Its lines under a point's row in run's table, from the
 	 * result file (the ok runs of one test, mode, tasks and layout). */

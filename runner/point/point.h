@@ -20,6 +20,25 @@
 
 #define CGS_MAX_SAMPLES 200000
 
+/* The hooks a point calls on each of its observers, in this order. */
+/* All tasks wait at the gate; pid[i]/tid[i] per task. Returns 0 or
+ * -errno with @msg: the point then fails with that reason. */
+typedef int cgs_obs_ready_fn(void *priv, unsigned ntasks, const int *pid,
+			     const int *tid, char *msg, size_t len);
+/* Sample @s was just taken at @t_ns, of phase @ph. @window_start is true
+ * at the sample that opens the measured window (the start or the last
+ * warm-up sample): enable measurement-only counters there. */
+typedef void cgs_obs_sample_fn(void *priv, unsigned s, int64_t t_ns,
+			       enum res_phase ph, bool window_start);
+/* The sampling ended (its last sample @s, at @t_ns, closes the measured
+ * window when of phase RES_PHASE_MEASURE); the tasks have not been
+ * stopped yet. For what is costly to read at every sample. */
+typedef void cgs_obs_window_end_fn(void *priv, unsigned s, int64_t t_ns,
+				   enum res_phase ph);
+/* The tasks are gone: add sections to p->extra. Also called when the
+ * point failed; p->nsamples says how far it got. */
+typedef void cgs_obs_write_fn(void *priv, struct res_point *p);
+
 /*
  * Something that watches a point from the runner: perf counters, cgroup
  * statistics, a stats reader. Every hook is optional.
@@ -27,23 +46,10 @@
 struct cgs_observer {
 	const char *name;
 	void *priv;
-	/* All tasks wait at the gate; pid[i]/tid[i] per task. Returns 0 or
-	 * -errno with @msg: the point then fails with that reason. */
-	int (*ready)(void *priv, unsigned ntasks, const int *pid,
-		     const int *tid, char *msg, size_t len);
-	/* Sample @s was just taken at @t_ns, of phase @ph. @window_start is
-	 * true at the sample that opens the measured window (the start or
-	 * the last warm-up sample): enable measurement-only counters there. */
-	void (*sample)(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
-		       bool window_start);
-	/* The sampling ended (its last sample @s, at @t_ns, closes the
-	 * measured window when of phase RES_PHASE_MEASURE); the tasks have
-	 * not been stopped yet. For what is costly to read at every sample. */
-	void (*window_end)(void *priv, unsigned s, int64_t t_ns,
-			   enum res_phase ph);
-	/* The tasks are gone: add sections to p->extra. Also called when the
-	 * point failed; p->nsamples says how far it got. */
-	void (*finish)(void *priv, struct res_point *p);
+	cgs_obs_ready_fn *ready;
+	cgs_obs_sample_fn *sample;
+	cgs_obs_window_end_fn *window_end;
+	cgs_obs_write_fn *finish;
 };
 
 struct cgs_point_spec {
