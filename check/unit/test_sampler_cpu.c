@@ -105,9 +105,9 @@ static void t_parse(void **state)
 	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--sampler-cpu 16 is not a CPU the runner may use (0-15)"));
 	assert_int_equal(set_cpu(&o, "1x", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--sampler-cpu: '1x' is not a whole number such as 4, auto or none");
+	assert_string_equal(err, "--sampler-cpu '1x' is not a CPU number, auto or none");
 	assert_int_equal(set_cpu(&o, "-1", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "out of range"));
+	assert_string_equal(err, "--sampler-cpu '-1' is not a CPU number, auto or none");
 	assert_int_equal(set_cpu(&o, "", err, sizeof(err)), -EINVAL);
 	assert_int_equal(o.sampler_cpu, 16);               /* refused: unchanged */
 	cgs_topo_free(&topo);
