@@ -134,6 +134,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@bench/vs-will-it-scale ./cgscale
 	@bench/results-scale ./cgscale build/rel/bench/results-gen
 	@bench/verdict-calibration ./cgscale
+	@bench/aa-verdicts ./cgscale
 
 # Fuzzing the result reader and compare (check/fuzz): `make fuzz` builds
 # the libFuzzer harness with clang; build/san/fuzz-replay replays the
