@@ -79,10 +79,11 @@ static void test_perf_metric(void **state)
 	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
 	d = cmp_delta_of(&r, &r.groups[0], 1, m);
 	assert_true(d->valid);
-	/* 11% more instructions per op is worse: a negative change */
-	assert_true(d->pct < -9 && d->pct > -13);
-	assert_true(d->hi < -5);
+	/* 11% more instructions per op: a plain +11%, above +T, worse */
+	assert_true(d->pct > 9 && d->pct < 13);
+	assert_true(d->lo > 5);
 	assert_int_equal(d->verdict, CMP_REGRESSION);
+	assert_string_equal(cmp_effect(d), "worse");
 	cmp_result_free(&r);
 	/* files without a perf section simply lack the metric */
 	put(f, "c.json", (struct synth){ .runs = 6, .cov = 0.3, .seed = 72 });
@@ -115,7 +116,7 @@ static void test_latency_metrics(void **state)
 	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, ops)->verdict, CMP_REGRESSION);
 	d = cmp_delta_of(&r, &r.groups[0], 1, p99);
 	assert_true(d->valid);
-	assert_true(d->pct < -5.5 && d->pct > -7.5);   /* slower is worse */
+	assert_true(d->pct > 5.5 && d->pct < 7.5);   /* up 6.4%: slower */
 	/* within the 10% tail threshold: no regression called on p99 */
 	assert_int_not_equal(d->verdict, CMP_REGRESSION);
 	/* but beyond the 5% secondary one for the median */

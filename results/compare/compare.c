@@ -33,9 +33,9 @@ static bool outlier_only(const struct cmp_cell *c, size_t m, double max_cov)
 	return c->n[m] >= 4 && st_cov_without_extreme(c->v[m], c->n[m]) <= max_cov;
 }
 
-/* The Hodges-Lehmann shift and its rank interval, + meaning better. */
+/* The Hodges-Lehmann shift and its rank interval, plain (B against A). */
 static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
-			const struct cmp_cell *b, size_t m, int dir,
+			const struct cmp_cell *b, size_t m,
 			const struct cmp_opts *o)
 {
 	bool na = a->d[m].cov_pct > o->max_cov, nb = b->d[m].cov_pct > o->max_cov;
@@ -44,14 +44,6 @@ static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
 
 	if (rc && rc != -EINVAL)
 		return rc;
-	if (dir < 0) {
-		/* 100 (1 / (1 + x/100) - 1): the change of 1/value */
-		double lo = d->hl_lo, hi = d->hl_hi;
-
-		d->hl_pct = 100 * (100 / (100 + d->hl_pct) - 1);
-		d->hl_lo = 100 * (100 / (100 + hi) - 1);
-		d->hl_hi = 100 * (100 / (100 + lo) - 1);
-	}
 	d->one_outlier = (na || nb) && (!na || outlier_only(a, m, o->max_cov)) &&
 			 (!nb || outlier_only(b, m, o->max_cov));
 	return 0;
@@ -70,11 +62,12 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	d->p = d->q = d->lo = d->hi = d->pct = NAN;
 	d->hl_pct = d->hl_lo = d->hl_hi = NAN;
 	d->threshold = r->o.threshold[mt->cls];
+	d->dir = mt->dir;
 	if (!a->n[m] || !b->n[m] || r->o.metric_off[m])
 		return 0;
 	d->valid = true;
 	if (ma != 0)
-		d->pct = mt->dir * 100.0 * (b->d[m].mean / ma - 1);
+		d->pct = 100.0 * (b->d[m].mean / ma - 1);
 	rc = st_mann_whitney(a->v[m], a->n[m], b->v[m], b->n[m], &d->mwu);
 	if (rc && rc != -EINVAL)
 		return rc;
@@ -82,8 +75,6 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	if (rc && rc != -EINVAL)
 		return rc;
 	d->p = r->o.welch ? d->welch.p : d->mwu.p;
-	if (mt->dir < 0 && isfinite(d->welch.stat))
-		d->welch.stat = -d->welch.stat;
 	d->min_p = st_mwu_min_p(a->n[m], b->n[m]);
 	cmp_group_name(g, name, sizeof(name));
 	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
@@ -91,13 +82,7 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 	rc = cmp_inv_ci(a, b, m, &r->o, seed, d);
 	if (rc && rc != -EINVAL)
 		return rc;
-	if (mt->dir < 0) {
-		double lo = d->lo;
-
-		d->lo = -d->hi;
-		d->hi = -lo;
-	}
-	rc = robust_delta(d, a, b, m, mt->dir, &r->o);
+	rc = robust_delta(d, a, b, m, &r->o);
 	if (rc)
 		return rc;
 	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +

@@ -160,12 +160,14 @@ struct cmp_cell {
 struct cmp_delta {
 	bool valid;                   /* values on both sides */
 	double threshold;             /* T, % */
-	double pct, lo, hi;           /* % change and CI, + means better */
+	int dir;                      /* the metric's: -1 lower is better, else higher */
+	double pct, lo, hi;           /* % change of B against A and its CI,
+				       * plain: + means the value went up */
 	struct st_test mwu, welch;
 	double p, q;                  /* p used (MWU or Welch); BH q or NAN */
 	double min_p;                 /* best p this n can give (MWU) */
 	unsigned runs_needed;         /* per side, for T at the noise seen */
-	double hl_pct, hl_lo, hl_hi;  /* Hodges-Lehmann shift, rank CI, + better */
+	double hl_pct, hl_lo, hl_hi;  /* Hodges-Lehmann shift, rank CI, plain */
 	bool one_outlier;             /* a noisy side is quiet without its
 				       * single most extreme run */
 	bool by_rank;                 /* the verdict comes from the rank CI */
@@ -260,10 +262,25 @@ void cmp_result_free(struct cmp_result *r);
  * --bisect). */
 int cmp_exit_status(const struct cmp_result *r);
 
-/* The verdict of @d from its interval and the sides' noise (pure). */
+/* The verdict of @d from its interval, d->dir and the sides' noise
+ * (pure): an interval beyond T on the metric's worse side (below -T when
+ * higher is better, above +T when lower is better) is a REGRESSION. */
 enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			   double cov_base, double cov_new, size_t nbase,
 			   size_t nnew, const struct cmp_opts *o);
+
+/*
+ * What the plain change of @d means for its metric (results/compare/judge.c),
+ * the one vocabulary of every format: "worse" or "better" for a
+ * REGRESSION or an IMPROVEMENT, and for a change beyond +-T that is not
+ * decided (INCONCLUSIVE, NOISY) the side it lies on; "-" for a change
+ * within +-T, a NO_CHANGE, or no change at all. The verdict says whether
+ * it is decided.
+ */
+const char *cmp_effect(const struct cmp_delta *d);
+/* The one-line legend of the change column, in the text, --help and HTML. */
+#define CMP_SIGN_LEGEND \
+	"+ means the value went up; better/worse says what that means for the metric"
 
 /*
  * Invocations (results/compare/inv.c). cmp_inv_id: the index in @s of the

@@ -43,9 +43,33 @@ static void hl_line(const struct cmp_delta *d, FILE *out)
 		isnan(d->hl_lo) ? "" : cmp_fmt_pct(c, 32, d->hl_hi), isnan(d->hl_lo) ? "" : "]");
 }
 
+/* A new side's change (plain, + means up), its effect, CI, p and verdict,
+ * and the lines under it. */
+static void delta_rows(const struct cmp_result *r, const struct cmp_metric *mt,
+		       const struct cmp_delta *dl, FILE *out)
+{
+	char a[32], b[32], f[32], g_[32], ci[80];
+
+	snprintf(ci, sizeof(ci), "[%s, %s]", cmp_fmt_pct(f, 32, dl->lo),
+		 cmp_fmt_pct(g_, 32, dl->hi));
+	fprintf(out, " %9s %-6s  %-21s %-8s %s%s%s%s\n", cmp_fmt_pct(a, 32, dl->pct),
+		cmp_effect(dl), ci, cmp_fmt_pval(b, 32, dl->p),
+		cmp_verdict_names[dl->verdict],
+		*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
+	if (mt->cls == CMP_PRIMARY || dl->by_rank)
+		hl_line(dl, out);
+	if (r->o.welch)
+		fprintf(out, "    %-4s Welch t = %.3f, df = %.1f; Mann-Whitney p = %s%s\n",
+			"", dl->welch.stat, dl->welch.df,
+			cmp_fmt_pval(a, 32, dl->mwu.p), dl->mwu.exact ? " (exact)" : "");
+	if (!isnan(dl->q))
+		fprintf(out, "    %-4s Benjamini-Hochberg q = %s\n", "",
+			cmp_fmt_pval(a, 32, dl->q));
+}
+
 static void print_text(const struct cmp_result *r, FILE *out)
 {
-	char a[32], b[32], c[32], d[32], e[32], f[32], g_[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32];
 
 	cmp_fmt_header(r, out, "");
 	cmp_fmt_env(r, out, false);
@@ -64,13 +88,12 @@ static void print_text(const struct cmp_result *r, FILE *out)
 				continue;
 			fprintf(out, "  %s (%s, %s is better, T=%g%%)\n", mt->name, mt->unit,
 				mt->dir > 0 ? "higher" : "lower", r->o.threshold[mt->cls]);
-			fprintf(out, "    %-4s %4s %12s %12s %10s %6s %12s %12s %9s  %-21s %-8s %s\n",
+			fprintf(out, "    %-4s %4s %12s %12s %10s %6s %12s %12s %9s %-6s  %-21s %-8s %s\n",
 				"side", "n", "mean", "median", "stddev", "cov%", "min", "max",
-				"change", "95% CI", "p", "verdict");
+				"change", "effect", "95% CI", "p", "verdict");
 			for (unsigned s = 0; s < r->nsides; s++) {
 				const struct st_desc *sd = &g->cell[s].d[m];
 				const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
-				char ci[80];
 
 				fprintf(out, "    %-4s %4zu %12s %12s %10s %6s %12s %12s",
 					r->sides[s].label, sd->n, cmp_fmt_num(a, 32, sd->mean),
@@ -81,20 +104,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 					fprintf(out, "\n");
 					continue;
 				}
-				snprintf(ci, sizeof(ci), "[%s, %s]", cmp_fmt_pct(f, 32, dl->lo),
-					 cmp_fmt_pct(g_, 32, dl->hi));
-				fprintf(out, " %9s  %-21s %-8s %s%s%s%s\n", cmp_fmt_pct(a, 32, dl->pct), ci,
-					cmp_fmt_pval(b, 32, dl->p), cmp_verdict_names[dl->verdict],
-					*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
-				if (r->ms.m[m].cls == CMP_PRIMARY || dl->by_rank)
-					hl_line(dl, out);
-				if (r->o.welch)
-					fprintf(out, "    %-4s Welch t = %.3f, df = %.1f; Mann-Whitney p = %s%s\n",
-						"", dl->welch.stat, dl->welch.df,
-						cmp_fmt_pval(a, 32, dl->mwu.p), dl->mwu.exact ? " (exact)" : "");
-				if (!isnan(dl->q))
-					fprintf(out, "    %-4s Benjamini-Hochberg q = %s\n", "",
-						cmp_fmt_pval(a, 32, dl->q));
+				delta_rows(r, mt, dl, out);
 			}
 		}
 		cmp_fmt_point_notes(r, g, out, "  ");
@@ -111,9 +121,9 @@ static void print_markdown(const struct cmp_result *r, FILE *out)
 
 	cmp_fmt_header(r, out, "");
 	cmp_fmt_env(r, out, true);
-	fprintf(out, "\n| point | metric | %s (baseline) | side | mean ± CoV | change | %g%% CI | p | verdict |\n",
+	fprintf(out, "\n| point | metric | %s (baseline) | side | mean ± CoV | change | effect | %g%% CI | p | verdict |\n",
 		r->sides[0].label, 100 * (1 - r->o.alpha));
-	fprintf(out, "|---|---|---|---|---|---|---|---|---|\n");
+	fprintf(out, "|---|---|---|---|---|---|---|---|---|---|\n");
 	for (unsigned i = 0; i < r->ngroups; i++) {
 		const struct cmp_group *g = &r->groups[i];
 		char name[512];
@@ -129,10 +139,11 @@ static void print_markdown(const struct cmp_result *r, FILE *out)
 
 				if (!dl->valid)
 					continue;
-				fprintf(out, "| %s | %s | %s ± %.1f%% | %s | %s ± %.1f%% | %s | [%s, %s] | %s | %s%s%s |\n",
+				fprintf(out, "| %s | %s | %s ± %.1f%% | %s | %s ± %.1f%% | %s | %s | [%s, %s] | %s | %s%s%s |\n",
 					name, r->ms.m[m].name, cmp_fmt_num(a, 32, x->mean), x->cov_pct,
 					r->sides[s].label, cmp_fmt_num(b, 32, y->mean), y->cov_pct,
-					cmp_fmt_pct(c, 32, dl->pct), cmp_fmt_pct(d, 32, dl->lo), cmp_fmt_pct(e, 32, dl->hi),
+					cmp_fmt_pct(c, 32, dl->pct), cmp_effect(dl),
+					cmp_fmt_pct(d, 32, dl->lo), cmp_fmt_pct(e, 32, dl->hi),
 					cmp_fmt_pval(f, 32, dl->p),
 					v == CMP_REGRESSION || v == CMP_IMPROVEMENT ? "**" : "",
 					cmp_verdict_names[v],

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fmt_util.c - what every human format of `cgscale compare` shares:
- * number formatting, the run header, the environment diff, the notes and
- * verdict totals, and the per-point failure and power notes.
+ * number formatting, the run header (with the legend of the change's
+ * sign), the environment diff, the notes and verdict totals, and the
+ * per-point failure and power notes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +76,7 @@ void cmp_fmt_header(const struct cmp_result *r, FILE *out, const char *lead)
 		r->o.max_cov, 100 * (1 - r->o.alpha), r->o.resamples,
 		(unsigned long long)r->o.seed,
 		r->o.welch ? "Welch's t" : "Mann-Whitney U");
+	fprintf(out, "%schange: " CMP_SIGN_LEGEND "\n", lead);
 }
 
 /* The environment rows worth showing: differences, and the axis. */

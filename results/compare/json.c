@@ -2,7 +2,8 @@
 /*
  * json.c - the machine formats of `cgscale compare`: --format
  * json (every statistic, every run value, the environment, the verdicts
- * and the exit status; NaN becomes null) and --junit FILE (one test case
+ * and the exit status; NaN becomes null; the change plain, with its
+ * better/worse "effect") and --junit FILE (one test case
  * per point, metric and non-baseline side; REGRESSION is a failure,
  * INCONCLUSIVE and NOISY are skipped), written atomically.
  */
@@ -34,6 +35,8 @@ static struct json_object *settings_json(const struct cmp_result *r)
 	cgs_jadd(o, "alpha", cgs_jnum(r->o.alpha));
 	cgs_jadd(o, "ci_level", cgs_jnum(1 - r->o.alpha));
 	cgs_jadd(o, "ci_method", cgs_jstr("expanded percentile bootstrap of the ratio of means"));
+	/* absent before: change_pct and its CI had + meaning better */
+	cgs_jadd(o, "change_sign", cgs_jstr("plain"));
 	cgs_jadd(o, "resamples", json_object_new_int64(r->o.resamples));
 	cgs_jadd(o, "seed", json_object_new_uint64(r->o.seed));
 	cgs_jadd(o, "p_from", cgs_jstr(r->o.welch ? "welch" : "mann-whitney"));
@@ -116,6 +119,7 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	cgs_jadd(o, "change_pct", cgs_jnum(d->pct));
 	cgs_jadd(o, "ci_low_pct", cgs_jnum(d->lo));
 	cgs_jadd(o, "ci_high_pct", cgs_jnum(d->hi));
+	cgs_jadd(o, "effect", cgs_jstr(cmp_effect(d)));
 	cgs_jadd(o, "p", cgs_jnum(d->p));
 	cgs_jadd(o, "mann_whitney_u", cgs_jnum(d->mwu.stat));
 	cgs_jadd(o, "mann_whitney_p", cgs_jnum(d->mwu.p));
@@ -230,11 +234,13 @@ static void junit_case(const struct cmp_result *r, const struct cmp_group *g,
 {
 	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	const struct st_desc *a = &g->cell[0].d[m], *b = &g->cell[s].d[m];
+	const char *eff = cmp_effect(d);
 	char name[512], msg[512];
 
 	cmp_group_name(g, name, sizeof(name));
-	snprintf(msg, sizeof(msg), "%s: %+.2f%% [%+.2f%%, %+.2f%%] p=%.4g (%s)",
-		 cmp_verdict_names[d->verdict], d->pct, d->lo, d->hi, d->p, d->why);
+	snprintf(msg, sizeof(msg), "%s: %+.2f%%%s%s%s [%+.2f%%, %+.2f%%] p=%.4g (%s)",
+		 cmp_verdict_names[d->verdict], d->pct, *eff == '-' ? "" : " (",
+		 *eff == '-' ? "" : eff, *eff == '-' ? "" : ")", d->lo, d->hi, d->p, d->why);
 	fputs("    <testcase classname=\"cgscale.", f);
 	xml_escaped(f, name);
 	fputs("\" name=\"", f);

@@ -3,12 +3,32 @@
  * judge.c - the verdict of one metric of one point from its
  * interval, the sides' noise and, when one outlier run made a side noisy,
  * the rank-based interval (results/COMPARE.md, "Verdicts" and "Robust
- * statistics"). Knobs: struct cmp_opts (thresholds, --max-cov, alpha).
+ * statistics"), by the metric's direction; and the better/worse word of
+ * a change. Knobs: struct cmp_opts (thresholds, --max-cov, alpha).
  */
 #include <math.h>
 #include <stdio.h>
 
 #include "results/compare/compare.h"
+
+/* The verdict of an interval entirely below -T (@below) or above +T: a
+ * REGRESSION on the metric's worse side (down when higher is better, up
+ * when lower is better), else an IMPROVEMENT. */
+static enum cmp_verdict beyond(const struct cmp_delta *d, bool below)
+{
+	return below == (d->dir >= 0) ? CMP_REGRESSION : CMP_IMPROVEMENT;
+}
+
+const char *cmp_effect(const struct cmp_delta *d)
+{
+	if (!d->valid || isnan(d->pct) || d->verdict == CMP_NO_CHANGE)
+		return "-";
+	if (d->verdict == CMP_REGRESSION || d->verdict == CMP_IMPROVEMENT)
+		return d->verdict == CMP_REGRESSION ? "worse" : "better";
+	if (fabs(d->pct) <= d->threshold)
+		return "-";
+	return beyond(d, d->pct < 0) == CMP_REGRESSION ? "worse" : "better";
+}
 
 /* A side is noisy only through one outlier run: the rank-based interval,
  * which one run cannot pull, decides when it is clear. */
@@ -19,7 +39,7 @@ static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
 	const char *what = NULL;
 
 	if ((d->hl_hi < -t || d->hl_lo > t) && sig) {
-		v = d->hl_hi < -t ? CMP_REGRESSION : CMP_IMPROVEMENT;
+		v = beyond(d, d->hl_hi < -t);
 		what = d->hl_hi < -t ? "entirely below -" : "entirely above +";
 	} else if (d->hl_lo >= -t && d->hl_hi <= t) {
 		v = CMP_NO_CHANGE;
@@ -68,7 +88,7 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
 			 *dir == 'b' ? "-" : "+", t,
 			 noisy ? " (a side is noisy)" : "");
-		return *dir == 'b' ? CMP_REGRESSION : CMP_IMPROVEMENT;
+		return beyond(d, *dir == 'b');
 	}
 	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
 		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,

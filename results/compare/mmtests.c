@@ -5,10 +5,12 @@
  * PrintGeneric.pm, Multiops summary), one table per test and metric with
  * the points as operations: Min, Hmean (Amean when lower is better),
  * Stddev, CoeffVar and Max rows of every operation, two decimals, the %
- * difference with + always better, and "-" where a value is undefined.
+ * difference plain (+ means the value went up; mmtests' own pdiff has +
+ * better), and "-" where a value is undefined.
  * The mean row is marked *like this* when mmtests would call it
  * significant: the sides' mean +- 1.96 stddev bands do not overlap
- * (mmtests' cidiff > 1). cgscale's own verdict follows in a Verdict row;
+ * (mmtests' cidiff > 1). cgscale's own verdict follows in a Verdict row,
+ * with "(better)" or "(worse)" when the change is beyond T;
  * COMPARE.md explains why the two can differ.
  */
 #include <math.h>
@@ -89,7 +91,6 @@ static void mm_row(const struct cmp_result *r, const struct cmp_group *g, size_t
 {
 	const struct cmp_metric *mt = &r->ms.m[m];
 	bool hmean = mt->dir > 0;
-	int dir = k == MM_SD || k == MM_COV ? -1 : mt->dir;
 	double base[MM_NSTAT], st[MM_NSTAT];
 	char op[600];
 
@@ -102,7 +103,7 @@ static void mm_row(const struct cmp_result *r, const struct cmp_group *g, size_t
 
 		mm_stats(&g->cell[s], m, hmean, st);
 		v = st[k];
-		diff = dir > 0 ? v / base[k] * 100 - 100 : 100 - v / base[k] * 100;
+		diff = v / base[k] * 100 - 100;
 		ci = s ? mm_cidiff(base, st) : NAN;
 		sig = k == MM_MEAN && s && fabs(ci) > 1;
 		if (isfinite(v))
@@ -128,9 +129,12 @@ static void mm_verdicts(const struct cmp_result *r, const struct cmp_group *g, s
 	fprintf(out, "%-9s %-*s%*s", "Verdict", oplen, op, MM_FIELD + MM_CMP + 4, "baseline");
 	for (unsigned s = 1; s < r->nsides; s++) {
 		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+		const char *eff = cmp_effect(d);
+		char v[40];
 
-		fprintf(out, "%*s", MM_FIELD + MM_CMP + 4,
-			d->valid ? cmp_verdict_names[d->verdict] : "-");
+		snprintf(v, sizeof(v), "%s%s%s%s", d->valid ? cmp_verdict_names[d->verdict] : "-",
+			 *eff == '-' ? "" : " (", *eff == '-' ? "" : eff, *eff == '-' ? "" : ")");
+		fprintf(out, "%*s", MM_FIELD + MM_CMP + 4, v);
 	}
 	fputc('\n', out);
 }

@@ -16,8 +16,10 @@
 
 static const char *const verdict_meaning[CMP_NVERDICT] = {
 	[CMP_NO_CHANGE] = "the CI lies within +-T",
-	[CMP_IMPROVEMENT] = "the CI lies entirely above +T",
-	[CMP_REGRESSION] = "the CI lies entirely below -T",
+	[CMP_IMPROVEMENT] = "the CI lies entirely beyond T on the better side "
+			    "(above +T when higher is better, below -T when lower is)",
+	[CMP_REGRESSION] = "the CI lies entirely beyond T on the worse side "
+			   "(below -T when higher is better, above +T when lower is)",
 	[CMP_NOISY] = "a side's runs vary more than --max-cov",
 	[CMP_INCONCLUSIVE] = "anything else: too few runs, or a CI across +-T",
 };
@@ -116,7 +118,7 @@ void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r)
 	fprintf(o, ".<br/>");
 	rpt_html_printf(o, "Axis %s. Practical threshold T: %g%% primary, %g%% secondary. "
 			"NOISY above a CoV of %g%%. %g%% CI of the change by bootstrap "
-			"(%u resamples, seed %llu); p by %s. + is always better.",
+			"(%u resamples, seed %llu); p by %s. Change: " CMP_SIGN_LEGEND ".",
 			r->o.axis, r->o.threshold[CMP_PRIMARY],
 			r->o.threshold[CMP_SECONDARY], r->o.max_cov,
 			100 * (1 - r->o.alpha), r->o.resamples,

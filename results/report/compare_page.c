@@ -3,7 +3,8 @@
  * compare_page.c - the page of `cgscale compare --html`: what was
  * compared and how, the verdict counts, the notes and power warnings,
  * the environment diff (those in results/report/compare_head.c), per metric a
- * forest plot (each point's % change, + is better, with its CI, coloured and marked by verdict, the +-T band
+ * forest plot (each point's plain % change, + meaning up, the better side
+ * named on the axis, with its CI, coloured and marked by verdict, the +-T band
  * shaded), per test and mode the sides as bars of the primary metric with
  * a dot per run, and the table behind every chart. It reads a finished
  * struct cmp_result (compare.h) and computes nothing of its own.
@@ -67,7 +68,7 @@ static void forest_table(FILE *o, const struct cmp_result *r, size_t m,
 	for (unsigned k = 0; k < 2; k++)
 		fprintf(o, "<th>%s runs</th><th>%s mean</th>", r->sides[k ? s : 0].label,
 			r->sides[k ? s : 0].label);
-	fprintf(o, "<th>change %%</th><th>CI low</th><th>CI high</th><th>p</th>"
+	fprintf(o, "<th>change %%</th><th>effect</th><th>CI low</th><th>CI high</th><th>p</th>"
 		   "<th>q (BH)</th><th>verdict</th><th>why</th><th>runs for T</th></tr>\n");
 	for (unsigned k = 0; k < n; k++) {
 		const struct cmp_group *g = &r->groups[idx[k]];
@@ -83,6 +84,7 @@ static void forest_table(FILE *o, const struct cmp_result *r, size_t m,
 				   fabs(g->cell[sd].d[m].mean) >= 100 ? 0 : 4);
 		}
 		rpt_td_pct(o, dl->pct);
+		rpt_td(o, cmp_effect(dl));
 		rpt_td_pct(o, dl->lo);
 		rpt_td_pct(o, dl->hi);
 		rpt_td_p(o, dl->p);
@@ -102,7 +104,8 @@ static void forest_chart(struct rpt_chart *c, const struct cmp_result *r,
 	struct rpt_series *vs[CMP_NVERDICT] = { 0 }, *zero;
 	double t = r->o.threshold[r->ms.m[m].cls];
 
-	snprintf(c->x.label, sizeof(c->x.label), "change %% (+ is better)");
+	snprintf(c->x.label, sizeof(c->x.label), "change %% (+ means up; better is to the %s)",
+		 r->ms.m[m].dir > 0 ? "right" : "left");
 	for (unsigned k = 0; k < n; k++) {
 		const struct cmp_delta *dl = cmp_delta_of(r, &r->groups[idx[k]], s, m);
 
@@ -176,7 +179,7 @@ static void side_table(FILE *o, const struct cmp_result *r,
 {
 	static const char *const head[] = {
 		"tasks", "side", "ok/runs", "mean", "median", "stddev", "CoV %", "min",
-		"max", "change %", "CI low", "CI high", "p", "verdict", "failures",
+		"max", "change %", "effect", "CI low", "CI high", "p", "verdict", "failures",
 	};
 
 	rpt_table_head(o, head, ARRAY_SIZE(head));
@@ -197,12 +200,13 @@ static void side_table(FILE *o, const struct cmp_result *r,
 			rpt_td_num(o, sd->max, 0);
 			if (s && dl->valid) {
 				rpt_td_pct(o, dl->pct);
+				rpt_td(o, cmp_effect(dl));
 				rpt_td_pct(o, dl->lo);
 				rpt_td_pct(o, dl->hi);
 				rpt_td_p(o, dl->p);
 				rpt_td_verdict(o, dl->verdict);
 			} else {
-				fprintf(o, "<td></td><td></td><td></td><td></td><td></td>");
+				fprintf(o, "<td></td><td></td><td></td><td></td><td></td><td></td>");
 			}
 			rpt_td(o, c->runs > c->ok + c->disturbed ? (c->fail_reason ? c->fail_reason :
 						      "failed") : "");
@@ -257,8 +261,10 @@ static void sides_chart(struct rpt_doc *d, const struct cmp_result *r,
 			cmp_delta_of(r, g[k], 1, m) : NULL;
 
 		if (dl && dl->valid)   /* two sides: the verdict under its bars */
-			snprintf(labels[k], sizeof(labels[k]), "%u: %s %+.1f%%", g[k]->tasks,
-				 cmp_verdict_names[dl->verdict], dl->pct);
+			snprintf(labels[k], sizeof(labels[k]), "%u: %s %+.1f%%%s%s", g[k]->tasks,
+				 cmp_verdict_names[dl->verdict], dl->pct,
+				 *cmp_effect(dl) == '-' ? "" : " ",
+				 *cmp_effect(dl) == '-' ? "" : cmp_effect(dl));
 		else
 			snprintf(labels[k], sizeof(labels[k]), "%u", g[k]->tasks);
 		lp[k] = labels[k];
