@@ -195,7 +195,7 @@ void cmp_inv_print(const struct cmp_result *r, const struct cmp_group *g,
 	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	char a[160], b[160];
 
-	if (!d->valid || isnan(d->lo))
+	if (!d->valid)
 		return;
 	if (!d->two_level) {
 		fprintf(out, "%sinvocations: %s and %s are one invocation each: the variance between invocations (boots) is unknown, and the CI (%s of the runs) covers only the noise between runs of one; run each side with --invocations K (COMPARE.md, Invocations)\n",
