@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run --invocations K: K fresh processes, one file each in the -o
 # directory, each recording its own invocation id, index and the series;
-# compare groups the runs by invocation and uses the two-level bootstrap
-# when a side has several, and says the between-invocation variance is
+# compare groups the runs by invocation and judges the invocation means
+# when a side has several (3 against 2: "needs 4 invocations a side"), and says the between-invocation variance is
 # unknown when each side is one. SIGTERM stops the series after the
 # running invocation. --pf3-spin NS slows each op by NS (recorded in the
 # point's options only when on), and compare --axis workload compares it
@@ -31,10 +31,10 @@ jq -e '.invocation.index == 1 and .invocation.of == 1' B/second.json >/dev/null 
 
 "$CGSCALE" compare --keep-disturbed --metrics per_task_ops A B >cmp.txt
 [ $? -le 1 ] || fail "compare failed: $(cat cmp.txt)"
-grep -q "invocations: A 3 invocations.*; B 2 invocations.*CI by the two-level bootstrap" cmp.txt \
+grep -q "invocations: A 3 invocations.*; B 2 invocations.*p on the invocation means, CI by the Hodges-Lehmann rank CI" cmp.txt \
 	|| fail "no invocation line: $(cat cmp.txt)"
 "$CGSCALE" compare --keep-disturbed --format json --metrics per_task_ops A B >cmp.json
-jq -e '.points[0].comparisons[0].invocations | .two_level and .base_invocations == 3 and .new_invocations == 2 and (.base.df > 0)' \
+jq -e '.points[0].comparisons[0] | (.verdict == "INCONCLUSIVE") and (.why | test("needs 4 invocations a side")) and (.invocations | .two_level and .base_invocations == 3 and .new_invocations == 2 and .base_units == 3 and .new_units == 2 and .needs_units == 4 and (.base.df > 0))' \
 	cmp.json >/dev/null || fail "JSON: $(jq -c '.points[0].comparisons[0].invocations' cmp.json)"
 # one invocation a side: the between part is unknown, the CI one-level
 a1=$(ls A/*.json | head -n 1)

@@ -2,9 +2,10 @@
 /*
  * compare.c - the analysis of `cgscale compare`: with the runs grouped
  * by point, one value per run and metric (results/compare/group.c), the
- * statistics of each side, and per non-baseline side the % change, its
- * bootstrap interval, the p-values, Benjamini-Hochberg across the
- * secondary metrics of a point, and the verdict. Knobs: struct cmp_opts
+ * statistics of each side, and per non-baseline side the % change, the
+ * declared test and its interval on the units of replication (inv.c),
+ * Benjamini-Hochberg across the secondary metrics of a point, and the
+ * verdict (judge.c). Knobs: struct cmp_opts
  * (compare.h), cmp_base_metrics[].
  */
 #include <errno.h>
@@ -18,13 +19,6 @@
 
 #include "results/compare/compare.h"
 #include "results/stats/robust.h"
-
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
 
 /* A noisy side (above --max-cov) that is quiet without its one most
  * extreme run; false when no side is noisy. */
@@ -49,46 +43,39 @@ static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
 	return 0;
 }
 
-static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
+int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
+		    size_t m, const struct cmp_metric *mt,
+		    const struct cmp_opts *o, struct cmp_delta *d)
 {
-	const struct cmp_metric *mt = &r->ms.m[m];
-	const struct cmp_cell *a = &g->cell[0], *b = &g->cell[s];
-	struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	double ma = a->d[m].mean, cov;
-	char name[512];
-	uint64_t seed;
 	int rc;
 
 	d->p = d->q = d->lo = d->hi = d->pct = NAN;
 	d->hl_pct = d->hl_lo = d->hl_hi = NAN;
-	d->threshold = r->o.threshold[mt->cls];
+	d->threshold = o->threshold[mt->cls];
 	d->dir = mt->dir;
-	if (!a->n[m] || !b->n[m] || r->o.metric_off[m])
+	if (!a->n[m] || !b->n[m] || o->metric_off[m])
 		return 0;
 	d->valid = true;
 	if (ma != 0)
 		d->pct = 100.0 * (b->d[m].mean / ma - 1);
-	rc = st_mann_whitney(a->v[m], a->n[m], b->v[m], b->n[m], &d->mwu);
+	/* the declared test and the interval, on the units of replication */
+	rc = cmp_inv_ci(a, b, m, o, d);
 	if (rc && rc != -EINVAL)
 		return rc;
-	rc = st_welch(a->v[m], a->n[m], b->v[m], b->n[m], &d->welch);
-	if (rc && rc != -EINVAL)
-		return rc;
-	d->p = r->o.welch ? d->welch.p : d->mwu.p;
-	d->min_p = st_mwu_min_p(a->n[m], b->n[m]);
-	cmp_group_name(g, name, sizeof(name));
-	seed = fnv1a(fnv1a(fnv1a(0xcbf29ce484222325ULL ^ r->o.seed, name),
-			   mt->name), r->sides[s].label);
-	rc = cmp_inv_ci(a, b, m, &r->o, seed, d);
-	if (rc && rc != -EINVAL)
-		return rc;
-	rc = robust_delta(d, a, b, m, &r->o);
+	rc = robust_delta(d, a, b, m, o);
 	if (rc)
 		return rc;
 	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +
 		    pow(isnan(b->d[m].cov_pct) ? 0 : b->d[m].cov_pct, 2)) / 2);
-	d->runs_needed = st_runs_needed(cov, d->threshold, r->o.alpha, 0.8);
+	d->runs_needed = st_runs_needed(cov, d->threshold, o->alpha, 0.8);
 	return 0;
+}
+
+static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m)
+{
+	return cmp_delta_cells(&g->cell[0], &g->cell[s], m, &r->ms.m[m], &r->o,
+			       cmp_delta_of(r, g, s, m));
 }
 
 /* Benjamini-Hochberg over the non-primary metrics of one point and side. */

@@ -40,6 +40,8 @@ struct json_object;
 #define CMP_MAX_METRICS 48
 #define CMP_MAX_SIDES 26
 #define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
+/* The method of a delta's interval (results/compare/inv.c). */
+enum cmp_ci { CMP_CI_NONE, CMP_CI_RANK, CMP_CI_WELCH_LOG };
 
 enum cmp_class { CMP_PRIMARY, CMP_SECONDARY, CMP_TAIL, CMP_NCLASS };
 extern const char *const cmp_class_names[];
@@ -165,13 +167,19 @@ struct cmp_delta {
 				       * plain: + means the value went up */
 	struct st_test mwu, welch;
 	double p, q;                  /* p used (MWU or Welch); BH q or NAN */
-	double min_p;                 /* best p this n can give (MWU) */
+	double min_p;                 /* best p these units can give (MWU) */
+	unsigned units[2];            /* units of replication, base and new:
+				       * runs, or invocations when two_level */
+	unsigned needs;               /* units a side a decision needs at
+				       * alpha when fewer were given; else 0 */
+	enum cmp_ci ci;               /* how lo, hi were found */
 	unsigned runs_needed;         /* per side, for T at the noise seen */
 	double hl_pct, hl_lo, hl_hi;  /* Hodges-Lehmann shift, rank CI, plain */
 	bool one_outlier;             /* a noisy side is quiet without its
 				       * single most extreme run */
 	bool by_rank;                 /* the verdict comes from the rank CI */
-	bool two_level;               /* CI by the two-level bootstrap */
+	bool two_level;               /* a side has several invocations: the
+				       * units are the invocation means */
 	struct st_vc vc[2];           /* base, new: between and within */
 	enum cmp_verdict verdict;
 	char why[120];                /* why this verdict, short */
@@ -262,6 +270,15 @@ void cmp_result_free(struct cmp_result *r);
  * --bisect). */
 int cmp_exit_status(const struct cmp_result *r);
 
+/* The figures of metric @m (of class and direction @mt) of cell @b against
+ * cell @a into @d: the % change, the declared test's p on the units of
+ * replication, the interval and the Hodges-Lehmann shift, as compare
+ * computes them for every point (compare.c). The cells' d[m] must be
+ * described. 0 or -ENOMEM. */
+int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
+		    size_t m, const struct cmp_metric *mt,
+		    const struct cmp_opts *o, struct cmp_delta *d);
+
 /* The verdict of @d from its interval, d->dir and the sides' noise
  * (pure): an interval beyond T on the metric's worse side (below -T when
  * higher is better, above +T when lower is better) is a REGRESSION. */
@@ -285,14 +302,16 @@ const char *cmp_effect(const struct cmp_delta *d);
 /*
  * Invocations (results/compare/inv.c). cmp_inv_id: the index in @s of the
  * invocation of @f (its invocation.id, else its path: one file, one
- * invocation), added when new; 0 or -ENOMEM. cmp_inv_ci: the raw CI of
- * metric @m into d->lo, d->hi: the two-level bootstrap (d->two_level,
- * d->vc) when a side has runs of 2 or more invocations, else the one-level
- * st_boot_ci_pct. cmp_inv_count: the distinct invocations of @n values.
+ * invocation), added when new; 0 or -ENOMEM. cmp_inv_ci: the declared
+ * test and the raw CI of metric @m on its units of replication: the runs,
+ * or the invocation means when a side has 2 or more invocations
+ * (d->two_level, d->vc): d->mwu, d->welch, d->p, d->min_p, d->units,
+ * d->needs, and d->lo, d->hi by d->ci: the Hodges-Lehmann rank interval
+ * of the units (Welch's t on their logs with --welch). cmp_inv_count: the distinct invocations of @n values.
  */
 int cmp_inv_id(struct cmp_side *s, const struct cmp_file *f, unsigned *id);
 int cmp_inv_ci(const struct cmp_cell *a, const struct cmp_cell *b, size_t m,
-	       const struct cmp_opts *o, uint64_t seed, struct cmp_delta *d);
+	       const struct cmp_opts *o, struct cmp_delta *d);
 unsigned cmp_inv_count(const unsigned *inv, size_t n);
 /* The text line on the invocations of @g's primary metric, side @s. */
 void cmp_inv_print(const struct cmp_result *r, const struct cmp_group *g,

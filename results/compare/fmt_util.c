@@ -70,11 +70,11 @@ void cmp_fmt_header(const struct cmp_result *r, FILE *out, const char *lead)
 		fprintf(out, "%s %s = %s (%u file%s)%s", s ? "," : "",
 			r->sides[s].label, r->sides[s].arg, r->sides[s].nfiles,
 			r->sides[s].nfiles == 1 ? "" : "s", s ? "" : " [baseline]");
-	fprintf(out, "\n%saxis %s; T = %g%% primary, %g%% secondary, %g%% tail; --max-cov %g%%; %g%% CI by bootstrap (%u resamples, seed %llu); p by %s\n",
+	fprintf(out, "\n%saxis %s; T = %g%% primary, %g%% secondary, %g%% tail; --max-cov %g%%; %g%% CI %s; p by %s\n",
 		lead, r->o.axis, r->o.threshold[CMP_PRIMARY],
 		r->o.threshold[CMP_SECONDARY], r->o.threshold[CMP_TAIL],
-		r->o.max_cov, 100 * (1 - r->o.alpha), r->o.resamples,
-		(unsigned long long)r->o.seed,
+		r->o.max_cov, 100 * (1 - r->o.alpha),
+		r->o.welch ? "by Welch's t of the logs" : "by the Hodges-Lehmann rank interval",
 		r->o.welch ? "Welch's t" : "Mann-Whitney U");
 	fprintf(out, "%schange: " CMP_SIGN_LEGEND "\n", lead);
 }

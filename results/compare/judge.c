@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * judge.c - the verdict of one metric of one point from its
- * interval, the sides' noise and, when one outlier run made a side noisy,
- * the rank-based interval (results/COMPARE.md, "Verdicts" and "Robust
- * statistics"), by the metric's direction; and the better/worse word of
- * a change. Knobs: struct cmp_opts (thresholds, --max-cov, alpha).
+ * interval, the declared test's p (BH q for the non-primary metrics), the
+ * sides' noise and, when one outlier run made a side noisy, the rank-based
+ * interval (results/COMPARE.md, "Verdicts", "Small samples" and "Robust
+ * statistics"), by the metric's direction; and the better/worse word of a
+ * change. Too few units for any p below alpha: INCONCLUSIVE. Knobs:
+ * struct cmp_opts (thresholds, --max-cov, alpha).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,11 +63,18 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			   double cov_base, double cov_new, size_t nbase,
 			   size_t nnew, const struct cmp_opts *o)
 {
-	double t = d->threshold;
+	double t = d->threshold, p = cls == CMP_PRIMARY ? d->p : d->q;
 	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
-	bool sig = cls == CMP_PRIMARY || d->q < o->alpha;
+	bool sig = p < o->alpha;  /* the declared test; BH q for the others */
 	const char *dir = NULL;
 
+	if (d->needs) {
+		snprintf(d->why, sizeof(d->why),
+			 "needs %u %s a side: %u vs %u can never give p < %g",
+			 d->needs, d->two_level ? "invocations" : "runs",
+			 d->units[0], d->units[1], o->alpha);
+		return CMP_INCONCLUSIVE;
+	}
 	if (nbase < 2 || nnew < 2) {
 		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
 		return CMP_INCONCLUSIVE;
@@ -79,9 +88,9 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 	else if (d->lo > t)
 		dir = "above";
 	if (dir && !sig) {
-		snprintf(d->why, sizeof(d->why),
-			 "CI %s %s%g%% but q = %.3g >= %g after Benjamini-Hochberg",
-			 dir, *dir == 'b' ? "-" : "+", t, d->q, o->alpha);
+		snprintf(d->why, sizeof(d->why), "CI %s %s%g%% but %s = %.3g >= %g%s",
+			 dir, *dir == 'b' ? "-" : "+", t, cls == CMP_PRIMARY ? "p" : "q",
+			 p, o->alpha, cls == CMP_PRIMARY ? "" : " after Benjamini-Hochberg");
 		return CMP_INCONCLUSIVE;
 	}
 	if (dir) {
@@ -90,7 +99,9 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			 noisy ? " (a side is noisy)" : "");
 		return beyond(d, *dir == 'b');
 	}
-	if (noisy && d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
+	/* the run-level rank CI knows nothing of the invocations */
+	if (noisy && d->one_outlier && !d->two_level && isfinite(d->hl_lo) &&
+	    isfinite(d->hl_hi))
 		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
 						     isnan(cov_new) ? 0 : cov_new), o);
 	if (noisy) {

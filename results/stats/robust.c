@@ -16,13 +16,6 @@
 #define MATHLIB_STANDALONE 1
 #include <Rmath.h>
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* R's qwilcox gives the smallest q with P(U <= q) >= p; the largest u
  * with P(U <= u) <= p is q itself when P(U <= q) is p (to rounding), else
  * q - 1. */
@@ -53,37 +46,104 @@ static size_t hl_rank(size_t na, size_t nb, double level)
 	return k < 1 ? 0 : (size_t)k;
 }
 
+static void swap_d(double *x, double *y)
+{
+	double t = *x;
+
+	*x = *y;
+	*y = t;
+}
+
+/* The @k-th smallest (0-based) of @v[0..n), @v reordered (selection by
+ * three-way partitions around a median-of-three pivot): the order
+ * statistics of the n x m differences without sorting them all. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+		double piv = fmax(fmin(a, b), fmin(fmax(a, b), c));
+		size_t lt = lo, i = lo, gt = hi;
+
+		/* [lo, lt) < piv, [lt, i) == piv, [gt, hi) > piv */
+		while (i < gt) {
+			if (v[i] < piv)
+				swap_d(&v[lt++], &v[i++]);
+			else if (v[i] > piv)
+				swap_d(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return piv;
+	}
+	return v[k];
+}
+
+/* The rank-@r value of @v, a rank at least that of the last call (*from,
+ * 0 at first): the values after that rank are the larger ones, so only
+ * they are searched. */
+static double select_from(double *v, size_t n, size_t *from, size_t r)
+{
+	double x = select_kth(v + *from, n - *from, r - *from);
+
+	*from = r;
+	return x;
+}
+
+static int log_all(const double *v, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return -EINVAL;
+		out[i] = log(v[i]);
+	}
+	return 0;
+}
+
 int st_hl_shift_pct(const double *base, size_t nb, const double *new,
 		    size_t nn, double level, double *est, double *lo,
 		    double *hi)
 {
 	size_t n = nb * nn, k;
-	double *d;
+	double *d, *l, mid;
+	size_t from = 0;
+	int rc;
 
 	*est = *lo = *hi = NAN;
 	if (!nb || !nn)
 		return -EINVAL;
-	for (size_t i = 0; i < nb; i++)
-		if (!(base[i] > 0))
-			return -EINVAL;
-	for (size_t j = 0; j < nn; j++)
-		if (!(new[j] > 0))
-			return -EINVAL;
-	d = malloc(n * sizeof(*d));
+	d = malloc((n + nb + nn) * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
+	l = d + n;
+	rc = log_all(base, nb, l);
+	if (!rc)
+		rc = log_all(new, nn, l + nb);
+	if (rc)
+		goto out;
 	for (size_t i = 0; i < nb; i++)
 		for (size_t j = 0; j < nn; j++)
-			d[i * nn + j] = log(new[j]) - log(base[i]);
-	qsort(d, n, sizeof(*d), cmp_dbl);
-	*est = 100 * expm1(n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2);
+			d[i * nn + j] = l[nb + j] - l[i];
 	k = hl_rank(nb, nn, level);
-	if (k >= 1 && k <= n + 1 - k) {
-		*lo = 100 * expm1(d[k - 1]);
-		*hi = 100 * expm1(d[n - k]);
-	}
+	if (!(k >= 1 && k <= n + 1 - k))
+		k = 0;
+	if (k)
+		*lo = 100 * expm1(select_from(d, n, &from, k - 1));
+	mid = n % 2 ? 0 : select_from(d, n, &from, n / 2 - 1);
+	mid = n % 2 ? select_from(d, n, &from, n / 2) :
+		      (mid + select_from(d, n, &from, n / 2)) / 2;
+	*est = 100 * expm1(mid);
+	if (k)
+		*hi = 100 * expm1(select_from(d, n, &from, n - k));
+out:
 	free(d);
-	return 0;
+	return rc;
 }
 
 double st_cov_without_extreme(const double *v, size_t n)

@@ -284,6 +284,60 @@ double st_mwu_min_p(size_t na, size_t nb)
 	return fmin(1.0, 2 / c);
 }
 
+unsigned st_mwu_min_n(double alpha)
+{
+	unsigned n = 2;
+
+	if (!(alpha > 0 && alpha < 1))
+		return 0;
+	while (st_mwu_min_p(n, n) >= alpha && n < 1000)
+		n++;
+	return n;
+}
+
+static int log_of(const double *v, size_t n, double *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return -EINVAL;
+		out[i] = log(v[i]);
+	}
+	return 0;
+}
+
+int st_welch_log_ci_pct(const double *base, size_t nb, const double *new,
+			size_t nn, double level, double *lo, double *hi,
+			struct st_test *t)
+{
+	double *l = malloc((nb + nn + 1) * sizeof(*l)), half, est;
+	int rc = -ENOMEM;
+
+	*lo = *hi = NAN;
+	t->stat = t->df = t->p = NAN;
+	t->exact = false;
+	if (!l)
+		return rc;
+	rc = nb < 2 || nn < 2 || !(level > 0 && level < 1) ? -EINVAL : 0;
+	if (!rc)
+		rc = log_of(base, nb, l);
+	if (!rc)
+		rc = log_of(new, nn, l + nb);
+	if (!rc)
+		rc = st_welch(l, nb, l + nb, nn, t);
+	if (!rc) {
+		double ma = mean_of(l, nb), mn = mean_of(l + nb, nn);
+		double se = sqrt(var_of(l, nb, ma) / nb + var_of(l + nb, nn, mn) / nn);
+
+		est = mn - ma;
+		/* a zero spread gives a point */
+		half = se > 0 ? se * st_t_quantile(1 - (1 - level) / 2, t->df) : 0;
+		*lo = 100 * expm1(est - half);
+		*hi = 100 * expm1(est + half);
+	}
+	free(l);
+	return rc;
+}
+
 struct idx_p {
 	double p;
 	size_t i;
@@ -422,13 +476,12 @@ unsigned st_runs_needed(double cov_pct, double effect_pct, double alpha,
 			double power)
 {
 	double z, n;
-	unsigned nmin = 2;
+	unsigned nmin;
 
 	if (!(cov_pct >= 0) || !(effect_pct > 0) || !(alpha > 0 && alpha < 1) ||
 	    !(power > 0 && power < 1))
 		return 0;
-	while (st_mwu_min_p(nmin, nmin) >= alpha && nmin < 1000)
-		nmin++;
+	nmin = st_mwu_min_n(alpha);
 	z = st_norm_quantile(1 - alpha / 2) + st_norm_quantile(power);
 	n = 2 * z * z * (cov_pct / effect_pct) * (cov_pct / effect_pct) /
 	    (3 / M_PI);

@@ -63,6 +63,24 @@ int st_welch(const double *a, size_t na, const double *b, size_t nb,
  * against nb values without ties: 2 / C(na + nb, na), at most 1. */
 double st_mwu_min_p(size_t na, size_t nb);
 
+/* The smallest n whose n against n values can give a two-sided exact
+ * Mann-Whitney p below @alpha (4 at 0.05, 5 at 0.02, 6 at 0.005); 0 for
+ * an alpha outside (0, 1). Below it no verdict can be decided. */
+unsigned st_mwu_min_n(double alpha);
+
+/*
+ * Welch's t interval at @level of the % change of the geometric mean,
+ * 100 * (exp(mean(log new) - mean(log base)) - 1), with Welch's test of
+ * the log values in @t (so that the interval excludes 0 exactly when
+ * t->p < 1 - @level). Valid at every n >= 2 for log-normal runs: the t
+ * quantile at the Welch-Satterthwaite df (about 1 to 2 at 2 runs a side)
+ * makes it as wide as the noise says. Returns 0, -EINVAL (fewer than 2
+ * values a side, a value not above 0) or -ENOMEM.
+ */
+int st_welch_log_ci_pct(const double *base, size_t nb, const double *new,
+			size_t nn, double level, double *lo, double *hi,
+			struct st_test *t);
+
 /* Benjamini-Hochberg adjusted p-values (q) of @n p-values; NAN entries
  * are left out and stay NAN. Returns 0 or -ENOMEM. */
 int st_bh(const double *p, size_t n, double *q);
