@@ -34,7 +34,8 @@ static struct json_object *settings_json(const struct cmp_result *r)
 	cgs_jadd(o, "max_cov_pct", cgs_jnum(r->o.max_cov));
 	cgs_jadd(o, "alpha", cgs_jnum(r->o.alpha));
 	cgs_jadd(o, "ci_level", cgs_jnum(1 - r->o.alpha));
-	cgs_jadd(o, "ci_method", cgs_jstr("expanded percentile bootstrap of the ratio of means"));
+	cgs_jadd(o, "ci_method", cgs_jstr(r->o.welch ? "welch t interval of the log ratio"
+					     : "exact hodges-lehmann rank interval"));
 	/* absent before: change_pct and its CI had + meaning better */
 	cgs_jadd(o, "change_sign", cgs_jstr("plain"));
 	cgs_jadd(o, "resamples", json_object_new_int64(r->o.resamples));

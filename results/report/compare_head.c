@@ -117,12 +117,12 @@ void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r)
 				s ? "" : " [baseline]");
 	fprintf(o, ".<br/>");
 	rpt_html_printf(o, "Axis %s. Practical threshold T: %g%% primary, %g%% secondary. "
-			"NOISY above a CoV of %g%%. %g%% CI of the change by bootstrap "
-			"(%u resamples, seed %llu); p by %s. Change: " CMP_SIGN_LEGEND ".",
+			"NOISY above a CoV of %g%%. %g%% CI of the change %s; p by %s. "
+			"Change: " CMP_SIGN_LEGEND ".",
 			r->o.axis, r->o.threshold[CMP_PRIMARY],
 			r->o.threshold[CMP_SECONDARY], r->o.max_cov,
-			100 * (1 - r->o.alpha), r->o.resamples,
-			(unsigned long long)r->o.seed,
+			100 * (1 - r->o.alpha),
+			r->o.welch ? "by Welch's t of the logs" : "by the Hodges-Lehmann rank interval",
 			r->o.welch ? "Welch's t" : "Mann-Whitney U");
 	fprintf(o, "</p>\n");
 	rpt_doc_status(d);

@@ -68,10 +68,10 @@ static const struct cgs_opt compare_opts[] = {
 	OPT_STRING("metrics", 0, CO, metrics, .metavar = "LIST",
 		.help = "compare only these metrics (comma list; default all)"),
 	OPT_INT("seed", 0, CO, seed, .def = "1", .min = 0, .max = INT64_MAX,
-		.help = "seed of the bootstrap: the same inputs and seed give the same output"),
+		.help = "seed of the profiles' bootstrap: the same inputs and seed give the same output"),
 	OPT_INT("resamples", 0, CO, resamples, .def = "10000", .min = 100,
 		.max = 1000000,
-		.help = "bootstrap resamples per comparison"),
+		.help = "bootstrap resamples per profile comparison"),
 	OPT_NUMBER("profile-floor", 0, CO, prof_floor, .def = "0.5", .dmin = 0,
 		.dmax = 100, .metavar = "PCT",
 		.help = "profiles (run --profile): list self/children/call-trace keys with at least this % of samples on a side"),
@@ -96,8 +96,11 @@ static const char help_head[] =
 	"  IMPROVEMENT   the CI lies entirely beyond T on the better side\n"
 	"  NOISY         a side's CoV is above --max-cov (and no REGRESSION/IMPROVEMENT)\n"
 	"  NO_CHANGE     the CI lies within +-T\n"
-	"  INCONCLUSIVE  anything else (too few runs, CI across +-T)\n"
-	"Secondary metrics also need a Benjamini-Hochberg q below --alpha.\n";
+	"  INCONCLUSIVE  anything else: too few runs a side for a p below --alpha\n"
+	"                (\"needs N runs a side\"), a CI across +-T, or a CI beyond it\n"
+	"                with p >= --alpha\n"
+	"REGRESSION and IMPROVEMENT also need the test's p below --alpha (the\n"
+	"secondary metrics: the Benjamini-Hochberg q).\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"
@@ -155,10 +158,13 @@ static const char man[] =
 	".PP\n"
 	"For every point and metric it gives the % change of the mean (plain:\n"
 	"+ means the value went up, and a word says whether that is better or\n"
-	"worse for the metric) with a\n"
-	"bootstrap confidence interval, the Mann\\-Whitney U test (exact for small\n"
-	"samples), optionally Welch's t\\-test, Benjamini\\-Hochberg q\\-values for\n"
-	"the secondary metrics, and a verdict:\n"
+	"worse for the metric) with its confidence interval (the exact\n"
+	"Hodges\\-Lehmann rank interval of the Mann\\-Whitney U test, exact for\n"
+	"small samples; with \\-\\-welch, the Welch t interval of the log ratio;\n"
+	"on the invocations' means when a side has several invocations),\n"
+	"Benjamini\\-Hochberg q\\-values for the secondary metrics, and a verdict.\n"
+	"REGRESSION and IMPROVEMENT also need the test's p (the secondary\n"
+	"metrics' q) below \\-\\-alpha:\n"
 	".TP\n"
 	".B REGRESSION\n"
 	"the CI lies entirely beyond T on the worse side: below \\-T when higher\n"
@@ -174,7 +180,9 @@ static const char man[] =
 	"the CI lies within \\(+-T\n"
 	".TP\n"
 	".B INCONCLUSIVE\n"
-	"anything else (too few runs, a CI across \\(+-T)\n"
+	"anything else: too few runs a side for a p below \\-\\-alpha (\"needs N\n"
+	"runs a side\"), a CI across \\(+-T, or a CI beyond it with p at or above\n"
+	"\\-\\-alpha\n"
 	".PP\n"
 	"COMPARE.md, installed with the documentation, explains the statistics.\n"
 	".SH OPTIONS\n"
