@@ -29,6 +29,7 @@ struct win {
 	const struct res_disturb_limits *L;
 	const unsigned *k;
 	unsigned m;
+	bool *zero, *low;   /* m each: scratch for stalled() */
 };
 
 /* The length of measured interval @j in seconds. */
@@ -172,9 +173,9 @@ static void window_stalls(const struct win *w, double *tmp, bool *f)
 	keep_long(w, f);
 }
 
-/* The flagged intervals f[0..m) as "interval 4 of 9" or "intervals 4-6,
- * 9 of 9" into @buf, consecutive ones merged. */
-static void spans(const bool *f, unsigned m, char *buf, size_t len)
+/* The flagged intervals f[0..m) as "interval 4" or "intervals 4-6, 9"
+ * into @buf, consecutive ones merged; false when there are none. */
+static bool spans(const bool *f, unsigned m, char *buf, size_t len)
 {
 	unsigned count = 0, nspans = 0;
 	size_t used = 0;
@@ -199,22 +200,38 @@ static void spans(const bool *f, unsigned m, char *buf, size_t len)
 		nspans++;
 		j = e;
 	}
-	snprintf(buf, len, "%s %s of %u", count > 1 ? "intervals" : "interval",
-		 list, m);
+	snprintf(buf, len, "%s %s", count > 1 ? "intervals" : "interval", list);
+	return count > 0;
 }
 
-/* Whether every interval flagged in f[0..m) has 0 ops of task @i (or of
- * all tasks, @i < 0). */
-static bool all_zero(const struct win *w, int i, const bool *f)
+/* What task @i (all tasks: @i < 0) did in the intervals flagged in f:
+ * "0 ops in intervals 4-6 of 8, and under 5% of @low in interval 3". */
+static void stalled(const struct win *w, int i, const bool *f,
+		    const char *low, char *buf, size_t len)
 {
 	const struct res_point *p = w->p;
+	char zs[144], ls[144];
+	bool anyz, anyl;
 
-	for (unsigned j = 0; j < w->m; j++)
+	for (unsigned j = 0; j < w->m; j++) {
+		bool zero = true;
+
 		for (unsigned t = i < 0 ? 0 : (unsigned)i;
-		     f[j] && t < (i < 0 ? p->ntasks : (unsigned)i + 1); t++)
-			if (res_ops(p, t, w->k[j]))
-				return false;
-	return true;
+		     t < (i < 0 ? p->ntasks : (unsigned)i + 1); t++)
+			zero &= !res_ops(p, t, w->k[j]);
+		w->zero[j] = f[j] && zero;
+		w->low[j] = f[j] && !zero;
+	}
+	anyz = spans(w->zero, w->m, zs, sizeof(zs));
+	anyl = spans(w->low, w->m, ls, sizeof(ls));
+	if (anyz && anyl)
+		snprintf(buf, len, "0 ops in %s of %u, and under %g%% of %s in %s",
+			 zs, w->m, w->L->stall_frac * 100, low, ls);
+	else if (anyz)
+		snprintf(buf, len, "0 ops in %s of %u", zs, w->m);
+	else
+		snprintf(buf, len, "under %g%% of %s in %s of %u",
+			 w->L->stall_frac * 100, low, ls, w->m);
 }
 
 static void add(struct json_object *a, const char *s)
@@ -227,9 +244,8 @@ static void sibling_reasons(const struct win *w, const bool *f,
 			    struct json_object *a)
 {
 	const struct res_point *p = w->p;
-	unsigned m = w->m;
-	unsigned shown = 0, more = 0;
-	char iv[192], buf[320];
+	unsigned shown = 0, more = 0, m = w->m;
+	char what[384], buf[512];
 
 	for (unsigned i = 0; i < p->ntasks; i++) {
 		const bool *fi = f + (size_t)i * m;
@@ -243,13 +259,9 @@ static void sibling_reasons(const struct win *w, const bool *f,
 			more++;
 			continue;
 		}
-		spans(fi, m, iv, sizeof(iv));
-		if (all_zero(w, (int)i, fi))
-			snprintf(buf, sizeof(buf), "task %u did 0 ops in %s while its siblings ran (stopped, starved or stuck)",
-				 i, iv);
-		else
-			snprintf(buf, sizeof(buf), "task %u did under %g%% of its siblings' median ops in %s (stopped, starved or stuck)",
-				 i, w->L->stall_frac * 100, iv);
+		stalled(w, (int)i, fi, "its siblings' median ops", what, sizeof(what));
+		snprintf(buf, sizeof(buf), "task %u did %s while its siblings ran (stopped, starved or stuck)",
+			 i, what);
 		add(a, buf);
 		shown++;
 	}
@@ -264,23 +276,14 @@ static void sibling_reasons(const struct win *w, const bool *f,
 static void window_reason(const struct win *w, const bool *f,
 			  struct json_object *a)
 {
-	const struct res_point *p = w->p;
-	bool zero = all_zero(w, -1, f);
-	char iv[192], buf[320];
+	bool one = w->p->ntasks == 1;
+	char what[384], buf[512];
 
-	spans(f, w->m, iv, sizeof(iv));
-	if (p->ntasks == 1 && zero)
-		snprintf(buf, sizeof(buf), "task 0 did 0 ops in %s while the window went on (stopped, starved or stuck)",
-			 iv);
-	else if (p->ntasks == 1)
-		snprintf(buf, sizeof(buf), "task 0 did under %g%% of its usual ops in %s (stopped, starved or stuck)",
-			 w->L->stall_frac * 100, iv);
-	else if (zero)
-		snprintf(buf, sizeof(buf), "no task did an op in %s while the window went on (all stopped or stuck)",
-			 iv);
-	else
-		snprintf(buf, sizeof(buf), "the tasks together did under %g%% of their usual ops in %s (all stopped, starved or stuck)",
-			 w->L->stall_frac * 100, iv);
+	stalled(w, -1, f, one ? "its usual ops" : "their usual ops", what,
+		sizeof(what));
+	snprintf(buf, sizeof(buf), "%s did %s while the window went on (%s)",
+		 one ? "task 0" : "all tasks", what,
+		 one ? "stopped, starved or stuck" : "stopped, starved or stuck together");
 	add(a, buf);
 }
 
@@ -310,9 +313,9 @@ int res_stall_reasons(const struct res_point *p,
 	unsigned *k = calloc(ns + 1, sizeof(*k));
 	double *tmp = calloc((n > ns ? n : ns) + 1, sizeof(*tmp));
 	bool *silent = calloc(n + 1, sizeof(*silent));
-	bool *f = NULL, anyf = false;
+	bool *f = NULL, *g = NULL, anyf = false;
 	unsigned m = k ? measured(p, k) : 0, nsilent = 0, first = 0;
-	struct win w = { p, L, k, m };
+	struct win w = { p, L, k, m, NULL, NULL };
 	int rc = k && tmp && silent ? 0 : -ENOMEM;
 
 	if (rc || !m)
@@ -320,10 +323,14 @@ int res_stall_reasons(const struct res_point *p,
 	for (unsigned i = 0; i < n; i++)
 		if ((silent[i] = !window_ops(p, i)) && !nsilent++)
 			first = i;
-	if (!(f = calloc(n * m + 1, sizeof(*f)))) {
+	f = calloc(n * m + 1, sizeof(*f));
+	g = calloc(2 * m, sizeof(*g));
+	if (!f || !g) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	w.zero = g;
+	w.low = g + m;
 	if (n >= 2) {
 		sibling_stalls(&w, silent, tmp, f);
 		sibling_reasons(&w, f, a);
@@ -342,5 +349,6 @@ out:
 	free(tmp);
 	free(silent);
 	free(f);
+	free(g);
 	return rc;
 }
