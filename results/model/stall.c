@@ -179,7 +179,7 @@ static bool spans(const bool *f, unsigned m, char *buf, size_t len)
 {
 	unsigned count = 0, nspans = 0;
 	size_t used = 0;
-	char list[128] = "";
+	char list[160] = "";   /* 6 spans of ", 4294967295-4294967295", ", ..." */
 
 	for (unsigned j = 0; j < m; j++) {
 		unsigned e = j;
@@ -210,7 +210,7 @@ static void stalled(const struct win *w, int i, const bool *f,
 		    const char *low, char *buf, size_t len)
 {
 	const struct res_point *p = w->p;
-	char zs[144], ls[144];
+	char zs[176], ls[176];
 	bool anyz, anyl;
 
 	for (unsigned j = 0; j < w->m; j++) {
@@ -245,7 +245,7 @@ static void sibling_reasons(const struct win *w, const bool *f,
 {
 	const struct res_point *p = w->p;
 	unsigned shown = 0, more = 0, m = w->m;
-	char what[384], buf[512];
+	char what[448], buf[640];
 
 	for (unsigned i = 0; i < p->ntasks; i++) {
 		const bool *fi = f + (size_t)i * m;
@@ -277,7 +277,7 @@ static void window_reason(const struct win *w, const bool *f,
 			  struct json_object *a)
 {
 	bool one = w->p->ntasks == 1;
-	char what[384], buf[512];
+	char what[448], buf[640];
 
 	stalled(w, -1, f, one ? "its usual ops" : "their usual ops", what,
 		sizeof(what));
