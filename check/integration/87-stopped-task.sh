@@ -20,7 +20,8 @@ libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_
 SEIZE, INTERRUPT, DETACH, WALL = 0x4206, 0x4207, 17, 0x40000000
 tid, secs = int(sys.argv[1]), float(sys.argv[2])
 if libc.ptrace(SEIZE, tid, None, None) or libc.ptrace(INTERRUPT, tid, None, None):
-    sys.exit("ptrace %d: %s" % (tid, os.strerror(ctypes.get_errno())))
+    print("ptrace %d: %s" % (tid, os.strerror(ctypes.get_errno())), file=sys.stderr)
+    sys.exit(3)
 os.waitpid(tid, WALL)
 time.sleep(secs)
 libc.ptrace(DETACH, tid, None, None)
@@ -62,7 +63,12 @@ stopped_run() {
 		kill -CONT "$id"
 		stopped=
 	else
-		python3 tstop.py "$id" 2 || fail "$1: could not stop thread $id"
+		python3 tstop.py "$id" 2 2>"$1.ptrace"
+		case $? in
+		0) ;;
+		3) noptrace=$(cat "$1.ptrace") ;;
+		*) fail "$1: could not stop thread $id: $(cat "$1.ptrace")" ;;
+		esac
 	fi
 	wait $runner || fail "$1: run exited $?: $(cat "$1.err")"
 	runner=
@@ -80,13 +86,18 @@ has() {
 }
 
 stopped_run p2 process 2 sig
-has p2 "task $idx did 0 ops in intervals? [0-9, -]+ of 8 while its siblings ran"
+has p2 "task $idx did 0 ops in intervals? [0-9, -]+ of 8.* while its siblings ran"
 stopped_run p1 process 1 sig
-has p1 "task 0 did 0 ops in intervals? [0-9, -]+ of 8 while the window went on"
+has p1 "task 0 did 0 ops in intervals? [0-9, -]+ of 8.* while the window went on"
+noptrace=
 stopped_run t2 thread 2 ptrace
-has t2 "task $idx did 0 ops in intervals? [0-9, -]+ of 8 while its siblings ran"
+if [ -n "$noptrace" ]; then
+	echo "ptrace refused here ($noptrace): one thread stopped alone is not checked"
+else
+	has t2 "task $idx did 0 ops in intervals? [0-9, -]+ of 8.* while its siblings ran"
+fi
 stopped_run t1 thread 1 sig
-has t1 "task 0 did 0 ops in intervals? [0-9, -]+ of 8 while the window went on"
+has t1 "task 0 did 0 ops in intervals? [0-9, -]+ of 8.* while the window went on"
 # SIGSTOP of a thread stops its whole group
 stopped_run tg thread 2 sig
 has tg "all tasks did 0 ops in intervals? [0-9, -]+ of 8"
@@ -94,6 +105,9 @@ has tg "all tasks did 0 ops in intervals? [0-9, -]+ of 8"
 # compare leaves the stopped run out and lists it; --keep-disturbed uses it
 "$CGSCALE" run -q -m process -t 2 -w 0.5 -d 4 -i 0.5 -o clean.json page_fault1 \
 	>/dev/null 2>err.txt || fail "clean run: $(cat err.txt)"
+# not asserted (a foreign load may mark it): said when it is
+jq -e '.points[0].disturbed == []' clean.json >/dev/null ||
+	echo "note: the clean run is marked too: $(jq -c .points[0].disturbed clean.json)"
 "$CGSCALE" compare clean.json p2.json >cmp.txt 2>&1
 grep -q "disturbed B 1 of 1 ok runs, left out" cmp.txt || fail "compare: $(cat cmp.txt)"
 grep -q "p2.json: page_fault1 process tasks=2 run 1 is disturbed, left out .*task [01] did 0 ops" cmp.txt ||
@@ -122,6 +136,6 @@ runner=
 jq_check never.json '.points[0].status == "ok"' "never: the point is ok"
 jq -e '.points[0].disturbed | any(test("^1 of 2 tasks did no op in the measured window \\(first: task [01]\\)"))' \
 	never.json >/dev/null || fail "never: $(jq -c .points[0].disturbed never.json)"
-grep -q "1 task did no op in the window (1 of 1 runs)" never.out || fail "never: table: $(cat never.out)"
+grep -q "1 task did no op in the window (in 1 of 1 runs)" never.out || fail "never: table: $(cat never.out)"
 [ -z "$(our_procs)" ] || fail "processes left: $(our_procs)"
 exit 0
