@@ -5,7 +5,8 @@
  * load against the siblings and against the task count, a late sampler, a
  * migration, cgroup events), compare leaving marked runs out and saying
  * when too few clean runs remain, and a single outlier run that no longer
- * decides NOISY when the Hodges-Lehmann interval is clear.
+ * decides NOISY when the Hodges-Lehmann interval is clear. The rules
+ * that look inside a point's samples (stall.c) are in test_stall.c.
  */
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,8 @@
  * siblings': steal, foreign load (idle far below the siblings' median, or
  * for a lone run below what the task count leaves idle), a late sampler,
  * a bound task that migrated, cgroup memory events most siblings do not
- * have. Knobs: res_disturb_limits.
+ * have, a task stopped, starved or stuck (stall.c). Knobs:
+ * res_disturb_limits.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 
 const struct res_disturb_limits res_disturb_limits = {
 	.steal_pct = 5, .idle_pts = 15, .lag_frac = 0.25, .flagged_frac = 0.5,
+	.stall_frac = 0.05, .stall_min_ops = 20, .stall_min_s = 1,
 };
 
 static bool ok_point(const struct res_point *p)
@@ -137,9 +139,9 @@ static double late_ms(const struct res_point *p)
 	return late;
 }
 
-/* The reasons of one ok point into @a. */
-static void check_point(const struct res_file *f, const struct res_point *p,
-			const struct sib_stats *st, struct json_object *a)
+/* The reasons of one ok point into @a. 0 or -ENOMEM. */
+static int check_point(const struct res_file *f, const struct res_point *p,
+		       const struct sib_stats *st, struct json_object *a)
 {
 	const struct res_disturb_limits *L = &res_disturb_limits;
 	double med = st->idle_med, idle = p->sum.idle_pct;
@@ -165,6 +167,7 @@ static void check_point(const struct res_file *f, const struct res_point *p,
 	if (cg_flagged(p) && n > 1 && flagged <= L->flagged_frac * n)
 		reason(a, "cgroup memory events in %.0f of %.0f sibling runs (see extra.cgroup.flags)",
 		       flagged, n);
+	return res_stall_reasons(p, L, cpus, a);
 }
 
 /* Mark the ok points v[0..n), siblings all. */
@@ -182,8 +185,8 @@ static int mark_group(const struct res_file *f, struct sib *v, unsigned n,
 			json_object_put(a);
 			return -ENOMEM;
 		}
-		check_point(f, p, &st, a);
-		if (json_object_object_add(p->extra, "disturbed", a)) {
+		if (check_point(f, p, &st, a) ||
+		    json_object_object_add(p->extra, "disturbed", a)) {
 			json_object_put(a);
 			return -ENOMEM;
 		}

@@ -24,6 +24,15 @@ struct res_disturb_limits {
 				  * interval */
 	double flagged_frac;     /* cgroup events in a run while at most this
 				  * share of its siblings have them */
+	double stall_frac;       /* a task's ops in a measured interval below
+				  * this share of its siblings' median there
+				  * (a lone task, or all tasks together:
+				  * of the point's upper-quartile interval) */
+	double stall_min_ops;    /* ... judged only where that reference is
+				  * at least this many ops, so that the share
+				  * is a whole op or more */
+	double stall_min_s;      /* ... and only for consecutive intervals
+				  * that last this long together */
 };
 extern const struct res_disturb_limits res_disturb_limits;
 
@@ -31,6 +40,18 @@ extern const struct res_disturb_limits res_disturb_limits;
  * "disturbed" (an array of reasons, empty when clean); points not ok get
  * none. Marks again from scratch when called again. 0 or -ENOMEM. */
 int res_disturb_mark(struct res_file *f);
+
+/* results/model/stall.c: the stall reasons of the ok point @p, by the
+ * limits @L, into the array @a: a task stopped, starved or stuck in some
+ * measured intervals while its siblings ran; intervals where no task made
+ * progress; tasks that did no op in the whole window. @cpus: online CPUs,
+ * 0 if not known. 0 or -ENOMEM. */
+int res_stall_reasons(const struct res_point *p,
+		      const struct res_disturb_limits *L, int cpus,
+		      struct json_object *a);
+
+/* How many tasks of @p did no op in its measured window. */
+unsigned res_silent_tasks(const struct res_point *p);
 
 /* The reasons of @p joined by "; " into @buf; returns how many, or -1
  * when @p was never checked (an older file). */

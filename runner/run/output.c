@@ -32,6 +32,8 @@ struct agg {
 	const char *layout;      /* extra.cgroup.layout; NULL: none */
 	unsigned cg_flagged;     /* points with OOM/limit/throttle events */
 	unsigned disturbed;      /* ok runs marked disturbed (disturb.h) */
+	unsigned silent, silent_runs;  /* most tasks that did no op in a
+					* run's window; runs with any */
 	char why[256];           /* the first one's reasons */
 };
 
@@ -51,6 +53,8 @@ static bool cg_flagged(const struct res_point *p)
 
 static void agg_point(struct agg *a, const struct res_point *p)
 {
+	unsigned silent;
+
 	a->runs++;
 	for (unsigned i = 0; i < p->ntasks; i++)
 		a->migrated += p->task[i].migrated;
@@ -68,6 +72,10 @@ static void agg_point(struct agg *a, const struct res_point *p)
 		return;
 	}
 	a->total[a->ok] = p->sum.total_ops_per_sec;
+	silent = res_silent_tasks(p);
+	a->silent_runs += silent > 0;
+	if (silent > a->silent)
+		a->silent = silent;
 	if (!a->first_ok)
 		a->first_ok = p;
 	for (unsigned k = 0; k < p->naux; k++) {
@@ -169,6 +177,10 @@ static void print_row(const struct agg *a, bool layouts, FILE *out)
 	if (a->nscal && a->tasks > 1)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "scalability %.2f; ", a->scal / a->nscal);
+	if (a->silent)
+		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
+			 "%u task%s did no op in the window (in %u of %u runs); ",
+			 a->silent, a->silent > 1 ? "s" : "", a->silent_runs, a->runs);
 	if (a->oversub)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes),
 			 "oversubscribed; ");
