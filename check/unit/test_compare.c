@@ -170,9 +170,16 @@ static void test_judge_rules(void **state)
 	cmp_opts_default(&o);
 	d.lo = -5, d.hi = -3;
 	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_REGRESSION);
-	/* a clear regression stays one on a noisy side (flagged in why) */
+	/* a noisy side of one invocation gives no direction: its runs cannot
+	 * show how far a disturbed invocation lies (COMPARE.md, Verdicts) */
+	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 9, 1, 5, 5, &o), CMP_NOISY);
+	assert_non_null(strstr(d.why, "with one invocation a side"));
+	/* with several invocations a side the interval holds their spread: a
+	 * clear regression stays one on a noisy side (flagged in why) */
+	d.two_level = true;
 	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 9, 1, 5, 5, &o), CMP_REGRESSION);
 	assert_non_null(strstr(d.why, "noisy"));
+	d.two_level = false;
 	/* secondary: needs q < alpha after Benjamini-Hochberg */
 	d.q = 0.2;
 	assert_int_equal(cmp_judge(&d, CMP_SECONDARY, 1, 1, 5, 5, &o), CMP_INCONCLUSIVE);

@@ -59,6 +59,26 @@ static enum cmp_verdict judge_by_rank(struct cmp_delta *d, double t, bool sig,
 	return v;
 }
 
+/* The CI lies beyond +-T (@dir "below" or "above"), a side is noisy and
+ * each side is one invocation: its runs cannot show how far a disturbed
+ * invocation lies from a quiet one, so the mean's interval gives no
+ * direction. When one outlier run made the side noisy, the rank interval,
+ * which one run cannot pull, decides; else NOISY. */
+static enum cmp_verdict judge_noisy(struct cmp_delta *d, const char *dir, bool sig,
+				    double cov_base, double cov_new,
+				    const struct cmp_opts *o)
+{
+	double t = d->threshold;
+	double cov = fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new);
+
+	if (d->one_outlier && isfinite(d->hl_lo) && isfinite(d->hl_hi))
+		return judge_by_rank(d, t, sig, cov, o);
+	snprintf(d->why, sizeof(d->why),
+		 "CI entirely %s %s%g%%, but CoV %.1f%% > --max-cov %g%% with one invocation a side",
+		 dir, *dir == 'b' ? "-" : "+", t, cov, o->max_cov);
+	return CMP_NOISY;
+}
+
 enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			   double cov_base, double cov_new, size_t nbase,
 			   size_t nnew, const struct cmp_opts *o)
@@ -93,6 +113,8 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			 p, o->alpha, cls == CMP_PRIMARY ? "" : " after Benjamini-Hochberg");
 		return CMP_INCONCLUSIVE;
 	}
+	if (dir && noisy && !d->two_level)
+		return judge_noisy(d, dir, sig, cov_base, cov_new, o);
 	if (dir) {
 		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
 			 *dir == 'b' ? "-" : "+", t,
