@@ -5,7 +5,7 @@
  * Each pass maps 128 MiB MAP_PRIVATE|MAP_ANONYMOUS, writes one byte per
  * page, then unmaps it. One op = one page touched, i.e. one minor fault
  * while THP is off for the mapping (THP is recorded in the results).
- * Knobs: --pf1-spin NS (tests/spin.h: busy-wait per op, for calibration;
+ * Knobs: --pf1-spin NS (tests/spin.h: busy-wait per op, in batches of 64;
  * 0, the default, is off); the mode decides whether tasks share an mm.
  */
 #include <errno.h>
@@ -31,9 +31,8 @@ static int pf1_loop(struct cgs_task *t)
 			return cgs_task_fail(t, -errno, "mmap of 128 MiB anonymous memory");
 		for (unsigned long i = 0; i < PF1_MEMSIZE; i += pgsize) {
 			c[i] = 0;
-			if (spin)
-				cgs_spin(spin);
 			cgs_add(t, 1);
+			cgs_spin_op(spin, i / pgsize);
 		}
 		munmap(c, PF1_MEMSIZE);
 	}

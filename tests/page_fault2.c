@@ -6,7 +6,7 @@
  * writes one byte per page: a copy-on-write fault that reads the page
  * cache and allocates an anonymous copy. One op = one page touched.
  * Knobs: --tmpdir (tmpfs by default; its filesystem is recorded),
- * --pf2-spin NS (an exact per-op slowdown for calibration, tests/spin.h).
+ * --pf2-spin NS (a fixed per-op slowdown for calibration, tests/spin.h).
  */
 #include <stddef.h>
 #include <sys/mman.h>

@@ -7,7 +7,7 @@
  * filesystem; after the first pass the page cache stays populated.
  * One op = one page touched. Knobs: --tmpdir (use a tmpfs: ext4's large
  * folios map several pages per fault, so ops would not equal faults),
- * --pf3-spin NS (an exact per-op slowdown for calibration, tests/spin.h).
+ * --pf3-spin NS (a fixed per-op slowdown for calibration, tests/spin.h).
  */
 #include <stddef.h>
 #include <sys/mman.h>

@@ -5,7 +5,8 @@
  * One op = one page touched in a 128 MiB mapping of the task's own file.
  * will-it-scale creates the file with mkstemp, ftruncate (sparse) and
  * unlink; we do the same in setup, before the start gate. --pf2-spin and
- * --pf3-spin NS busy-wait NS ns per op (tests/spin.h; 0, the default, off).
+ * --pf3-spin NS busy-wait NS ns per op, 64 ops at a time (tests/spin.h; 0,
+ * the default, off).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -44,9 +45,8 @@ int pf_file_loop(struct cgs_task *t, int map_flag)
 			return cgs_task_fail(t, -errno, "mmap of the 128 MiB file");
 		for (long i = 0; i < PF_FILE_MEMSIZE; i += pgsize) {
 			c[i] = 0;
-			if (spin)
-				cgs_spin(spin);
 			cgs_add(t, 1);
+			cgs_spin_op(spin, i / pgsize);
 		}
 		munmap(c, PF_FILE_MEMSIZE);
 	}

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * spin.h - an exact per-op slowdown for calibration (the page-fault
- * workloads' --pfN-spin NS): busy-wait NS nanoseconds, measured with
- * CLOCK_MONOTONIC (the vDSO, no system call), so that each op costs at
- * least NS more. bench/verdict-calibration injects a known effect with
- * it. With NS = 0 the loop pays one predictable branch and nothing else.
+ * spin.h - a fixed per-op slowdown for calibration (the page-fault
+ * workloads' --pfN-spin NS): NS nanoseconds of busy-wait per op on
+ * average, measured with CLOCK_MONOTONIC (the vDSO, no system call), paid
+ * CGS_SPIN_BATCH ops at a time: after every 64th page touch the task
+ * spins 64 * NS. A spin after every touch made the kernel's fault path
+ * itself cheaper (page_fault3's system time per op fell by 15% with a
+ * 331 ns spin, results/COMPARE.md "Calibration"), so the slowdown was not
+ * the one injected; in a batch the touches run back to back, as without
+ * the knob. bench/verdict-calibration injects its effect with it. With
+ * NS = 0 an op pays one predictable branch and nothing else.
  */
 #ifndef CGS_SPIN_H
 #define CGS_SPIN_H
@@ -40,10 +45,23 @@ static inline void cgs_spin(int64_t ns)
 		;
 }
 
+/* Ops per spin: the pages of a 128 MiB mapping are a multiple of it. */
+#define CGS_SPIN_BATCH 64
+
+/*
+ * Op @n (counted from 0 in the pass) was done: every CGS_SPIN_BATCH-th
+ * op busy-waits @ns for each op of its batch.
+ */
+static inline void cgs_spin_op(int64_t ns, unsigned long n)
+{
+	if (ns && n % CGS_SPIN_BATCH == CGS_SPIN_BATCH - 1)
+		cgs_spin(ns * CGS_SPIN_BATCH);
+}
+
 /* The option table entry of the knob named @name ("pf1-spin"). */
 #define CGS_SPIN_OPT(name) \
 	OPT_INT(name, 0, struct cgs_spin_opts, spin_ns, .def = "0", .min = 0, \
 		.max = 10000000, .metavar = "NS", \
-		.help = "busy-wait NS ns per op, timed with the clock: an exact slowdown to calibrate compare (0: off)")
+		.help = "busy-wait NS ns per op (64 * NS after every 64th op), timed with the clock: a fixed slowdown to calibrate compare (0: off)")
 
 #endif
