@@ -169,16 +169,15 @@ double st_cov_without_extreme(const double *v, size_t n)
 	return rest.cov_pct;
 }
 
-int st_predicted_half_width(const double *v, size_t n, double level,
-			    unsigned resamples, uint64_t seed, double *hw)
+int st_predicted_half_width(const double *v, size_t n, double level, double *hw)
 {
-	double lo, hi;
+	double est, lo, hi;
 	int rc;
 
 	*hw = NAN;
 	if (n < 2)
 		return -EINVAL;
-	rc = st_boot_ci_pct(v, n, v, n, level, resamples, seed, &lo, &hi);
+	rc = st_hl_shift_pct(v, n, v, n, level, &est, &lo, &hi);
 	if (!rc)
 		*hw = (hi - lo) / 2;
 	return rc;

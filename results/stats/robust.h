@@ -37,13 +37,14 @@ long st_mwu_lower_quantile(size_t na, size_t nb, double p);
 double st_cov_without_extreme(const double *v, size_t n);
 
 /*
- * Half the width, in % of the mean, of compare's bootstrap interval of the
- * change between two sides that each had these @n values: the interval
- * compare would print for an A/A pair with this noise and this many runs.
- * NAN below 2 values. Returns 0, -EINVAL or -ENOMEM.
+ * Half the width, in %, of compare's interval of the change (the exact
+ * Hodges-Lehmann rank interval, st_hl_shift_pct) between two sides that
+ * each had these @n values: the interval compare would print for an A/A
+ * pair with this noise and this many runs. NAN below 2 values, and where
+ * the rank interval does not exist yet (3 vs 3 at 95%). Returns 0, -EINVAL
+ * or -ENOMEM.
  */
-int st_predicted_half_width(const double *v, size_t n, double level,
-			    unsigned resamples, uint64_t seed, double *hw);
+int st_predicted_half_width(const double *v, size_t n, double level, double *hw);
 
 /* Runs a side needs for compare's interval to reach a half-width of
  * @target_pct at a per-run CoV of @cov_pct (normal theory, z at @level),

@@ -2,10 +2,10 @@
 /*
  * autoruns.c - `run -r auto` (autoruns.h): after each round, the clean
  * runs of each point (test, mode, tasks, cgroup layout) give the
- * half-width compare's bootstrap interval would have for an A/A pair with
- * this noise (results/stats/robust.h); the runs stop when every point is at most
- * T/2, at --max-runs, or when another round would pass --max-time.
- * Knobs: AUTO_MIN_RUNS, AUTO_RESAMPLES, AUTO_LEVEL.
+ * half-width compare's interval (the Hodges-Lehmann rank interval) would
+ * have for an A/A pair with this noise (results/stats/robust.h); the runs
+ * stop when every point is at most T/2, at --max-runs, or when another
+ * round would pass --max-time. Knobs: AUTO_MIN_RUNS, AUTO_LEVEL.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,8 +22,7 @@
 #include "results/model/disturb.h"
 #include "results/stats/robust.h"
 
-#define AUTO_MIN_RUNS 3
-#define AUTO_RESAMPLES 4000
+#define AUTO_MIN_RUNS 4   /* compare's rank interval needs 4 a side at 95% */
 #define AUTO_LEVEL 0.95
 
 int cgs_auto_validate(struct cgs_run *r, char *err, size_t errlen)
@@ -38,8 +37,8 @@ int cgs_auto_validate(struct cgs_run *r, char *err, size_t errlen)
 	o->runs = o->runs_auto ? o->max_runs : o->runs_asked;
 	if (o->runs_auto && o->max_runs < AUTO_MIN_RUNS)
 		return cgs_errf(err, errlen, -EINVAL,
-				"--max-runs %lld: -r auto needs at least %d runs a point; give --max-runs 3 or more",
-				(long long)o->max_runs, AUTO_MIN_RUNS);
+				"--max-runs %lld: -r auto needs at least %d runs a point; give --max-runs %d or more",
+				(long long)o->max_runs, AUTO_MIN_RUNS, AUTO_MIN_RUNS);
 	return 0;
 }
 
@@ -81,7 +80,7 @@ static bool point_state(const struct cgs_run *r, const struct res_point *p,
 	struct st_desc d = { 0 };
 	char name[256];
 
-	if (st_predicted_half_width(v, n, AUTO_LEVEL, AUTO_RESAMPLES, 1, &hw) ||
+	if (st_predicted_half_width(v, n, AUTO_LEVEL, &hw) ||
 	    st_describe(v, n, &d))
 		hw = NAN;
 	snprintf(name, sizeof(name), "%s %s tasks=%u cgroup=%s", p->test, p->mode,
