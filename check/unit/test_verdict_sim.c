@@ -10,7 +10,7 @@
  * --alpha within its binomial error, and the interval covers the true
  * change (0 for A/A, the shift for A/B) at least 0.95 of the time within
  * its error; prints the NO_CHANGE rate of A/A and the power for a known
- * shift at the default T. Fixed seed; results/COMPARE.md, "Small samples".
+ * shift at the default T. Fixed random seed; results/COMPARE.md, "Small samples".
  */
 #include <math.h>
 #include <setjmp.h>
