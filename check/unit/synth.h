@@ -124,6 +124,22 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 	return 0;
 }
 
+/* The head of a synthetic result file: version, commit and @s's kernel,
+ * machine (with @cpus online CPUs when above 0), environment and options. */
+static inline void synth_file_head(struct res_file *f, const struct synth *s, int cpus)
+{
+	f->schema_version = 1;
+	f->tool_version = strdup("0.1.0");
+	f->git = strdup("synthetic");
+	f->complete = true;
+	f->kernel = synth_header(s, "kernel");
+	f->machine = synth_header(s, "machine");
+	if (cpus > 0)
+		json_object_object_add(f->machine, "online_cpus", json_object_new_int(cpus));
+	f->environment = synth_header(s, "environment");
+	f->options = synth_header(s, "options");
+}
+
 /* Write @s->runs runs to @path. Returns 0, or -1. */
 static inline int synth_write(const char *path, const struct synth *s)
 {
@@ -133,14 +149,7 @@ static inline int synth_write(const char *path, const struct synth *s)
 	int rc = 0;
 
 	st_rng_seed(&r, s->seed);
-	f.schema_version = 1;
-	f.tool_version = strdup("0.1.0");
-	f.git = strdup("synthetic");
-	f.complete = true;
-	f.kernel = synth_header(s, "kernel");
-	f.machine = synth_header(s, "machine");
-	f.environment = synth_header(s, "environment");
-	f.options = synth_header(s, "options");
+	synth_file_head(&f, s, 0);
 	for (unsigned run = 0; !rc && run < s->runs; run++)
 		rc = synth_point(&f, s, run, s->mean * (1 + s->shift / 100) *
 				 (1 + s->cov / 100 * synth_normal(&r)));

@@ -32,15 +32,7 @@ static const struct synth S = { .tasks = 1, .mean = 1e6 };
 
 static void header(struct res_file *f, int cpus)
 {
-	f->schema_version = 1;
-	f->tool_version = strdup("0.1.0");
-	f->git = strdup("synthetic");
-	f->complete = true;
-	f->kernel = synth_header(&S, "kernel");
-	f->machine = synth_header(&S, "machine");
-	json_object_object_add(f->machine, "online_cpus", json_object_new_int(cpus));
-	f->environment = synth_header(&S, "environment");
-	f->options = synth_header(&S, "options");
+	synth_file_head(f, &S, cpus);
 }
 
 /* A point of @tasks tasks: a start sample, one warm-up and @m measured
