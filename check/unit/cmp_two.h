@@ -7,6 +7,7 @@
 #ifndef CGS_CMP_TWO_H
 #define CGS_CMP_TWO_H
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,18 @@ static inline void cmp_analyse_two(struct cmp_result *r, const char *a,
 	assert_int_equal(cmp_side_load(&r->sides[0], a, err, sizeof(err)), 0);
 	assert_int_equal(cmp_side_load(&r->sides[1], b, err, sizeof(err)), 0);
 	assert_int_equal(cmp_analyse(r, err, sizeof(err)), 0);
+}
+
+/* The same with compare's default options, disturbed runs kept or left
+ * out by @keep_disturbed; the two files must make one point. */
+static inline void cmp_analyse_two_default(struct cmp_result *r, const char *a,
+					   const char *b, bool keep_disturbed)
+{
+	memset(r, 0, sizeof(*r));
+	cmp_opts_default(&r->o);
+	r->o.keep_disturbed = keep_disturbed;
+	cmp_analyse_two(r, a, b);
+	assert_int_equal(r->ngroups, 1);
 }
 
 #endif

@@ -132,11 +132,7 @@ static void write_runs(const char *path, const double *v, unsigned n, unsigned b
 
 static void analyse(struct cmp_result *r, const char *a, const char *b, bool keep)
 {
-	memset(r, 0, sizeof(*r));
-	cmp_opts_default(&r->o);
-	r->o.keep_disturbed = keep;
-	cmp_analyse_two(r, a, b);
-	assert_int_equal(r->ngroups, 1);
+	cmp_analyse_two_default(r, a, b, keep);
 }
 
 static const double A6[] = { 1000, 1003, 997, 1001, 999, 1002 };

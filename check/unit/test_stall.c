@@ -223,11 +223,7 @@ static void test_stall_caps(void **state)
 
 static void analyse(struct cmp_result *r, const char *a, const char *b, bool keep)
 {
-	memset(r, 0, sizeof(*r));
-	cmp_opts_default(&r->o);
-	r->o.keep_disturbed = keep;
-	cmp_analyse_two(r, a, b);
-	assert_int_equal(r->ngroups, 1);
+	cmp_analyse_two_default(r, a, b, keep);
 }
 
 /* No false positive: +-20% noise, a task at 30% of its siblings (an SMT
