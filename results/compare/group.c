@@ -130,18 +130,6 @@ static bool measured(struct res_point *p, bool *disagree)
 	return p->sum.elapsed_s > 0 && p->ntasks > 0;
 }
 
-/* Mark the disturbed runs of a file the runner did not mark (an older
- * runner, or another tool): the same rules. */
-static int mark_unmarked(struct res_file *f)
-{
-	char why[8];
-
-	for (unsigned i = 0; i < f->npoints; i++)
-		if (res_disturbed(&f->points[i], why, sizeof(why)) >= 0)
-			return 0;
-	return res_disturb_mark(f);
-}
-
 /* 1 when @p is disturbed (counted and listed), 0 when clean, -ENOMEM. */
 static int left_out(struct cmp_result *r, const struct cmp_file *f,
 		    const struct res_point *p, struct cmp_cell *c)
@@ -209,7 +197,7 @@ int cmp_add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		rc = cmp_note(r, "%s is incomplete (%s): its completed points are used",
 			      f->path, f->res.interrupted ? f->res.interrupted : "interrupted");
 	if (!rc)
-		rc = mark_unmarked(&f->res);
+		rc = res_disturb_mark_unmarked(&f->res);
 	for (unsigned i = 0; !rc && i < f->res.npoints; i++) {
 		struct res_point *p = &f->res.points[i];
 		const char *layout = cmp_point_layout(p);

@@ -221,6 +221,14 @@ int res_disturb_mark(struct res_file *f)
 	return rc;
 }
 
+int res_disturb_mark_unmarked(struct res_file *f)
+{
+	for (unsigned i = 0; i < f->npoints; i++)
+		if (res_disturbed(&f->points[i], NULL, 0) >= 0)
+			return 0;
+	return res_disturb_mark(f);
+}
+
 int res_disturbed(const struct res_point *p, char *buf, size_t len)
 {
 	struct json_object *a;

@@ -41,6 +41,11 @@ extern const struct res_disturb_limits res_disturb_limits;
  * none. Marks again from scratch when called again. 0 or -ENOMEM. */
 int res_disturb_mark(struct res_file *f);
 
+/* Mark @f as res_disturb_mark() does when none of its points was ever
+ * checked (a file of an older runner, or of another tool); a file the
+ * runner marked is left as it is. 0 or -ENOMEM. */
+int res_disturb_mark_unmarked(struct res_file *f);
+
 /* results/model/stall.c: the stall reasons of the ok point @p, by the
  * limits @L, into the array @a: a task stopped, starved or stuck in some
  * measured intervals while its siblings ran; intervals where no task made
