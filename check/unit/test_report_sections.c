@@ -6,7 +6,9 @@
  * title and by its own writer (a row missing or wired to the wrong
  * function shows as a missing mark); a row of a test-only table is
  * called for its key with the member and the caption, and a key with no
- * row is drawn as generic tables under its own name.
+ * row is drawn as generic tables under its own name. Rows marked folded
+ * (harness internals, the disturbance check) stay folded in the first
+ * run; the disturbance check lists a run's reasons.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +40,10 @@ static const struct {
 	{ "vmstat", "{\"elapsed_s\": 10, \"delta\": {\"pgfault\": 100, \"nr_x\": 3},"
 		    " \"per_sec\": {\"pgfault\": 10}, \"per_op\": {\"pgfault\": 0.1}}",
 		    "1 notable counters changed" },
+	{ "disturbed", "[\"steal 5.0% (above 1%)\"]",
+		       "disturbed, so compare leaves this run out" },
+	{ "harness", "{\"sampler_policy\": \"SCHED_FIFO\"}",
+		     "<th class=\"mono\">sampler_policy</th>" },
 };
 
 /* What rpt_sections_write() writes for @extra with @tab; malloc'd. */
@@ -97,8 +103,12 @@ static void every_known_section(void **state)
 				break;
 		if (s == sizeof(shapes) / sizeof(shapes[0]))
 			fail_msg("section row '%s' has no shape in this test", r->key);
-		snprintf(want, sizeof(want), "<details open=\"open\"><summary>%s, run 1</summary>",
-			 r->title ? r->title : r->key);
+		char *title = rpt_html_escape(r->title ? r->title : r->key);
+
+		/* open as asked, but internals stay folded */
+		snprintf(want, sizeof(want), "<details%s><summary>%s, run 1</summary>",
+			 r->folded ? "" : " open=\"open\"", title);
+		free(title);
 		if (!strstr(html, want))
 			fail_msg("no '%s' in the page", want);
 		if (!strstr(html, shapes[s].mark))
@@ -108,8 +118,33 @@ static void every_known_section(void **state)
 	/* the titles of today's rows, as the report has always shown them */
 	assert_non_null(strstr(html, "<summary>perf counters, run 1</summary>"));
 	assert_non_null(strstr(html, "<summary>vmstat, run 1</summary>"));
+	assert_non_null(strstr(html, "<details><summary>harness internals (cgscale&#39;s "
+			      "own cost), run 1</summary>"));
 	free(html);
 	json_object_put(extra);
+}
+
+/* A run's disturbance check: its reasons, escaped, or that it is clean. */
+static void disturbed_section(void **state)
+{
+	struct json_object *bad = json_tokener_parse("[\"steal 5%\", \"a <b> task\"]");
+	struct json_object *clean = json_object_new_array();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rpt_disturbed_section(f, bad, "disturbance check, run 2");
+	rpt_disturbed_section(f, clean, "disturbance check, run 1");
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "<p class=\"warn\">disturbance check, run 2: disturbed, "
+			      "so compare leaves this run out (--keep-disturbed uses it):</p>\n"
+			      "<ul>\n<li>steal 5%</li>\n<li>a &lt;b&gt; task</li>\n</ul>\n"));
+	assert_non_null(strstr(buf, "<p>disturbance check, run 1: not disturbed"));
+	free(buf);
+	json_object_put(bad);
+	json_object_put(clean);
 }
 
 /* Writes what it was called with, so the page shows each call. */
@@ -168,6 +203,7 @@ int main(void)
 		cmocka_unit_test(every_known_section),
 		cmocka_unit_test(test_row_called),
 		cmocka_unit_test(no_sections),
+		cmocka_unit_test(disturbed_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

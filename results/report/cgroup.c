@@ -4,7 +4,7 @@
  * as a reader wants it: the layout, a warning when the point was
  * throttled or OOM-killed or its tree not removed, the tree per
  * hierarchy, the knobs and what was read back, the memory events and
- * peaks, and memory.stat before, after and the change over the measured
+ * peaks (in MiB, the bytes in the tooltip), and memory.stat before, after and the change over the measured
  * window (folded: it is long). Every field is optional; a section of
  * another shape falls back to the generic tables.
  */
@@ -37,6 +37,17 @@ static void td_json(FILE *out, struct json_object *v)
 
 	rpt_json_text(v, buf, sizeof(buf));
 	rpt_td(out, buf);
+}
+
+/* A byte count for people, the exact count in its tooltip; another
+ * value as it is. */
+static void td_bytes(FILE *out, struct json_object *v)
+{
+	if (v && (json_object_is_type(v, json_type_int) ||
+		  json_object_is_type(v, json_type_double)))
+		rpt_td_bytes(out, json_object_get_double(v));
+	else
+		td_json(out, v);
 }
 
 static void warnings(FILE *out, struct json_object *cg)
@@ -155,7 +166,7 @@ static void events(FILE *out, struct json_object *cg)
 		return;
 	fprintf(out, "<table>\n<caption>Memory events and peaks</caption>\n<tr>"
 		     "<th>cgroup</th><th>level</th><th>after</th><th>change since the "
-		     "gate</th><th>peak bytes</th></tr>\n");
+		     "gate</th><th>peak memory</th></tr>\n");
 	for (size_t i = 0; i < len(ev) && i < 64; i++) {
 		struct json_object *e = json_object_array_get_idx(ev, i);
 
@@ -165,7 +176,7 @@ static void events(FILE *out, struct json_object *cg)
 		td_json(out, get(e, "level"));
 		td_pairs(out, get(e, "after"));
 		td_pairs(out, get(e, "delta"));
-		td_json(out, get(e, "peak_bytes"));
+		td_bytes(out, get(e, "peak_bytes"));
 		fprintf(out, "</tr>\n");
 	}
 	fprintf(out, "</table>\n");

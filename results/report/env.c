@@ -2,16 +2,20 @@
 /*
  * env.c - the head of a report: the environment of each result
  * file as one table (a column per file, rows that differ marked), with
- * the cgroup layout taken from the points' cgroup sections; and the
- * warnings a reader must see before any figure (interrupted runs, failed
- * points, steal, oversubscription, files from different kernels).
+ * the cgroup layout taken from the points' cgroup sections, folded below
+ * the summary with long values folded to their start; the line under the
+ * title with host, kernel and CPUs; and the warnings a reader must see
+ * before any figure (interrupted runs, failed points, disturbed runs,
+ * steal, oversubscription, files from different kernels).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "results/model/disturb.h"
 #include "results/report/report.h"
 #include "lib/macros.h"
 
@@ -176,14 +180,43 @@ static void env_value(const struct env_row *r, const struct rpt_input *in,
 	}
 }
 
+/* Beyond this many bytes a value is folded to its start (the kernel
+ * command line), so that the table keeps its shape. */
+#define ENV_LONG 110
+
+static bool row_differs(const struct env_row *r, const struct rpt_set *s,
+			char *v0, char *v, size_t len)
+{
+	bool differs = false;
+
+	if (r->kind == E_PATH || r->kind == E_TIME || r->kind == E_CMDLINE)
+		return false;
+	env_value(r, &s->in[0], v0, len);
+	for (unsigned i = 1; i < s->nin; i++) {
+		env_value(r, &s->in[i], v, len);
+		differs |= strcmp(v, v0) != 0;
+	}
+	return differs;
+}
+
 void rpt_env_table(struct rpt_doc *d, const struct rpt_set *s)
 {
 	FILE *o = d->out;
 	char *v0 = malloc(4096), *v = malloc(4096);
+	unsigned ndiff = 0;
 
 	if (!v0 || !v)
 		goto out;
-	fprintf(o, "<h2 id=\"env\">Environment</h2>\n<table>\n");
+	for (size_t r = 0; r < ARRAY_SIZE(env_rows); r++)
+		ndiff += row_differs(&env_rows[r], s, v0, v, 4096);
+	fprintf(o, "<h2 id=\"env\">Environment</h2>\n<details><summary>");
+	rpt_html_printf(o, "The %zu fields of %s: kernel, machine, settings, "
+			"command line%s", ARRAY_SIZE(env_rows),
+			s->nin == 1 ? "the result file" : "each result file",
+			ndiff ? "" : " (show them)");
+	if (ndiff)
+		fprintf(o, "; <b>%u differ between the files</b>, marked", ndiff);
+	fprintf(o, "</summary>\n<table>\n");
 	if (s->nin > 1) {
 		fprintf(o, "<tr><th></th>");
 		for (unsigned i = 0; i < s->nin; i++)
@@ -191,36 +224,75 @@ void rpt_env_table(struct rpt_doc *d, const struct rpt_set *s)
 		fprintf(o, "</tr>\n");
 	}
 	for (size_t r = 0; r < ARRAY_SIZE(env_rows); r++) {
-		bool differs = false;
+		bool differs = row_differs(&env_rows[r], s, v0, v, 4096);
 
-		env_value(&env_rows[r], &s->in[0], v0, 4096);
-		for (unsigned i = 1; i < s->nin && env_rows[r].kind != E_PATH &&
-				     env_rows[r].kind != E_TIME &&
-				     env_rows[r].kind != E_CMDLINE; i++) {
-			env_value(&env_rows[r], &s->in[i], v, 4096);
-			differs |= strcmp(v, v0) != 0;
-		}
 		fprintf(o, "<tr%s><th>", differs ? " class=\"differs\"" : "");
 		rpt_html_puts(o, env_rows[r].label);
 		fprintf(o, "%s</th>", differs ? " (differs)" : "");
 		for (unsigned i = 0; i < s->nin; i++) {
 			env_value(&env_rows[r], &s->in[i], v, 4096);
-			fprintf(o, "<td class=\"mono\">");
-			rpt_html_puts(o, v);
-			fprintf(o, "</td>");
+			rpt_td_long(o, "mono", v, ENV_LONG);
 		}
 		fprintf(o, "</tr>\n");
 	}
-	fprintf(o, "</table>\n");
+	fprintf(o, "</table>\n</details>\n");
 out:
 	free(v0);
 	free(v);
 }
 
+/* @path's value in the first file into @first; returns how many
+ * distinct values the files have. */
+static unsigned distinct(const struct rpt_set *s, const char *path, char *first,
+			 size_t len)
+{
+	char v[256], w[256];
+	unsigned n = 0;
+
+	jtext(&s->in[0].res, path, first, len);
+	for (unsigned i = 0; i < s->nin; i++) {
+		bool seen = false;
+
+		jtext(&s->in[i].res, path, v, sizeof(v));
+		for (unsigned k = 0; k < i && !seen; k++) {
+			jtext(&s->in[k].res, path, w, sizeof(w));
+			seen = !strcmp(v, w);
+		}
+		n += !seen;
+	}
+	return n;
+}
+
+void rpt_env_line(struct rpt_doc *d, const struct rpt_set *s)
+{
+	static const struct { const char *one, *many, *path; } f[] = {
+		{ "host %s", "%u hosts", "machine.hostname" },
+		{ "kernel %s", "%u kernels", "kernel.release" },
+		{ "%s online CPUs", "%u CPU counts", "machine.online_cpus" },
+		{ "%s", "%u CPU models", "machine.cpu_model" },
+	};
+	char v[256];
+
+	if (!s->nin)
+		return;
+	fprintf(d->out, "<br/>");
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		unsigned n = distinct(s, f[i].path, v, sizeof(v));
+
+		fprintf(d->out, "%s", i ? ", " : "");
+		if (n > 1)
+			rpt_html_printf(d->out, f[i].many, n);
+		else
+			rpt_html_printf(d->out, f[i].one, v);
+	}
+	fprintf(d->out, ". <a href=\"#env\">The environment</a> is below the "
+		    "summary.");
+}
+
 void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s)
 {
 	FILE *o = d->out;
-	unsigned bad = 0, steal = 0, over = 0;
+	unsigned bad = 0, steal = 0, over = 0, dist = 0;
 	char k0[256], k[256];
 
 	for (unsigned i = 0; i < s->nin; i++) {
@@ -236,6 +308,7 @@ void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s)
 			bad += !rpt_ok(&f->points[p]);
 			steal += rpt_ok(&f->points[p]) && f->points[p].sum.steal_pct > 1;
 			over += f->points[p].oversubscribed;
+			dist += res_disturbed(&f->points[p], NULL, 0) > 0;
 		}
 	}
 	jtext(&s->in[0].res, "kernel.release", k0, sizeof(k0));
@@ -253,6 +326,13 @@ void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s)
 			   "the summary, with the reason in %s section.</p>\n", bad,
 			bad == 1 ? "" : "s", bad == 1 ? "was" : "were",
 			bad == 1 ? "its" : "their");
+	if (dist)
+		fprintf(o, "<p class=\"warn\">%u run%s disturbed (steal, foreign "
+			   "load, a late sampler, a stalled task...): marked in the "
+			   "summary, with the reasons in %s section; <code>cgscale "
+			   "compare</code> leaves %s out.</p>\n", dist,
+			dist == 1 ? " was" : "s were", dist == 1 ? "its" : "their",
+			dist == 1 ? "it" : "them");
 	if (steal)
 		fprintf(o, "<p class=\"warn\">%u point%s lost more than 1%% of CPU time to "
 			   "steal: the machine was shared, and %s figures are lower than "

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/macros.h"
 #include "lib/version.h"
 #include "results/report/report.h"
 
@@ -43,6 +44,8 @@ static const char css[] =
 	"td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"tr.differs td{background:#fff1d0}\n"
 	"tr.bad td{background:#fbe3da}\n"
+	"tr.disturbed td{background:#f1e4f3}\n"
+	"td[title]{cursor:help;text-decoration:underline dotted #999}\n"
 	"td.v-regression{background:#f6cdb9;font-weight:700}\n"
 	"td.v-improvement{background:#c4ddf0;font-weight:700}\n"
 	"td.v-noisy{background:#eed6e6}\n"
@@ -58,6 +61,10 @@ static const char css[] =
 	"figure.fig{margin:.5em 0;border:1px solid #d6d6d6;border-radius:4px;"
 	"padding:.5em .6em;background:#fff;min-width:0}\n"
 	"figure.wide{max-width:900px}\n"
+	"figure.wide.flame{max-width:none}\n"
+	".top{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}\n"
+	".top td:last-child{max-width:17em}\n"
+	"details.long>summary{color:inherit}\n"
 	"figcaption{font-weight:600;margin-bottom:.3em}\n"
 	"svg.chart{display:block;width:100%;height:auto}\n"
 	"p.nochart{color:#555;font-style:italic;border:1px dashed #bbb;padding:1em}\n"
@@ -302,6 +309,54 @@ void rpt_table_head(FILE *out, const char *const *head, size_t n)
 	for (size_t i = 0; i < n; i++)
 		rpt_th(out, head[i]);
 	fprintf(out, "</tr>\n");
+}
+
+void rpt_fmt_bytes(double b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	unsigned u = 0;
+
+	if (!isfinite(b)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(b) >= 1000 && u < ARRAY_SIZE(unit) - 1) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u && fabs(b) < 9.95 ? "%.1f %s" : "%.0f %s", b, unit[u]);
+}
+
+void rpt_td_bytes(FILE *out, double b)
+{
+	char buf[32];
+
+	rpt_fmt_bytes(b, buf, sizeof(buf));
+	if (isfinite(b))
+		fprintf(out, "<td class=\"n\" title=\"%.0f bytes\">%s</td>", b, buf);
+	else
+		fprintf(out, "<td class=\"n\">-</td>");
+}
+
+void rpt_td_long(FILE *out, const char *cls, const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0, cut = max, chars = 0;
+
+	fprintf(out, "<td class=\"%s\">", cls);
+	if (n <= max) {
+		rpt_html_puts(out, s ? s : "-");
+		fprintf(out, "</td>");
+		return;
+	}
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;   /* not in the middle of a character */
+	for (size_t i = 0; i < n; i++)
+		chars += ((unsigned char)s[i] & 0xC0) != 0x80;
+	fprintf(out, "<details class=\"long\"><summary>");
+	rpt_html_printf(out, "%.*s", (int)cut, s);
+	fprintf(out, " &#8230; (%zu characters: show all)</summary>", chars);
+	rpt_html_puts(out, s);
+	fprintf(out, "</details></td>");
 }
 
 void rpt_td_num(FILE *out, double v, int prec)

@@ -2,7 +2,8 @@
 /*
  * io.c - what `cgscale report` and `compare --html` read and write:
  * result files (a file, or every *.json under a directory, in name
- * order), the output path (a directory gets report.html), and the page,
+ * order; its disturbed runs marked when the runner did not), the output
+ * path (a directory gets report.html), and the page,
  * written atomically (a temporary file beside it, fsync, rename) with
  * SIGINT/SIGTERM/SIGHUP held off meanwhile, so nothing half-written or
  * temporary is ever left behind.
@@ -20,6 +21,7 @@
 #include "lib/outpath.h"
 #include "lib/util.h"
 #include "lib/walk.h"
+#include "results/model/disturb.h"
 #include "results/report/report.h"
 
 static int add_file(const char *path, struct rpt_input **in, unsigned *n,
@@ -40,6 +42,11 @@ static int add_file(const char *path, struct rpt_input **in, unsigned *n,
 		return -ENOMEM;
 	}
 	rc = res_read_file(path, &v[*n].res, err, errlen);
+	if (!rc && res_disturb_mark_unmarked(&v[*n].res)) {
+		res_file_free(&v[*n].res);
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
 	if (rc) {
 		free(v[*n].path);
 		return rc;

@@ -3,7 +3,8 @@
  * json.c - tables of JSON sections whose shape the report does not
  * know (cgroup layouts, sections of future modules, a perf section of an
  * unexpected shape): scalar members flattened into "key.subkey | value"
- * rows, objects or arrays of row objects as grids of their own. Bounded
+ * rows, objects or arrays of row objects as grids of their own; byte
+ * counts (keys ending in _bytes) in KiB, MiB, GiB. Bounded
  * in depth, rows and columns; everything escaped.
  */
 #include <stdio.h>
@@ -75,9 +76,17 @@ static bool numeric(struct json_object *v)
 		     json_object_is_type(v, json_type_double));
 }
 
-static void cell(FILE *out, struct json_object *v)
+/* A value; a number under a key that ends in "_bytes" (peak_bytes,
+ * file_bytes) for people, the exact count in its tooltip. */
+static void cell(FILE *out, const char *key, struct json_object *v)
 {
+	size_t kl = strlen(key);
 	char buf[1024];
+
+	if (numeric(v) && kl >= 6 && !strcmp(key + kl - 6, "_bytes")) {
+		rpt_td_bytes(out, json_object_get_double(v));
+		return;
+	}
 
 	rpt_json_text(v, buf, sizeof(buf));
 	fprintf(out, numeric(v) ? "<td class=\"n\">" : "<td>");
@@ -154,7 +163,7 @@ static void kv_rows(FILE *out, struct json_object *o, const char *prefix,
 			rpt_html_puts(out, buf);
 			fprintf(out, "</td>");
 		} else {
-			cell(out, v);
+			cell(out, k, v);
 		}
 		fprintf(out, "</tr>\n");
 	}
@@ -221,7 +230,7 @@ static void grid(FILE *out, const struct grid_ref *g)
 		fprintf(out, "</th>");
 		for (unsigned c = 0; c < ncol; c++) {
 			if (json_object_object_get_ex(r, col[c], &v))
-				cell(out, v);
+				cell(out, col[c], v);
 			else
 				fprintf(out, "<td></td>");
 		}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * point.c - the section of one (test, mode, tasks) in the report:
- * what the runs were (placement, timing, failures), a bar per task of its
+ * what the runs were (placement, timing, failures, disturbed runs), a bar per task of its
  * measured ops/s (an unfair split shows at a glance; above RPT_TASK_BARS
  * tasks their distribution, results/report/dist.c), total ops/s over
  * time per interval with the warm-up shaded (drift and disturbances
@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "results/model/disturb.h"
 #include "results/report/report.h"
 #include "lib/macros.h"
 #include "results/report/flame.h"
@@ -74,11 +75,18 @@ static void facts(struct rpt_doc *d, const struct rpt_set *s,
 				"last CPU", migrated);
 	fprintf(o, ".</p>\n");
 	for (unsigned r = 0; r < g->nrun; r++) {
-		char label[64];
+		char label[64], why[1024];
 
-		if (rpt_ok(g->run[r].p))
-			continue;
 		rpt_run_label(s, &g->run[r], label, sizeof(label));
+		if (rpt_ok(g->run[r].p)) {
+			if (res_disturbed(g->run[r].p, why, sizeof(why)) <= 0)
+				continue;
+			fprintf(o, "<p class=\"warn\">");
+			rpt_html_printf(o, "%s disturbed (compare leaves it out): %s",
+					label, why);
+			fprintf(o, "</p>\n");
+			continue;
+		}
 		fprintf(o, "<p class=\"warn\">");
 		rpt_html_printf(o, "%s %s: %s", label, res_status_names[g->run[r].p->status],
 				g->run[r].p->reason ? g->run[r].p->reason :

@@ -21,6 +21,7 @@
  *   results/report/point.c per point: task bars, time series, aux counters;
  *   results/report/sections.c  per point: its extra sections, one row each;
  *   results/report/perf.c  per point: the perf counter summary;
+ *   results/report/disturbed.c  disturbed runs: summary note, section;
  *   results/report/cgroup.c  per point: its cgroup tree, events, memory.stat;
  *   results/report/compare_page.c  the page of `cgscale compare --html`;
  *   results/report/io.c    loading result files, writing the page atomically;
@@ -318,6 +319,16 @@ void rpt_th(FILE *out, const char *s);
 /* Open a table with a header row of @n cells. */
 void rpt_table_head(FILE *out, const char *const *head, size_t n);
 void rpt_td_num(FILE *out, double v, int prec);
+/* A byte count for people, to three figures or so, in IEC units:
+ * 269484032 is "257 MiB", 1536 "1.5 KiB", 512 "512 B"; "-" when not
+ * finite. */
+void rpt_fmt_bytes(double b, char *buf, size_t len);
+/* Its cell: right-aligned, the exact count in the title (a tooltip). */
+void rpt_td_bytes(FILE *out, double b);
+/* A cell of class @cls for a text that may be long: beyond @max bytes,
+ * its first @max (cut at a character) in a <details> that unfolds to
+ * all of it, so one long value does not stretch its table. */
+void rpt_td_long(FILE *out, const char *cls, const char *s, size_t max);
 
 /* ---- the pages of result files (results/report/run.c, results/report/point.c) ---- */
 
@@ -372,8 +383,11 @@ static inline bool rpt_ok(const struct res_point *p)
 void rpt_run_label(const struct rpt_set *s, const struct rpt_run *r,
 		   char *buf, size_t len);
 
-/* The environment table and the warnings (results/report/env.c). */
+/* The environment table (folded), the line of host, kernel and CPUs
+ * (for the paragraph under the title), and the warnings
+ * (results/report/env.c). */
 void rpt_env_table(struct rpt_doc *d, const struct rpt_set *s);
+void rpt_env_line(struct rpt_doc *d, const struct rpt_set *s);
 void rpt_warnings(struct rpt_doc *d, const struct rpt_set *s);
 
 /* The section of one group: facts, per-task bars, time series, counters. */
@@ -390,6 +404,7 @@ struct rpt_section {
 	const char *key;       /* the member of the point's extra */
 	const char *title;     /* its caption's title; NULL: the key */
 	void (*write)(FILE *out, struct json_object *v, const char *caption);
+	bool folded;           /* internals: folded even in the first run */
 };
 extern const struct rpt_section rpt_sections[];
 extern const size_t rpt_nsections;
@@ -399,10 +414,16 @@ const struct rpt_section *rpt_section_find(const struct rpt_section *tab,
 					   size_t n, const char *key);
 
 /* Each member of @extra (one run's, labelled @label) in its own
- * <details>, @open or folded, captioned "title, label", drawn by its row
- * of @tab. */
+ * <details>, @open (unless its row is folded) or folded, captioned
+ * "title, label", drawn by its row of @tab. */
 void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
 			bool open, const struct rpt_section *tab, size_t n);
+
+/* Disturbed runs (results/report/disturbed.c; results/model/disturb.h):
+ * a point's "disturbed" section, its reasons or that it is clean; and
+ * how many runs of @g are disturbed, the first one's reasons in @why. */
+void rpt_disturbed_section(FILE *out, struct json_object *v, const char *caption);
+unsigned rpt_disturbed_runs(const struct rpt_group *g, char *why, size_t len);
 
 /* A point's "perf" section as a summary table (results/report/perf.c); another
  * shape falls back to rpt_json_tables(). */

@@ -2,18 +2,24 @@
 /*
  * run.c - the report of one or more result files: the points of
  * all files grouped by (test, mode, tasks), their runs pooled; the page's
- * outline, the summary table, and per test the scalability curve (total
+ * outline (the answer first: the title, warnings and the summary table
+ * with its notes fit the first screen; the contents and the environment,
+ * folded, follow), the summary table, and per test the scalability curve (total
  * ops/s against tasks, each run a dot, the linear line N x ops(1) as
  * will-it-scale draws it). The environment and warnings are in
  * results/report/env.c, each group's own section in results/report/point.c.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "results/model/disturb.h"
 #include "results/report/report.h"
 #include "lib/macros.h"
 
@@ -138,6 +144,70 @@ static double runs_cov(const struct rpt_group *g)
 	return n > 1 ? res_cov_pct(tot, n) : NAN;
 }
 
+static bool cg_flagged(const struct res_point *p)
+{
+	struct json_object *f = rpt_json_path(p->extra, "cgroup.flagged");
+
+	return f && json_object_get_boolean(f);
+}
+
+/* Append one note and its "; " to @buf. */
+__attribute__((format(printf, 3, 4)))
+static void note(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+	used = strlen(buf);
+	snprintf(buf + used, len - used, "; ");
+}
+
+/* The notes of @g, as `cgscale run` words them, "; " between. */
+static void group_notes(const struct rpt_group *g, char *buf, size_t len)
+{
+	unsigned bad = 0, cg = 0, silent = 0, silent_runs = 0, dist;
+	const struct res_point *first_bad = NULL;
+	bool over = false;
+	char why[256];
+	size_t n;
+
+	buf[0] = 0;
+	for (unsigned r = 0; r < g->nrun; r++) {
+		const struct res_point *p = g->run[r].p;
+		unsigned k = rpt_ok(p) ? res_silent_tasks(p) : 0;
+
+		over |= p->oversubscribed;
+		cg += cg_flagged(p);
+		silent_runs += k > 0;
+		silent = k > silent ? k : silent;
+		if (!rpt_ok(p) && !bad++)
+			first_bad = p;
+	}
+	dist = rpt_disturbed_runs(g, why, sizeof(why));
+	if (bad)
+		note(buf, len, "%u of %u runs %s: %s", bad, g->nrun,
+			res_status_names[first_bad->status],
+			first_bad->reason ? first_bad->reason : "no reason recorded");
+	if (dist)
+		note(buf, len, "%u of %u runs disturbed (compare leaves them out), e.g. %s",
+			dist, g->nrun, why);
+	if (cg)
+		note(buf, len, "%u run(s) with cgroup memory events (see the cgroup section)", cg);
+	if (silent)
+		note(buf, len, "%u task%s did no op in the window (in %u of %u runs)",
+			silent, silent > 1 ? "s" : "", silent_runs, g->nrun);
+	if (over)
+		note(buf, len, "oversubscribed");
+	n = strlen(buf);
+	if (n >= 2 && !strcmp(buf + n - 2, "; "))
+		buf[n - 2] = 0;
+}
+
 static void summary(struct rpt_doc *d, const struct rpt_set *s)
 {
 	/* the columns of `cgscale run`'s table, then the report's own */
@@ -147,30 +217,19 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 		"task CoV %", "scalability", "notes",
 	};
 	FILE *o = d->out;
+	char notes[1024], why[8];
 
-	fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<p>The table of "
-		   "<code>cgscale run</code>: means over the ok runs, but min task and "
-		   "max task are the slowest and the fastest task of any run, icov %% "
-		   "the spread of total ops/s across a run's intervals and rcov %% "
-		   "across the runs. Per-task ops/s is LKP's per_process_ops (process "
-		   "mode) or per_thread_ops (thread mode); task CoV %% is the spread "
-		   "across tasks; scalability is total(N) / (N &#215; total(1)), 1.0 "
-		   "being perfect.</p>\n<table>\n<tr>");
+	fprintf(o, "<h2 id=\"summary\">Summary</h2>\n<table id=\"summary-table\">\n<tr>");
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		rpt_th(o, head[i]);
 	fprintf(o, "</tr>\n");
 	for (unsigned i = 0; i < s->ng; i++) {
 		const struct rpt_group *g = &s->g[i];
-		const char *why = NULL;
-		bool over = false;
 
-		for (unsigned r = 0; r < g->nrun; r++) {
-			over |= g->run[r].p->oversubscribed;
-			if (!rpt_ok(g->run[r].p) && !why)
-				why = res_status_names[g->run[r].p->status];
-		}
-		fprintf(o, "<tr%s><td><a href=\"#%s\">", g->nok < g->nrun ?
-			" class=\"bad\"" : "", g->id);
+		group_notes(g, notes, sizeof(notes));
+		fprintf(o, "<tr%s><td><a href=\"#%s\">", g->nok < g->nrun ? " class=\"bad\"" :
+			rpt_disturbed_runs(g, why, sizeof(why)) ? " class=\"disturbed\"" : "",
+			g->id);
 		rpt_html_puts(o, g->test);
 		fprintf(o, "</a></td>");
 		rpt_td(o, g->mode);
@@ -186,14 +245,17 @@ static void summary(struct rpt_doc *d, const struct rpt_set *s)
 		rpt_td_num(o, GMEAN(g, steal_pct), 1);
 		rpt_td_num(o, GMEAN(g, task_cov_pct), 1);
 		rpt_td_num(o, GMEAN(g, scalability), 2);
-		fprintf(o, "<td>");
-		if (why)
-			rpt_html_printf(o, "%s ", why);
-		if (over)
-			fprintf(o, "oversubscribed");
-		fprintf(o, "</td></tr>\n");
+		rpt_td(o, notes);
+		fprintf(o, "</tr>\n");
 	}
-	fprintf(o, "</table>\n");
+	fprintf(o, "</table>\n<p class=\"facts\">The table of <code>cgscale run</code>: "
+		   "means over the ok runs (disturbed ones too; compare leaves those "
+		   "out), but min task and max task are the slowest and the fastest "
+		   "task of any run, icov %% the spread of total ops/s across a run's "
+		   "intervals and rcov %% across the runs. Per-task ops/s is LKP's "
+		   "per_process_ops (process mode) or per_thread_ops (thread mode); "
+		   "task CoV %% is the spread across tasks; scalability is total(N) / "
+		   "(N &#215; total(1)), 1.0 being perfect.</p>\n");
 }
 
 static void test_heading(struct rpt_doc *d, const struct rpt_set *s, unsigned t)
@@ -215,8 +277,8 @@ static void contents(struct rpt_doc *d, const struct rpt_set *s)
 {
 	FILE *o = d->out;
 
-	fprintf(o, "<nav>\n<ul>\n<li><a href=\"#env\">Environment</a></li>\n"
-		   "<li><a href=\"#summary\">Summary</a></li>\n");
+	fprintf(o, "<nav>\n<ul>\n<li><a href=\"#summary\">Summary</a></li>\n"
+		   "<li><a href=\"#env\">Environment</a></li>\n");
 	for (unsigned t = 0; t < s->ntest; t++) {
 		fprintf(o, "<li><a href=\"#t%u\">", t + 1);
 		rpt_html_puts(o, s->test[t]);
@@ -249,12 +311,14 @@ int rpt_build_runs(struct rpt_doc *d, const struct rpt_input *in, unsigned n,
 			n == 1 ? "" : "s", npoints, s.ntest, s.ntest == 1 ? "" : "s");
 	for (unsigned t = 0; t < s.ntest; t++)
 		rpt_html_printf(d->out, "%s%s", t ? ", " : "", s.test[t]);
-	fprintf(d->out, ".</p>\n");
+	fprintf(d->out, ".");
+	rpt_env_line(d, &s);
+	fprintf(d->out, "</p>\n");
 	rpt_doc_status(d);
 	rpt_warnings(d, &s);
+	summary(d, &s);
 	contents(d, &s);
 	rpt_env_table(d, &s);
-	summary(d, &s);
 	for (unsigned t = 0; t < s.ntest; t++) {
 		test_heading(d, &s, t);
 		rpt_scalability(d, &s, t);

@@ -3,7 +3,9 @@
  * sections.c - the sections a point's "extra" may hold, as the report
  * draws them: one row per section key (its caption's title and the
  * function that writes it), and the loop that writes a point's sections
- * in the order the result file has them, each in its own <details>.
+ * in the order the result file has them, each in its own <details>
+ * (the first run's unfolded, but never a row marked folded: the harness's
+ * own cost and the disturbance check are internals, shown on demand).
  * A key with no row is shown by its name as generic tables
  * (rpt_json_tables). An observer's section is one function in its own
  * file here and one row below.
@@ -22,6 +24,10 @@ const struct rpt_section rpt_sections[] = {
 	{ .key = "cgroup", .title = "cgroup", .write = rpt_cgroup_section },
 	{ .key = "profile", .title = "profile", .write = rpt_profile_section },
 	{ .key = "vmstat", .title = "vmstat", .write = rpt_vmstat_section },
+	{ .key = "disturbed", .title = "disturbance check",
+	  .write = rpt_disturbed_section, .folded = true },
+	{ .key = "harness", .title = "harness internals (cgscale's own cost)",
+	  .write = rpt_json_tables, .folded = true },
 };
 const size_t rpt_nsections = ARRAY_SIZE(rpt_sections);
 
@@ -50,7 +56,8 @@ void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
 		const struct rpt_section *row = rpt_section_find(tab, n, k);
 
 		snprintf(cap, sizeof(cap), "%s, %s", row->title ? row->title : k, label);
-		fprintf(out, "<details%s><summary>", open ? " open=\"open\"" : "");
+		fprintf(out, "<details%s><summary>", open && !row->folded ?
+			" open=\"open\"" : "");
 		rpt_html_puts(out, cap);
 		fprintf(out, "</summary>\n");
 		row->write(out, v, cap);
