@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cgscale compare --html: from two real small runs (an A/A comparison) and
-# a copy of one made 25% slower at 2 tasks, a well-formed page with the
-# verdicts, the environment diff, a forest plot per metric and the sides
+# a copy of one made 25% slower at 2 tasks, a well-formed page that opens
+# with the headline (per point the primary metric's change, CI and
+# verdict, compare's own) beside the verdict counts, then the environment diff, a forest plot per metric and the sides
 # per test and mode, every chart drawn; the exit status is compare's own;
 # incomparable inputs still get a page that says why; names with markup
 # and % stay text and draw; no gnuplot gives tables; an unwritable --html
@@ -68,8 +69,30 @@ for t in 1 2; do
 	grep -qF "$t: $v " reg.html || fail "the verdict $v at $t tasks is not under its bars"
 	cls=$(echo "$v" | tr 'A-Z' 'a-z')
 	grep -qF "<td class=\"v-$cls\">$v</td>" reg.html || fail "verdict $v not marked in a table"
-	echo "$t tasks: $v, $c %"
+	# the headline, first on the page: per point the primary metric's
+	# change, CI and verdict, compare's own
+	hl() { xmllint --xpath "string(//*[@id='headline']//*[local-name()='tr'][*[local-name()='td'][1]='page_fault3, process, $t task$([ $t = 1 ] || echo s)']/*[local-name()='td'][$1])" reg.html; }
+	want_c=$(jq -r --argjson t $t '.points[] | select(.tasks == $t) | .comparisons[]
+		| select(.metric == "per_task_ops") | .change_pct' reg.json | awk '{ printf "%+.2f", $1 }')
+	want_ci=$(jq -r --argjson t $t '.points[] | select(.tasks == $t) | .comparisons[]
+		| select(.metric == "per_task_ops") | [.ci_low_pct, .ci_high_pct] | @tsv' reg.json |
+		awk -F'\t' '$1 == "" { print "-"; next } { printf "[%+.2f, %+.2f]\n", $1, $2 }')
+	[ "$(hl 4)" = "$want_c" ] || fail "headline at $t tasks: change '$(hl 4)', compare says $want_c"
+	[ "$(hl 5)" = "$want_ci" ] || fail "headline at $t tasks: CI '$(hl 5)', compare says $want_ci"
+	[ "$(hl 6)" = "$v" ] || fail "headline at $t tasks: verdict '$(hl 6)', compare says $v"
+	echo "$t tasks: $v, $c %, CI $want_ci"
 done
+# the headline and the verdict counts come first, before the environment
+# and the forest plots; the caption names the primary metric
+hl_line=$(grep -n '<table id="headline">' reg.html | cut -d: -f1)
+v_line=$(grep -n '<table id="verdicts">' reg.html | cut -d: -f1)
+env_line=$(grep -n '<h2 id="env">' reg.html | cut -d: -f1)
+[ -n "$hl_line" ] && [ -n "$v_line" ] && [ "$hl_line" -lt "$v_line" ] && [ "$v_line" -lt "$env_line" ] ||
+	fail "headline ($hl_line), verdicts ($v_line), environment ($env_line) out of order"
+grep -qF '<caption>per_task_ops (ops/s, higher is better), point by point: change against A, 95% CI</caption>' reg.html ||
+	fail "the headline's caption does not name the primary metric"
+[ "$(xmllint --xpath "count(//*[@id='headline']//*[local-name()='tr'])" reg.html)" = 3 ] ||
+	fail "the headline has not one row per point (2) and its header"
 
 # incomparable (no point in common): exit 3, and a page that says why
 "$CGSCALE" run -q -t 1 -m thread -w 0.1 -d 0.2 -i 0.1 -o other.json fallocate2 >/dev/null 2>&1 ||

@@ -5,7 +5,8 @@
  * that means for the metric: a lower-is-better time (stat_p99, ns) that
  * went up 58% reads "+58...%" and "worse" in text, markdown, json,
  * junit, mmtests and the HTML page; ops/s that went down reads "-" and
- * "worse"; the verdict follows the metric's direction (cmp_judge).
+ * "worse"; the verdict follows the metric's direction (cmp_judge). The
+ * HTML page opens with the primary metric's change, CI and verdict.
  */
 #include <errno.h>
 #include <math.h>
@@ -253,6 +254,29 @@ static const struct rpt_chart *sides_chart(const struct rpt_doc *d)
 	return NULL;
 }
 
+/* First on the page, before the verdict counts and the forest plots:
+ * the primary metric's change at each point, its CI and its verdict. */
+static void headline(const struct cmp_result *r, const char *html)
+{
+	const struct cmp_delta *d = delta_of(r, "per_task_ops");
+	const char *head = strstr(html, "<table id=\"headline\">");
+	const char *verd = strstr(html, "<table id=\"verdicts\">");
+	const char *forest = strstr(html, "<h2 id=\"changes\">");
+	char want[256];
+
+	assert_non_null(head);
+	assert_non_null(verd);
+	assert_non_null(forest);
+	assert_true(head < verd && verd < forest);
+	assert_non_null(strstr(head, "<caption>per_task_ops (ops/s, higher is better), "
+			      "point by point: change against A, 95% CI</caption>"));
+	assert_true(isfinite(d->lo) && isfinite(d->hi));
+	snprintf(want, sizeof(want), "<td class=\"n\">%+.2f</td><td class=\"n\">[%+.2f, %+.2f]"
+		 "</td><td class=\"v-regression\">REGRESSION</td>", d->pct, d->lo, d->hi);
+	assert_non_null(strstr(head, want));
+	assert_true(strstr(head, want) < verd);
+}
+
 static void test_html(void **state)
 {
 	struct cmp_result r = { 0 };
@@ -283,6 +307,7 @@ static void test_html(void **state)
 	snprintf(want, sizeof(want), "<td class=\"n\">%+.2f</td><td>worse</td><td class=\"n\">-",
 		 delta_of(&r, "per_task_ops")->pct);
 	assert_non_null(strstr(html, want));
+	headline(&r, html);
 	free(html);
 	cmp_result_free(&r);
 }

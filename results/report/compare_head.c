@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_head.c - the top of the `cgscale compare --html` page:
- * the sides, the settings, the verdict counts, the notes and power
- * warnings, and the environment diff; and the table cells of a change
+ * the sides, the settings, the verdict counts (beside the headline of
+ * results/report/compare_page.c), the notes and power warnings, and the
+ * environment diff; and the table cells of a change
  * (per cent, p, verdict) that the rest of the page (results/report/compare_page.c)
  * uses too.
  */
@@ -132,7 +133,11 @@ void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r)
 		rpt_html_puts(o, r->problem);
 		fprintf(o, " (exit status 3). The environment diff below shows why.</p>\n");
 	}
-	fprintf(o, "<table>\n<caption>Verdicts, all points and metrics</caption>\n"
+}
+
+void rpt_cmp_verdicts(FILE *o, const struct cmp_result *r)
+{
+	fprintf(o, "<table id=\"verdicts\">\n<caption>Verdicts, all points and metrics</caption>\n"
 		   "<tr><th>verdict</th><th>count</th><th>means</th></tr>\n");
 	for (int v = 0; v < CMP_NVERDICT; v++) {
 		fprintf(o, "<tr>");
@@ -142,6 +147,10 @@ void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r)
 		fprintf(o, "</tr>\n");
 	}
 	fprintf(o, "</table>\n");
+}
+
+void rpt_cmp_notes(FILE *o, const struct cmp_result *r)
+{
 	notes(o, r);
 	power_notes(o, r);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * compare_page.c - the page of `cgscale compare --html`: what was
- * compared and how, the verdict counts, the notes and power warnings,
- * the environment diff (those in results/report/compare_head.c), per metric a
+ * compared and how; first, the headline (the primary metric's change,
+ * CI and verdict at each point) beside the verdict counts; the notes and
+ * power warnings, the environment diff (those in
+ * results/report/compare_head.c), per metric a
  * forest plot (each point's plain % change, + meaning up, the better side
  * named on the axis, with its CI, coloured and marked by verdict, the +-T band
  * shaded), per test and mode the sides as bars of the primary metric with
@@ -55,6 +57,49 @@ static void point_name(const struct cmp_result *r, const struct cmp_group *g,
 		o += (size_t)snprintf(buf + o, len - o, ", cgroup %s", g->layout);
 	if (wopts && g->wopts && o < len)
 		snprintf(buf + o, len - o, ", %s", g->wopts);
+}
+
+/* ---- the headline: the primary metric's change at every point ---- */
+
+static void headline(FILE *o, const struct cmp_result *r, size_t m)
+{
+	const struct cmp_metric *mt = &r->ms.m[m];
+	char name[512];
+
+	fprintf(o, "<table id=\"headline\">\n<caption>");
+	rpt_html_printf(o, "%s (%s, %s is better), point by point: change against "
+			"%s, %g%% CI", mt->name, mt->unit, mt->dir > 0 ? "higher" : "lower",
+			r->sides[0].label, 100 * (1 - r->o.alpha));
+	fprintf(o, "</caption>\n<tr><th>point</th>%s<th>", r->nsides > 2 ? "<th>side</th>" : "");
+	rpt_html_printf(o, "%s mean", r->sides[0].label);
+	fprintf(o, "</th><th>");
+	rpt_html_printf(o, "%s mean", r->nsides > 2 ? "side" : r->sides[1].label);
+	fprintf(o, "</th><th>change %%</th><th>CI %%</th><th>verdict</th><th>why</th></tr>\n");
+	for (unsigned i = 0; i < r->ngroups; i++)
+		for (unsigned s = 1; r->groups[i].common && s < r->nsides; s++) {
+			const struct cmp_group *g = &r->groups[i];
+			const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
+			double a = g->cell[0].d[m].mean, b = g->cell[s].d[m].mean;
+			char ci[64] = "-";
+
+			if (!dl->valid)
+				continue;
+			point_name(r, g, true, name, sizeof(name));
+			fprintf(o, "<tr>");
+			rpt_td(o, name);
+			if (r->nsides > 2)
+				rpt_td(o, r->sides[s].label);
+			rpt_td_num(o, a, fabs(a) >= 100 ? 0 : 4);
+			rpt_td_num(o, b, fabs(b) >= 100 ? 0 : 4);
+			rpt_td_pct(o, dl->pct);
+			if (isfinite(dl->lo) && isfinite(dl->hi))
+				snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", dl->lo, dl->hi);
+			fprintf(o, "<td class=\"n\">%s</td>", ci);
+			rpt_td_verdict(o, dl->verdict);
+			rpt_td(o, dl->why);
+			fprintf(o, "</tr>\n");
+		}
+	fprintf(o, "</table>\n");
 }
 
 /* ---- per metric: the change of every point, as a forest plot ---- */
@@ -316,15 +361,21 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 {
 	size_t primary = 0;
 
-	rpt_cmp_head(d, r);
-	rpt_cmp_env(d, r);
-	if (!r->ngroups)
-		return d->err;
 	for (size_t m = 0; m < r->ms.n; m++)
 		if (r->ms.m[m].cls == CMP_PRIMARY) {
 			primary = m;
 			break;
 		}
+	rpt_cmp_head(d, r);
+	fprintf(d->out, "<div class=\"top\">\n");
+	if (r->ngroups && r->nsides > 1)
+		headline(d->out, r, primary);
+	rpt_cmp_verdicts(d->out, r);
+	fprintf(d->out, "</div>\n");
+	rpt_cmp_notes(d->out, r);
+	rpt_cmp_env(d, r);
+	if (!r->ngroups)
+		return d->err;
 	fprintf(d->out, "<h2 id=\"changes\">Changes, metric by metric</h2>\n");
 	for (size_t m = 0; m < r->ms.n; m++)
 		for (unsigned s = 1; !r->o.metric_off[m] && s < r->nsides; s++)

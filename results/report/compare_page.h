@@ -12,9 +12,12 @@
 #include "results/compare/compare.h"
 #include "results/report/report.h"
 
-/* The top (sides, settings, verdicts, notes, power) and the environment
- * diff of the page of @r. */
+/* The top of the page of @r (sides, settings, whether it can be
+ * compared), the table of verdict counts, the notes and power warnings,
+ * and the environment diff. */
 void rpt_cmp_head(struct rpt_doc *d, const struct cmp_result *r);
+void rpt_cmp_verdicts(FILE *o, const struct cmp_result *r);
+void rpt_cmp_notes(FILE *o, const struct cmp_result *r);
 void rpt_cmp_env(struct rpt_doc *d, const struct cmp_result *r);
 
 void rpt_td_pct(FILE *o, double pct);   /* "+1.23", or "-" */

@@ -18,9 +18,13 @@
 #include "results/compare/profile.h"
 #include "results/report/flame.h"
 
+/* The SVG is as wide as the page (width 100%, results/report/html.c's
+ * style), so a unit is about a pixel at a page width of FW: the font of
+ * FONT units reads at 12 px and more from a page of 1100 px up. */
 #define FW 1200.0      /* width in SVG units */
-#define FH 17          /* frame height */
-#define CHARW 6.6      /* a character of the 11-unit monospace font */
+#define FONT 13        /* label font size, SVG units */
+#define FH 20          /* frame height */
+#define CHARW 7.9      /* a character of that monospace font (0.6 em) */
 #define MINW 0.3       /* narrower frames are not drawn at all */
 
 struct draw {
@@ -114,7 +118,7 @@ static void frame(const struct draw *w, const struct cgs_ftnode *n,
 		broot && d > 0 ? " stroke=\"#333\" stroke-width=\"0.6\"" : "");
 	label(n->name, suf, wd, lab, sizeof(lab));
 	if (*lab) {
-		fprintf(w->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FH - 5);
+		fprintf(w->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FH - 6);
 		rpt_html_puts(w->out, lab);
 		fprintf(w->out, "</text>");
 	}
@@ -151,8 +155,8 @@ void rpt_flame_svg(FILE *out, const struct cgs_ftnode *root,
 	if (base)
 		max_change(&w, root, base, base);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart flame\" role=\"img\" "
-		"viewBox=\"0 0 %.0f %u\" width=\"%.0f\" height=\"%u\" font-family=\"monospace\" "
-		"font-size=\"11\">\n", FW, w.height, FW, w.height);
+		"viewBox=\"0 0 %.0f %u\" width=\"100%%\" font-family=\"monospace\" "
+		"font-size=\"%d\">\n", FW, w.height, FONT);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%u\" fill=\"#fdfdf8\"/>\n",
 		FW, w.height);
 	for (size_t i = 0; i < root->nkid; i++) {
