@@ -1,8 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""browser-check.py PAGE.html SHOT.png - render a report in headless Chromium
-and say what a reader would meet: console errors, uncaught exceptions,
-requests other than the page itself, and the size of every chart.
+"""browser-check.py PAGE.html SHOT.png [FIRST.png] - render a report in
+headless Chromium at a 1400x900 viewport and say what a reader would meet:
+console errors, uncaught exceptions, requests other than the page itself,
+the size of every chart, where the answer starts in the first screen (the
+top of the summary table, of compare's headline and verdict counts, in CSS
+px from the top of the page; the viewport is 900 high), the sections folded
+by default, and the width and the label size on screen of every flame
+graph. SHOT is the whole page; FIRST, when given, the first screen.
 
 It drives Chromium over the DevTools protocol on a pipe
 (--remote-debugging-pipe: commands on fd 3, replies on fd 4, each message a
@@ -26,7 +31,8 @@ FLAGS = [
     "--disable-component-update", "--disable-sync", "--hide-scrollbars",
     "--disable-extensions", "--mute-audio", "--remote-debugging-pipe",
 ]
-WIDTH = 1280
+WIDTH = 1400
+HEIGHT = 900
 MAX_SHOT_HEIGHT = 16000
 
 PROBE = r"""
@@ -42,6 +48,21 @@ PROBE = r"""
     const h = u.getAttribute('href') || u.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
     if (h && h.startsWith('#') && !document.getElementById(h.slice(1))) missing.push(h);
   }
+  const top = id => { const e = document.getElementById(id);
+                      return e ? e.getBoundingClientRect().top + window.scrollY : null; };
+  const bs = getComputedStyle(document.body);
+  const content_w = document.body.clientWidth - parseFloat(bs.paddingLeft)
+                    - parseFloat(bs.paddingRight);
+  const flames = Array.from(document.querySelectorAll('svg.flame')).map(e => {
+    const t = e.querySelector('text');
+    const m = e.getScreenCTM();
+    return {w: e.getBoundingClientRect().width, content_w,
+            label_px: t ? parseFloat(getComputedStyle(t).fontSize) * m.a : 0,
+            labels: e.querySelectorAll('text').length};
+  });
+  const opened = Array.from(document.querySelectorAll('details[open] > summary'))
+    .map(e => e.textContent);
+  const env = document.querySelector('#env + details');
   const ids = {};
   let dup = 0;
   for (const e of document.querySelectorAll('[id]')) { if (ids[e.id]) dup++; ids[e.id] = 1; }
@@ -52,6 +73,13 @@ PROBE = r"""
     tables: document.querySelectorAll('table').length,
     scripts: document.scripts.length,
     charts, missing_refs: missing, duplicate_ids: dup,
+    viewport_h: window.innerHeight, summary_top: top('summary-table'),
+    headline_top: top('headline'), verdicts_top: top('verdicts'),
+    env_folded: env ? !env.open : null,
+    harness_open: opened.filter(t => t.startsWith('harness internals')).length,
+    harness_sections: Array.from(document.querySelectorAll('summary'))
+      .filter(e => e.textContent.startsWith('harness internals')).length,
+    flames,
     height: document.documentElement.scrollHeight,
     text_len: document.body.innerText.length,
   });
@@ -110,10 +138,11 @@ class Pipe:
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
     page, shot = os.path.abspath(sys.argv[1]), sys.argv[2]
+    first = sys.argv[3] if len(sys.argv) == 4 else None
     url = "file://" + page
     chrome = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     with tempfile.TemporaryDirectory(prefix="cgs-chromium-") as profile:
@@ -126,7 +155,7 @@ def main():
             for dom in ("Page", "Runtime", "Log", "Network"):
                 p.send(dom + ".enable", session=s)
             p.send("Emulation.setDeviceMetricsOverride",
-                   {"width": WIDTH, "height": 900, "deviceScaleFactor": 1,
+                   {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1,
                     "mobile": False}, session=s)
             p.send("Page.navigate", {"url": url}, session=s)
             p.wait(lambda m: m.get("method") == "Page.loadEventFired"
@@ -141,6 +170,11 @@ def main():
                                    "scale": 1}}, session=s, timeout=120)
             with open(shot, "wb") as f:
                 f.write(base64.b64decode(img["result"]["data"]))
+            if first:
+                img = p.send("Page.captureScreenshot", {"format": "png"},
+                             session=s, timeout=120)
+                with open(first, "wb") as f:
+                    f.write(base64.b64decode(img["result"]["data"]))
             errors, requests = [], []
             for e in p.events:
                 m, prm = e["method"], e.get("params", {})

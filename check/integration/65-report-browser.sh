@@ -8,8 +8,12 @@
 # non-zero size and drawn content, every <use> reference resolved, ids
 # unique; the same for the page without gnuplot, and for the pages of
 # profiled runs (a flame graph per point, a differential one per point
-# compared, each a chart with its frames drawn). A full-page screenshot is
-# taken; set CGSCALE_SHOTS=DIR to keep it. Chromium (about 120 MB) is
+# compared, each a chart with its frames drawn). At a 1400x900 viewport the
+# answer is in the first screen: the top of the summary table (also of a
+# busy page with three warnings), of compare's headline and verdict
+# counts; the environment and harness internals are folded; flame graphs
+# are as wide as the page with labels of 12 px or more. A full-page and a
+# first-screen screenshot are taken; set CGSCALE_SHOTS=DIR to keep them. Chromium (about 120 MB) is
 # installed here, as root, when missing; where it cannot be, the test
 # skips and says so loudly.
 . "$(dirname "$0")/lib.sh"
@@ -61,9 +65,18 @@ grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%; base [0-9.]*%, [-+][0-
 	fail "no base and change in the differential frame titles"
 grep -q 'Profiles: why it changed' pcmp.html || fail "no profile section in compare --html"
 
+# a busy page: two files from different kernels, a failed point and a
+# disturbed run (three warnings above the summary), a long command line
+jq '.kernel.release = "6.99-other" | .points[0].status = "failed"
+  | .points[0].reason = "synthetic failure" | .points |= map(.disturbed = [])
+  | .points[1].disturbed = ["steal 5.0% (above 1%)"]
+  | .kernel.cmdline = ([range(60)] | map("opt\(.)=val\(.)") | join(" "))' r2.json >busy.json
+"$CGSCALE" report -o busy.html r.json busy.json 2>/dev/null || fail "report of the busy files"
+[ "$(grep -c '<p class="warn">' busy.html)" -ge 3 ] || fail "the busy page has fewer than 3 warnings"
+
 # check PAGE SHOT FIGURES CHARTS: render and judge
 check() {
-	timeout 120 python3 "$REPO/check/browser-check.py" "$1" "$2" >"$1.json" 2>"$1.err" ||
+	timeout 120 python3 "$REPO/check/browser-check.py" "$1" "$2" "first-$2" >"$1.json" 2>"$1.err" ||
 		fail "chromium could not render $1: $(tail -n 5 "$1.err")"
 	res="$1.json"
 	jq_check "$res" '.errors == []' "$1: console errors or exceptions: $(jq -c .errors "$res")"
@@ -84,16 +97,47 @@ check() {
 		fail "$2 is not a PNG"
 	[ "$(wc -c <"$2")" -gt 20000 ] || fail "$2 is nearly empty"
 	if [ -n "${CGSCALE_SHOTS:-}" ]; then
-		mkdir -p "$CGSCALE_SHOTS" && cp "$2" "$CGSCALE_SHOTS/" &&
-			echo "screenshot: $CGSCALE_SHOTS/$(basename "$2")"
+		mkdir -p "$CGSCALE_SHOTS" && cp "$2" "first-$2" "$CGSCALE_SHOTS/" &&
+			echo "screenshots: $CGSCALE_SHOTS/$(basename "$2") and first-$(basename "$2")"
 	fi
+}
+# the answer in the first screen (1400x900): the top of the table and a
+# row under it above the fold; what is folded by default is folded
+first_screen() { # RESULT ID-KEY
+	jq_check "$1" ".viewport_h == 900 and .$2 != null and .$2 + 60 <= .viewport_h" \
+		"$1: $2 at $(jq ".$2" "$1") px, not in the first screen of 900 px"
+	echo "$1: $2 at $(jq ".$2 | floor" "$1") px of 900"
+}
+report_page() { # RESULT
+	first_screen "$1" summary_top
+	jq_check "$1" '.env_folded == true' "$1: the environment is not folded"
+	jq_check "$1" '.harness_sections > 0 and .harness_open == 0' \
+		"$1: harness internals not there or not folded: $(jq -c '[.harness_sections, .harness_open]' "$1")"
+}
+# flame graphs: as wide as the page's content, labels of 12 px or more
+flames() { # RESULT
+	jq_check "$1" '(.flames | length) > 0 and ([.flames[] | .w >= 0.95 * .content_w
+		and .label_px >= 12 and .labels > 5] | all)' \
+		"$1: a flame graph narrow or with small labels: $(jq -c .flames "$1")"
+	echo "$1: flame graphs $(jq -c '[.flames[] | {w: (.w | floor), label_px: (.label_px * 10 | floor / 10)}]' "$1")"
 }
 # one test: its curve, and 2 modes x 2 task counts x 2 charts
 check rep.html report.png 9 9
+report_page rep.html.json
 check nogp.html report-nognuplot.png 9 0
-# a comparison: a forest plot per metric, the sides per mode
+report_page nogp.html.json
+check busy.html report-busy.png 9 9
+report_page busy.html.json
+# a comparison: a forest plot per metric, the sides per mode; the
+# headline and the verdict counts in the first screen
 check cmp.html compare.png all 4
+first_screen cmp.html.json headline_top
+first_screen cmp.html.json verdicts_top
 # with profiles: every figure a chart, the flame graphs among them
 check prof.html report-profile.png all 3
+report_page prof.html.json
+flames prof.html.json
 check pcmp.html compare-profile.png all 3
+first_screen pcmp.html.json headline_top
+flames pcmp.html.json
 exit 0
