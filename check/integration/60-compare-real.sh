@@ -78,7 +78,7 @@ grep "page_fault3 process tasks=1" "$tmp/show.txt" | grep -qw "$mean" ||
 	fail "show does not print the mean per_task_ops $mean: $(cat "$tmp/show.txt")"
 
 "$CGSCALE" export --tsv "$tmp/a.json" >"$tmp/a.tsv" || fail "export exit $?"
-head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	scope	task	interval	phase	t_s	metric	unit	value$" ||
+head -1 "$tmp/a.tsv" | grep -q "^file	test	mode	tasks	cgroup	options	run	status	scope	task	interval	phase	t_s	metric	unit	value	disturbed$" ||
 	fail "export header: $(head -1 "$tmp/a.tsv")"
 # per interval: each task's rate (scope task) and the sum (scope point)
 nint=$(jq '[.points[].samples.t_ns | length - 1] | add' "$tmp/a.json")
@@ -89,5 +89,5 @@ jq -r '.points[] | "\(.run) \(.summary.per_task_ops_per_sec)"' "$tmp/a.json" |
 	paste -d' ' - "$tmp/pt.txt" |
 	awk '{ d = $2 - $4; if (NF != 4 || $1 != $3 || d > 1e-6 * $2 || -d > 1e-6 * $2) exit 1 }' ||
 	fail "export's per_task_ops differ from the file: $(cat "$tmp/pt.txt")"
-awk -F'\t' 'NF != 16 { exit 1 }' "$tmp/a.tsv" || fail "export rows are not 16 columns"
+awk -F'\t' 'NF != 17 { exit 1 }' "$tmp/a.tsv" || fail "export rows are not 17 columns"
 echo "PASS: A/A exit 0, round trip, formats, show, export"

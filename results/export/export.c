@@ -8,7 +8,9 @@
  * have gives no row, never an NA placeholder); the `scope` column tells
  * per-task rows from whole-point rows, so summing `value` over the task
  * rows of one interval never counts a task twice; "no options" is the
- * value {} (an empty JSON object), never missing.
+ * value {} (an empty JSON object), never missing; `disturbed` marks the
+ * rows of a run compare leaves out (results/model/disturb.h), so that a
+ * mean in pandas or R can leave it out too.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,6 +23,7 @@
 #include "lib/opt.h"
 #include "results/compare/compare.h"
 #include "results/export/export.h"
+#include "results/model/disturb.h"
 #include "lib/macros.h"
 
 const char *const exp_format_names[] = {
@@ -32,6 +35,7 @@ const char *const exp_format_names[] = {
 static const char *const exp_columns[] = {
 	"file", "test", "mode", "tasks", "cgroup", "options", "run", "status",
 	"scope", "task", "interval", "phase", "t_s", "metric", "unit", "value",
+	"disturbed",   /* last, so that scripts that count columns keep working */
 };
 #define EXP_NCOLS (ARRAY_SIZE(exp_columns))
 
@@ -45,6 +49,7 @@ struct exp_row {
 	double t_s;
 	const char *metric, *unit;
 	double value;
+	int disturbed;         /* 1, 0, or -1: not known (never checked) */
 };
 
 /* TSV: backslash, tab, newline and carriage return as \\ \t \n \r. */
@@ -97,6 +102,8 @@ static void row_fields(const struct exp_row *r, const char *f[EXP_NCOLS],
 	f[11] = r->interval >= 0 ? r->phase : NULL;
 	f[12] = r->interval >= 0 ? num[4] : NULL;
 	f[13] = r->metric; f[14] = r->unit; f[15] = num[5];
+	/* as R and pandas both read a logical column */
+	f[16] = r->disturbed < 0 ? NULL : r->disturbed ? "TRUE" : "FALSE";
 }
 
 static void write_jsonl(FILE *out, const struct exp_row *r)
@@ -125,6 +132,8 @@ static void write_jsonl(FILE *out, const struct exp_row *r)
 	json_object_object_add(o, "metric", json_object_new_string(r->metric));
 	json_object_object_add(o, "unit", json_object_new_string(r->unit));
 	json_object_object_add(o, "value", json_object_new_double(r->value));
+	json_object_object_add(o, "disturbed", r->disturbed < 0 ? NULL :
+			       json_object_new_boolean(r->disturbed));
 	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }
@@ -215,9 +224,12 @@ static void export_intervals(FILE *out, enum exp_format fmt, struct exp_row *r)
 static void export_point(FILE *out, enum exp_format fmt, const char *file,
 			 struct res_point *p)
 {
+	int dist = res_disturbed(p, NULL, 0);
 	struct exp_row r = { .file = file, .p = p, .layout = cmp_point_layout(p),
 			     .wopts = exp_wopts_text(p), .scope = "point",
-			     .task = -1, .interval = -1 };
+			     .task = -1, .interval = -1,
+			     /* a point that is not ok is never judged: false */
+			     .disturbed = dist > 0 ? 1 : !dist || p->status != RES_OK ? 0 : -1 };
 	char name[CGS_MAX_AUX][80];
 	struct cmp_mset ms;
 
@@ -247,6 +259,11 @@ static void export_point(FILE *out, enum exp_format fmt, const char *file,
 int exp_write_table(FILE *out, enum exp_format fmt, struct cmp_side *sides,
 		    unsigned nsides)
 {
+	/* the runs compare would leave out, by the same rules */
+	for (unsigned s = 0; s < nsides; s++)
+		for (unsigned f = 0; f < sides[s].nfiles; f++)
+			if (res_disturb_mark_unmarked(&sides[s].files[f].res))
+				return -ENOMEM;
 	write_header(out, fmt);
 	for (unsigned s = 0; s < nsides; s++)
 		for (unsigned f = 0; f < sides[s].nfiles; f++)

@@ -17,7 +17,8 @@ extern const char *const exp_format_names[];
 /* The workload options of @p as JSON text; "{}" when it has none. */
 const char *exp_wopts_text(const struct res_point *p);
 
-/* Every observation of the sides' files as one table. 0 or -EIO. */
+/* Every observation of the sides' files as one table, the disturbed runs
+ * of a file the runner did not check marked first. 0, -ENOMEM or -EIO. */
 int exp_write_table(FILE *out, enum exp_format fmt, struct cmp_side *sides,
 		    unsigned nsides);
 

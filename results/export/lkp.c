@@ -23,6 +23,7 @@
 #include "results/compare/compare.h"
 #include "results/compare/profile.h"
 #include "results/export/export.h"
+#include "results/model/disturb.h"
 #include "lib/macros.h"
 #include "lib/limits.h"
 
@@ -71,7 +72,7 @@ struct lkp_cell {
 struct lkp_state {
 	const char *test;
 	struct lkp_cell *cell;
-	unsigned ncell, failed;
+	unsigned ncell, failed, disturbed;
 	struct acc per_task[2];             /* process, thread */
 	struct cmp_mset ms;                 /* the metrics of all the files */
 	struct acc metric[CMP_MAX_METRICS];
@@ -210,6 +211,7 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 		st->failed++;
 		return 0;
 	}
+	st->disturbed += res_disturbed(p, NULL, 0) > 0;
 	res_point_summarise(p);
 	c = cell_of(st, p);
 	if (!c)
@@ -304,6 +306,8 @@ static void print_ours(FILE *out, const struct lkp_state *st)
 	}
 	if (st->failed)
 		fprintf(out, "failed_points: %u\n", st->failed);
+	if (st->disturbed)   /* in the means above; compare leaves them out */
+		fprintf(out, "disturbed_runs: %u\n", st->disturbed);
 }
 
 int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
@@ -322,9 +326,11 @@ int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
 	cmp_mset_init(&st.ms);
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
-			rc = cmp_mset_add(&st.ms, &sides[s].files[f].res);
+			rc = cmp_mset_add(&st.ms, &sides[s].files[f].res) ?:
+			     res_disturb_mark_unmarked(&sides[s].files[f].res);
 	if (rc) {
-		snprintf(err, errlen, "the files have more aux counters than export can hold");
+		snprintf(err, errlen, rc == -ENOMEM ? "out of memory" :
+			 "the files have more aux counters than export can hold");
 		goto out;
 	}
 	for (unsigned s = 0; s < nsides && !rc; s++)

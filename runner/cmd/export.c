@@ -45,9 +45,10 @@ static const char help_head[] =
 	"usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
 	"Write every observation of the result files as one tidy long table, one row\n"
 	"per value that exists, with the columns: file test mode tasks cgroup options\n"
-	"run status scope task interval phase t_s metric unit value. scope 'point' rows\n"
-	"are the whole point (per run, or per interval when interval is set); scope\n"
-	"'task' rows are one task in one interval. results/SCHEMA.md lists them all.\n"
+	"run status scope task interval phase t_s metric unit value disturbed. scope\n"
+	"'point' rows are the whole point (per run, or per interval when interval is\n"
+	"set); scope 'task' rows are one task in one interval. disturbed is true on the\n"
+	"rows of a run compare leaves out. results/SCHEMA.md lists them all.\n"
 	"lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
 	"\n"
 	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
@@ -69,10 +70,12 @@ static const char man[] =
 	"writes every observation of the result files as one tidy long table, one\n"
 	"row per value that exists, with the columns\n"
 	".IP\n"
-	"file test mode tasks cgroup options run status scope task interval phase t_s metric unit value\n"
+	"file test mode tasks cgroup options run status scope task interval phase t_s metric unit value disturbed\n"
 	".PP\n"
 	"Rows of scope \"point\" are the whole point (per run, or per interval when\n"
 	"interval is set); rows of scope \"task\" are one task in one interval.\n"
+	"disturbed is true on every row of a run that compare leaves out as\n"
+	"disturbed (filter on it for the same means), false on the others.\n"
 	"SCHEMA.md, installed with the documentation, lists them all.\n"
 	"Every input is loaded before anything is written.\n"
 	".B lkp\\-stats\n"
@@ -128,6 +131,8 @@ static int write_table(const struct exp_opts *o, int nargs, char **args,
 		rc = -EIO;
 	if (rc == -EIO)
 		snprintf(err, errlen, "cannot write the output");
+	else if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
 out:
 	for (unsigned i = 0; i < n; i++)
 		cmp_side_free(&sides[i]);
