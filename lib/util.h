@@ -34,9 +34,11 @@ int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*
- * Write @len bytes to @path atomically: a temporary name in the same
- * directory, fsync, rename; SIGINT/SIGTERM/SIGHUP are held meanwhile so
- * no temporary file is left. 0 or -errno, with @err saying what failed.
+ * Write @len bytes to @path atomically by lib/safefile.h's rules: a random
+ * O_EXCL temporary name in the same directory, fsync, rename only over a
+ * regular file or nothing (a device, FIFO or tty is written in place);
+ * SIGINT/SIGTERM/SIGHUP are held meanwhile so no temporary file is left.
+ * 0 or -errno, with @err saying what failed.
  */
 int cgs_write_atomic(const char *path, const char *data, size_t len,
 		     char *err, size_t errlen);
