@@ -150,6 +150,16 @@ static int classify(int dirfd, const char *name)
 	return -EINVAL;
 }
 
+int cgs_out_in_place(int dirfd, const char *name)
+{
+	int rc;
+
+	if (!valid_name(name))
+		return -EINVAL;
+	rc = classify(dirfd, name);
+	return rc < 0 ? rc : rc != OUT_ATOMIC;
+}
+
 /* Open the device or FIFO itself; -EAGAIN when it changed meanwhile. */
 static int open_in_place(struct cgs_out *o, int follow)
 {

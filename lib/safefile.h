@@ -52,6 +52,11 @@ int cgs_out_begin(struct cgs_out *o, const char *path, mode_t mode);
 int cgs_out_begin_at(struct cgs_out *o, int dirfd, const char *name,
 		     mode_t mode);
 
+/* 1 when @name in @dirfd would be written in place (a device, FIFO or
+ * socket, or our link to one), 0 when it would be replaced or created,
+ * -errno when cgs_out_begin_at would refuse it. */
+int cgs_out_in_place(int dirfd, const char *name);
+
 /* Write all of @len bytes of @buf to o->fd (EINTR retried). */
 int cgs_out_write(struct cgs_out *o, const void *buf, size_t len);
 

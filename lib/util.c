@@ -169,6 +169,13 @@ void cgs_warn(const char *fmt, ...)
 int cgs_write_atomic(const char *path, const char *data, size_t len,
 		     char *err, size_t errlen)
 {
+	return cgs_write_atomic_at(-1, path, data, len, err, errlen);
+}
+
+int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
+			size_t len, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct cgs_out o;
 	sigset_t hold, old;
 	int rc;
@@ -178,7 +185,7 @@ int cgs_write_atomic(const char *path, const char *data, size_t len,
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	sigprocmask(SIG_BLOCK, &hold, &old);
-	rc = cgs_out_begin(&o, path, 0644);
+	rc = dirfd < 0 ? cgs_out_begin(&o, path, 0644) : cgs_out_begin_at(&o, dirfd, base, 0644);
 	if (rc) {
 		snprintf(err, errlen, "cannot write %s: %s", path, cgs_out_why(rc));
 		goto out;

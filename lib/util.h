@@ -42,6 +42,10 @@ int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
  */
 int cgs_write_atomic(const char *path, const char *data, size_t len,
 		     char *err, size_t errlen);
+/* The same in the open directory @dirfd (the last part of @path is the
+ * name; the whole of it is for messages); @dirfd < 0: @path's own. */
+int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
+			size_t len, char *err, size_t errlen);
 
 /* asprintf that returns NULL on failure. */
 char *cgs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
