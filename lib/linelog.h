@@ -12,9 +12,19 @@
 
 #include <stddef.h>
 
-/* Create (truncate) @path for appending and lock it. Returns the fd, or
- * -errno: -EBUSY when another process holds the lock. */
+/* Create @name in @dirfd for appending (O_EXCL|O_NOFOLLOW), or truncate
+ * an existing regular file with one link, and lock it. Returns the fd, or
+ * -errno: -EBUSY when another process holds the lock, -ELOOP for a
+ * symbolic link, -EINVAL for anything but a regular file (a FIFO, a
+ * device, a hard link to another file). */
+int cgs_linelog_create_at(int dirfd, const char *name);
+
+/* The same for @path (its directory opened once). */
 int cgs_linelog_create(const char *path);
+
+/* Lock @fd (a regular file just created with O_EXCL, e.g. the claim of a
+ * name) as a journal and empty it: 0, -EBUSY or -errno. */
+int cgs_linelog_adopt(int fd);
 
 /* Append @len bytes of @line (ending in '\n') in one write, then fsync.
  * On failure the file is cut back to where it was, so no torn line is
@@ -22,7 +32,8 @@ int cgs_linelog_create(const char *path);
 int cgs_linelog_append(int fd, const char *line, size_t len);
 
 /* 0 when @path exists and no process holds its lock, -EBUSY when one does,
- * or -errno (-ENOENT: no journal). */
+ * or -errno (-ENOENT: no journal; -ELOOP: a symbolic link, never followed;
+ * -EINVAL: not a regular file). */
 int cgs_linelog_idle(const char *path);
 
 /* Call @fn(line, len, lineno, arg) for each complete line of @buf (len

@@ -52,7 +52,8 @@ wait_lines() {
 	return 1
 }
 # clean PID DIR...: nothing of runner PID left: processes, cgroups, temp
-# files (.NAME.XXXXXX of an atomic write, cgscale.XXXXXX of a task)
+# files (.NAME.cgs-PID-RANDOM of an atomic write, .NAME.XXXXXX of older
+# builds, cgscale.XXXXXX of a task)
 clean() {
 	pid=$1
 	shift
@@ -64,7 +65,7 @@ clean() {
 	cg=$(find /sys/fs/cgroup -mindepth 2 -maxdepth 8 -type d -name "cgscale-$pid-*" 2>/dev/null)
 	[ -z "$cg" ] || { bad "cgroups left: $cg"; return 1; }
 	for d in "$T" "$@"; do
-		tmp=$(find "$d" -maxdepth 1 -name '.*.??????' -o -maxdepth 1 -name 'cgscale.??????' 2>/dev/null)
+		tmp=$(find "$d" -maxdepth 1 -name '.*.??????' -o -maxdepth 1 -name '.*.cgs-*' -o -maxdepth 1 -name 'cgscale.??????' 2>/dev/null)
 		[ -z "$tmp" ] || { bad "temporary files left: $tmp"; return 1; }
 	done
 	return 0

@@ -35,6 +35,7 @@
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
 #include "lib/exit.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/disturb.h"
 #include "lib/version.h"
@@ -166,7 +167,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 static int write_results(struct cgs_run *r)
 {
 	char when[32], err[512];
-	int rc;
+	int rc, dirfd;
 
 	cgs_iso8601_now(when, sizeof(when));
 	r->res.end_time = strdup(when);
@@ -174,7 +175,11 @@ static int write_results(struct cgs_run *r)
 	res_file_scalability(&r->res);
 	if (res_disturb_mark(&r->res))
 		return -ENOMEM;
-	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
+	/* the directory the run started in; as mounted now, if still there */
+	dirfd = r->journal.dirfd < 0 ? -1 : cgs_reopen_dir(r->journal.dirfd, r->outpath);
+	rc = res_write_file_at(&r->res, dirfd, r->outpath, err, sizeof(err));
+	if (dirfd >= 0)
+		close(dirfd);
 	if (rc)
 		cgs_err("%s", err);
 	return rc;
@@ -320,13 +325,13 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 static int journal_start(struct cgs_run *r)
 {
 	char err[1024];
-	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
-				     r->out_in_dir, err, sizeof(err));
+	int rc = cgs_rj_claim_output(&r->journal, r->outpath, sizeof(r->outpath),
+				     r->out_is_default, r->out_in_dir, err, sizeof(err));
 
 	if (!rc) {
 		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
 		if (rc && r->out_in_dir)
-			cgs_rj_unclaim(r->outpath);
+			cgs_rj_unclaim(&r->journal);
 	}
 	if (!rc)
 		return -1;
@@ -343,6 +348,7 @@ struct cgs_run *cgs_run_new(int argc, char **argv)
 		return NULL;
 	r->sigfd = -1;
 	r->journal.fd = -1;
+	r->journal.dirfd = -1;
 	r->argc = argc;
 	r->argv = argv;
 	return r;

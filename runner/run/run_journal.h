@@ -17,6 +17,7 @@ struct res_file;
 /* A run's journal, held by the run. */
 struct cgs_rjournal {
 	int fd;                      /* -1: none open */
+	int dirfd;                   /* the output's directory, opened once; -1: none */
 	char path[PATH_MAX + 16];    /* <output>.partial */
 	unsigned done;               /* points appended */
 	bool warned;                 /* said once that appending failed */
@@ -25,16 +26,20 @@ struct cgs_rjournal {
 /* Create the default output's directory (@is_default: results/runs/<stamp>/)
  * or pick a free name in -o DIR (@in_dir), adding -2, -3... to @outpath
  * when another run has it; in -o DIR the name is claimed by creating its
- * empty journal (O_EXCL). 0 or -errno with @err. */
+ * empty journal (O_EXCL|O_NOFOLLOW through the directory's fd, locked at
+ * once), kept open in @j for cgs_rj_open: never reopened by path. @j->fd
+ * and @j->dirfd are -1 on entry. 0 or -errno with @err. */
+int cgs_rj_claim_output(struct cgs_rjournal *j, char *outpath, size_t len,
+			bool is_default, bool in_dir, char *err, size_t errlen);
+
 /* Remove the empty journal of a claim that was not used. */
-void cgs_rj_unclaim(const char *outpath);
+void cgs_rj_unclaim(struct cgs_rjournal *j);
 
-int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
-			bool in_dir, char *err, size_t errlen);
-
-/* Recover a dead journal left at @outpath, then create @j and write the
- * header of @head (no points yet). 0, or -errno with @err: the run must
- * not start (exit 2). */
+/* Recover a dead journal left at @outpath, then create @j (through the
+ * output's directory fd; a link or device at its name is refused) and
+ * write the header of @head (no points yet). An output that is written
+ * in place (a device, FIFO or tty) has no journal beside it: 0 with
+ * @j->fd -1. 0, or -errno with @err: the run must not start (exit 2). */
 int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen);
 
@@ -43,7 +48,8 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
  * not in the journal. */
 unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f);
 
-/* Close the journal; remove it unless @keep (the result was not written). */
+/* Close the journal (and the directory); remove it unless @keep (the
+ * result was not written). */
 void cgs_rj_close(struct cgs_rjournal *j, bool keep);
 
 /* Turn the dead journal @journal into the result @out (chosen when
