@@ -73,7 +73,7 @@ static const char bash_helpers[] =
 	"\t\tfor i in \"${!COMPREPLY[@]}\"; do COMPREPLY[i]=${COMPREPLY[i]#\"$pre\"}; done\n"
 	"\tfi\n}\n\n";
 
-/* _cgscale_tests: the workload names, one a line. */
+/* _cgscale_tests: the workload names. */
 static void bash_tests(FILE *out)
 {
 	fputs("_cgscale_tests()\n{\n\techo", out);
