@@ -12,6 +12,11 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/cgscale
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# zsh's fpath has site-functions under /usr/local; the Debian package
+# passes ZSHCOMPDIR=/usr/share/zsh/vendor-completions (debian/rules)
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+# scripts that go with the binary: one step of a kernel bisection
+DATADIR ?= $(PREFIX)/share/cgscale
 CC ?= gcc
 VERSION := 0.1.0
 # The commit the results record; CGS_GIT=... names it where the tree is
@@ -45,7 +50,7 @@ DOC_PAGES := $(wildcard docs/*.md)
 
 all: deps-build-check cgscale docs
 
-docs: $(MAN) build/completion/cgscale
+docs: $(MAN) build/completion/cgscale build/completion/_cgscale
 
 # `make` only reports missing packages; ./run.sh and `make check` install.
 deps-build-check:
@@ -66,6 +71,10 @@ build/man/%.1: cgscale
 build/completion/cgscale: cgscale
 	@mkdir -p $(@D)
 	./cgscale --gen-completion bash > $@.tmp && mv $@.tmp $@
+
+build/completion/_cgscale: cgscale
+	@mkdir -p $(@D)
+	./cgscale --gen-completion zsh > $@.tmp && mv $@.tmp $@
 
 build/gen/cgs_git.h: FORCE
 	@mkdir -p $(@D)
@@ -154,10 +163,13 @@ fuzz: build/fuzz/fuzz_res_read
 
 install: cgscale docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/docs
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 cgscale $(DESTDIR)$(BINDIR)/cgscale
 	install -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 build/completion/cgscale $(DESTDIR)$(BASHCOMPDIR)/cgscale
+	install -m 0644 build/completion/_cgscale $(DESTDIR)$(ZSHCOMPDIR)/_cgscale
+	install -m 0755 scripts/kernel-bisect-step.sh $(DESTDIR)$(DATADIR)/
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/docs/
 

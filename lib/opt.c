@@ -248,6 +248,23 @@ const char *cgs_opt_metavar(const struct cgs_opt *o)
 	}
 }
 
+const char *cgs_opt_shown_default(const struct cgs_opt *o)
+{
+	if (o->type == CGS_OPT_BOOL)
+		return NULL;
+	if (o->def)
+		return o->def;
+	switch (o->type) {
+	case CGS_OPT_INT:
+	case CGS_OPT_DURATION:
+	case CGS_OPT_SIZE:
+	case CGS_OPT_NUMBER:
+		return "0";
+	default:
+		return NULL;
+	}
+}
+
 void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 {
 	if (set->title)
@@ -281,11 +298,11 @@ void cgs_opt_help(const struct cgs_optset *set, FILE *out)
 			if (n < sizeof(extra))
 				snprintf(extra + n, sizeof(extra) - n, "]");
 		}
-		if (o->def && o->type != CGS_OPT_BOOL) {
+		if (cgs_opt_shown_default(o)) {
 			size_t n = strlen(extra);
 
 			snprintf(extra + n, sizeof(extra) - n,
-				 " (default %s)", o->def);
+				 " (default %s)", cgs_opt_shown_default(o));
 		}
 		fprintf(out, "  %-28s %s%s\n", left, o->help, extra);
 	}

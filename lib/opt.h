@@ -136,6 +136,11 @@ void cgs_opt_free(const struct cgs_optset *set);
 /* The placeholder of @o's value in help: its metavar, else by type. */
 const char *cgs_opt_metavar(const struct cgs_opt *o);
 
+/* The default --help and the man page show for @o: its .def; "0" for a
+ * number without one (the engine's zero); NULL for a flag, or a string
+ * or list without one (its help says what happens then). */
+const char *cgs_opt_shown_default(const struct cgs_opt *o);
+
 /* Print the help of @set, one option per line, with default and range. */
 void cgs_opt_help(const struct cgs_optset *set, FILE *out);
 

@@ -84,6 +84,11 @@ int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 		if ((unsigned)o->type > CGS_OPT_INT_OR)
 			return cgs_errf(err, errlen, -EINVAL,
 					"%s: --%s has an unknown type", owner, o->name);
+		/* --help and the page say it once, from the help text */
+		if (o->type == CGS_OPT_STRLIST && !strcasestr(o->help, "repeatable"))
+			return cgs_errf(err, errlen, -EINVAL,
+					"%s: --%s is repeatable, and its help does not say so",
+					owner, o->name);
 		rc = check_fields(o, owner, err, errlen);
 		if (!rc)
 			rc = check_default(o, owner, err, errlen);

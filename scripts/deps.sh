@@ -19,7 +19,7 @@
 set -eu
 
 BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev libelf-dev r-mathlib"
-TEST_PKGS="libcmocka-dev python3 jq strace qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc groff man-db dpkg-dev debhelper lintian"
+TEST_PKGS="libcmocka-dev python3 jq strace qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc groff man-db dpkg-dev debhelper lintian zsh bash-completion"
 BROWSER_PKGS="chromium python3"
 RUN_PKGS="gnuplot-nox"
 # the shared libraries the built binary links (for an install without -dev)

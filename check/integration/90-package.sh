@@ -5,7 +5,8 @@
 # lintian with no errors, the runtime dependencies, then the installed
 # files, unpacked into a scratch root with dpkg -x: --version as the
 # binary under test reports it, `cgscale list`, one short point, the man
-# pages through man(1), the completion and the docs. All of it in $T.
+# pages through man(1), the bash and zsh completion, the kernel-bisection
+# script, the docs, and the files cgscale(1) names. All of it in $T.
 . "$(dirname "$0")/lib.sh"
 
 for t in dpkg-buildpackage dh lintian dpkg-checkbuilddeps; do
@@ -84,6 +85,21 @@ sort pages.txt >pages.sorted
 MANPATH=$man MANWIDTH=80 man cgscale-run >man.txt 2>man.err || fail "man cgscale-run failed: $(cat man.err)"
 grep -q -- '--cgroup-depth' man.txt || fail "man cgscale-run lacks --cgroup-depth"
 bash -n root/usr/share/bash-completion/completions/cgscale || fail "the installed completion does not parse"
+zcomp=root/usr/share/zsh/vendor-completions/_cgscale
+[ -f "$zcomp" ] || fail "no zsh completion in /usr/share/zsh/vendor-completions/"
+if command -v zsh >/dev/null; then
+	zsh -n "$zcomp" || fail "the installed zsh completion does not parse"
+fi
+step=root/usr/share/cgscale/kernel-bisect-step.sh
+[ -x "$step" ] || fail "no executable /usr/share/cgscale/kernel-bisect-step.sh"
+"$step" --help | grep -q "git bisect run kernel-bisect-step.sh" || fail "kernel-bisect-step.sh --help: $("$step" --help 2>&1 | head -n 3)"
+# what cgscale(1) FILES names is in the package, as it is named (README.md.gz)
+LC_ALL=C MANPATH=$man MANWIDTH=200 man cgscale 2>/dev/null | sed -n '/^FILES/,/^SEE ALSO/p' >files.txt
+grep -q README.md.gz files.txt || fail "cgscale(1) FILES does not name README.md.gz: $(cat files.txt)"
+grep -o '/usr/share/[^ ,;)]*' files.txt | sort -u | while read -r f; do
+	[ -e "root$f" ] || echo "$f"
+done >notinpkg
+[ ! -s notinpkg ] || fail "cgscale(1) FILES names what the package lacks: $(tr '\n' ' ' <notinpkg)"
 for d in README.md.gz SCHEMA.md.gz COMPARE.md.gz CHANGELOG.md copyright; do
 	ls root/usr/share/doc/cgscale/$d* >/dev/null 2>&1 || fail "no /usr/share/doc/cgscale/$d"
 done

@@ -317,6 +317,8 @@ static void t_check_rows(void **state)
 	expect_bad_row(r, "'blue' is not one of red|green");
 	r = table[0], r.type = (enum cgs_opt_type)99;
 	expect_bad_row(r, "unknown type");
+	r = table[6], r.help = "a list";                     /* the STRLIST */
+	expect_bad_row(r, "--set is repeatable, and its help does not say so");
 }
 
 static void t_help(void **state)

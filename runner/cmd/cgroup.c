@@ -23,62 +23,44 @@
 static const char help_head[] =
 	"usage: cgscale cgroup show [run options] [TEST...]\n"
 	"       cgscale cgroup cleanup [--dry-run] [--force]\n\n"
-	"show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
-	"         would create with these options (--cgroup-depth, --cgroup-parent,\n"
-	"         --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
-	"         --topology DESC|XML, -t resolves on that machine (sweep, 50%, all).\n"
-	"cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
-	"         " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
-	"         gone; never anything else. The dead run's workers in them are killed;\n"
-	"         a cgroup that holds any other process (one a person moved there) is kept\n"
-	"         and its pids named, unless --force. --dry-run shows what would be\n"
-	"         removed and killed. Exit 1 if some could not be removed.\n";
+	"  show     print the cgroup layout of this system and the cgroups 'cgscale run'\n"
+	"           would create with these options (--cgroup-depth, --cgroup-parent,\n"
+	"           --cgroup-set, --cgroup-leaf, -t, --mode); creates nothing. With\n"
+	"           --topology DESC|XML, -t resolves on that machine (sweep, 50%, all).\n"
+	"  cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
+	"           " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
+	"           gone; never anything else. The dead run's workers in them are killed;\n"
+	"           a cgroup that holds any other process (one a person moved there) is\n"
+	"           kept and its pids named, unless --force. --dry-run shows what would\n"
+	"           be removed and killed.\n";
+
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  0  done\n"
+	"  1  show: a layout cannot be made here; cleanup: some cgroups could not be removed\n"
+	"  2  bad input\n";
 
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
-	".\\\" cgscale-cgroup(1) - hand-written text; OPTIONS is generated from the\n"
-	".\\\" run option table at build time.\n"
+	".\\\" cgscale-cgroup(1) - hand-written text; SYNOPSIS, DESCRIPTION's list,\n"
+	".\\\" OPTIONS and EXIT STATUS are generated from the --help text and the\n"
+	".\\\" option tables at build time.\n"
 	".TH CGSCALE\\-CGROUP 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
 	".SH NAME\n"
 	"cgscale\\-cgroup \\- show the cgroups a run would create, or clean up a killed run's\n"
 	".SH SYNOPSIS\n"
-	".B cgscale cgroup show\n"
-	".RI [ \"run options\" ]\n"
-	".RI [ TEST ...]\n"
-	".br\n"
-	".B cgscale cgroup cleanup\n"
-	".RB [ \\-\\-dry\\-run ]\n"
-	".RB [ \\-\\-force ]\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
-	".TP\n"
+	"@HELP_HEAD@\n"
+	".PP\n"
 	".B show\n"
-	"prints the cgroup file systems of this machine and, per layout of\n"
-	".BR \\-\\-cgroup\\-depth ,\n"
-	"the tree of cgroups\n"
-	".B cgscale run\n"
-	"would create with these options, where, and with which knobs.\n"
-	"It creates nothing and needs no privileges.\n"
-	"It takes every option of\n"
+	"needs no privileges and takes every option of\n"
 	".BR cgscale\\-run (1);\n"
-	"those that shape the cgroups are\n"
+	"it prints the tree per layout of\n"
 	".BR \\-\\-cgroup\\-depth ,\n"
-	".BR \\-\\-cgroup\\-parent ,\n"
-	".BR \\-\\-cgroup\\-set ,\n"
-	".BR \\-\\-cgroup\\-leaf ,\n"
-	".B \\-t\n"
-	"and\n"
-	".BR \\-\\-mode .\n"
-	".TP\n"
+	"where, and with which knobs.\n"
 	".B cleanup\n"
-	"removes the cgroups of cgscale runs that were killed (SIGKILL, a crash):\n"
-	"only those named cgscale\\-* that carry the marker of a runner that is\n"
-	"gone; never anything else.\n"
-	"The dead run's workers in them are killed; a cgroup that holds any other\n"
-	"process (one a person moved there) is kept and its pids named, unless\n"
-	".BR \\-\\-force .\n"
-	".B \\-\\-dry\\-run\n"
-	"only lists what would be removed and killed.\n"
-	"Removing needs root.\n"
+	"removes what a SIGKILL or a crash left; removing needs root.\n"
 	".SH OPTIONS\n"
 	".B cleanup\n"
 	"takes the cleanup options;\n"
@@ -86,9 +68,7 @@ static const char man[] =
 	"takes the run options, those of\n"
 	".BR cgscale\\-run (1).\n"
 	"@OPTIONS@\n"
-	".SH EXIT STATUS\n"
-	"0; 1 when a layout cannot be made here (show) or some cgroups could not\n"
-	"be removed (cleanup); 2 for bad input.\n"
+	"@HELP_TAIL@\n"
 	".SH EXAMPLES\n"
 	".EX\n"
 	"cgscale cgroup show \\-\\-cgroup\\-depth 0,3 \\-\\-cgroup\\-set 1:memory.max=1G \\-t 4\n"
@@ -172,6 +152,7 @@ static const struct cgs_command cleanup_cmd = {
 	.name = "cgroup cleanup",
 	.opts = { "cleanup options", cleanup_opts, ARRAY_SIZE(cleanup_opts), NULL },
 	.help_head = help_head,
+	.help_tail = help_tail,
 	.help_omits_opts = true,
 	.err_who = "cgroup cleanup",
 };
@@ -250,16 +231,42 @@ static size_t doc_sets(enum cgs_doc_use use, struct cgs_optset *sets, size_t max
 	return n;
 }
 
-/* Completion: the subcommands, and cleanup's options. */
+/* bash: the subcommands, and cleanup's options. */
 static void complete_head(FILE *out)
 {
 	fputs("\tif [ \"$cmd\" = cgroup ]; then\n"
-	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	      "\t\tif [ \"$cword\" -eq 2 ]; then\n"
 	      "\t\t\tCOMPREPLY=($(compgen -W \"show cleanup --help\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n"
-	      "\t\tif [ \"${COMP_WORDS[2]}\" = cleanup ]; then\n"
+	      "\t\tif [ \"${words[2]}\" = cleanup ]; then\n"
 	      "\t\t\tCOMPREPLY=($(compgen -W \"--help", out);
 	cgs_opt_words(&cleanup_cmd.opts, out);
 	fputs("\" -- \"$cur\"))\n\t\t\treturn\n\t\tfi\n\tfi\n", out);
+}
+
+/* zsh: the subcommands, then cleanup's options or show's (run's). */
+static void complete_zsh(FILE *out)
+{
+	struct cgs_optset sets[CGS_RUN_MAX_SETS];
+	size_t n = cgs_run_own_optsets(NULL, sets);
+
+	fputs("\t(cgroup)\n"
+	      "\t\tif (( CURRENT == 2 )); then\n"
+	      "\t\t\tlocal -a subs\n"
+	      "\t\t\tsubs=('show:print the cgroups a run with these options would create'\n"
+	      "\t\t\t      'cleanup:remove the cgroups of cgscale runs that were killed')\n"
+	      "\t\t\t_describe -t commands 'cgroup command' subs && ret=0\n"
+	      "\t\t\treturn ret\n\t\tfi\n"
+	      "\t\tlocal sub=$words[2]\n\t\tshift words\n\t\t(( CURRENT-- ))\n"
+	      "\t\tcase $sub in\n"
+	      "\t\t(cleanup)\n\t\t\t_arguments -s -S : \\\n"
+	      "\t\t\t'(- *)--help[print the help and exit]' \\\n", out);
+	cgs_opt_zsh_specs(&cleanup_cmd.opts, NULL, out);
+	fputs("\t\t\t&& ret=0 ;;\n"
+	      "\t\t(show)\n\t\t\t_arguments -s -S : \\\n"
+	      "\t\t\t'(- *)--help[print the help and exit]' \\\n", out);
+	for (size_t i = 0; i < n; i++)
+		cgs_opt_zsh_specs(&sets[i], CGS_COMPLETE_RUN_VALUES, out);
+	fputs("\t\t\t'*:test:_cgscale_tests' \\\n\t\t\t&& ret=0 ;;\n\t\tesac ;;\n", out);
 }
 
 const struct cgs_command cgs_cmd_cgroup = {
@@ -268,9 +275,11 @@ const struct cgs_command cgs_cmd_cgroup = {
 	.fn = cmd_cgroup,
 	.doc_sets = doc_sets,
 	.help_head = help_head,
+	.help_tail = help_tail,
 	.help_omits_opts = true,
 	.man = man,
 	.complete_args = CGS_COMPLETE_WORKLOADS,
-	.complete_prev = CGS_COMPLETE_RUN_PREV,
+	.complete_values = CGS_COMPLETE_RUN_VALUES,
 	.complete_head = complete_head,
+	.complete_zsh = complete_zsh,
 };

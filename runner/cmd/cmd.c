@@ -7,6 +7,21 @@
 
 #include "lib/util.h"
 #include "runner/cmd/cmd.h"
+#include "runner/run/run.h"
+
+_Static_assert(CGS_CMD_MAX_DOC_SETS >= CGS_RUN_MAX_SETS + 2,
+	       "run's tables and cleanup's beside them must fit");
+
+size_t cgs_cmd_doc_sets(const struct cgs_command *c, enum cgs_doc_use use,
+			struct cgs_optset *sets)
+{
+	if (c->doc_sets)
+		return c->doc_sets(use, sets, CGS_CMD_MAX_DOC_SETS);
+	if (!c->opts.nopts)
+		return 0;
+	sets[0] = c->opts;
+	return 1;
+}
 
 void cgs_cmd_help(const struct cgs_command *c, const struct cgs_optset *sets,
 		  size_t nsets, FILE *out)

@@ -23,11 +23,9 @@ enum cgs_doc_use { CGS_DOC_MAN, CGS_DOC_COMPLETION };
 
 /* complete_args: the positional arguments are workload names. */
 #define CGS_COMPLETE_WORKLOADS "@WORKLOADS@"
-/* complete_prev of the commands that take run's options: -e completes
- * from `cgscale events`, --cgroup-parent from nothing. */
-#define CGS_COMPLETE_RUN_PREV \
-	"\t\t-e|--events) _cgscale_events \"${COMP_WORDS[0]}\" \"$cur\"; return ;;\n" \
-	"\t\t--cgroup-parent) return ;;\n"
+/* complete_values of the commands that take run's options: -e completes
+ * from `cgscale events` here, --cgroup-parent from nothing. */
+#define CGS_COMPLETE_RUN_VALUES "events=events\ncgroup-parent=none\n"
 
 struct cgs_command {
 	const char *name;        /* cgscale NAME; its page is cgscale-NAME(1) */
@@ -45,15 +43,22 @@ struct cgs_command {
 	void (*help_more)(FILE *out);
 	bool help_omits_opts;    /* the head names them instead ([run options]) */
 	const char *err_who;     /* errors say "cgscale WHO: "; NULL: "cgscale: " */
-	/* the page: roff, with the lines @OPTIONS@ (the tables of doc_sets,
-	 * else opts), @WORKLOADS@, @COMMANDS@, @SEEALSO@ (the command list)
-	 * and @VERSION@ anywhere replaced */
+	/* the page: roff, with the lines @SYNOPSIS@ (help_head's usage
+	 * lines), @HELP_HEAD@ (the rest of help_head), @OPTIONS@ (the tables
+	 * of doc_sets, else opts), @HELP_MORE@ and @HELP_TAIL@ (what --help
+	 * prints after the tables), @WORKLOADS@, @COMMANDS@, @SEEALSO@ (the
+	 * command list) and @VERSION@ anywhere replaced; the help texts keep
+	 * to the shapes of lib/helpman.h, so the page holds all of --help */
 	const char *man;
-	/* bash: compgen arguments of the positional arguments ("-f": files,
-	 * CGS_COMPLETE_WORKLOADS), NULL: none; more `case "$prev"` arms;
-	 * lines before the `case "$cmd"` of every command */
-	const char *complete_args, *complete_prev;
+	/* completion: the positional arguments ("-f": files,
+	 * CGS_COMPLETE_WORKLOADS), NULL: none; the options whose values the
+	 * tables do not say, "NAME=KIND" lines, KIND "events" (a comma list
+	 * of `cgscale events`) or "none"; bash lines before the `case "$cmd"`
+	 * of every command, and zsh's whole arm of this command (both for a
+	 * command with subcommands) */
+	const char *complete_args, *complete_values;
 	void (*complete_head)(FILE *out);
+	void (*complete_zsh)(FILE *out);
 };
 
 /* The commands and the top page, as main() and gendoc.c take them. */
@@ -61,12 +66,23 @@ struct cgs_cmdtab {
 	const struct cgs_command *const *cmds;
 	size_t n;
 	const char *man;         /* cgscale(1) */
+	/* `cgscale --help`: the head, the commands, the tail */
+	const char *help_head, *help_tail;
 };
 
 /* Each command's row: cgs_cmd_NAME, defined in runner/cmd/NAME.c. */
 #define CGS_COMMAND(n) extern const struct cgs_command cgs_cmd_##n;
 #include "runner/cmd/commands.h"
 #undef CGS_COMMAND
+
+/* At most this many tables a command documents (run's and the
+ * workloads'; cmd.c checks it against CGS_RUN_MAX_SETS). */
+#define CGS_CMD_MAX_DOC_SETS 128
+
+/* The option tables of @c for @use into @sets (CGS_CMD_MAX_DOC_SETS of
+ * them): doc_sets, else opts; returns how many. */
+size_t cgs_cmd_doc_sets(const struct cgs_command *c, enum cgs_doc_use use,
+			struct cgs_optset *sets);
 
 /* Every command of commands.h, in its order (commands.c). */
 extern const struct cgs_cmdtab cgs_cmdtab;

@@ -15,8 +15,22 @@ static const struct cgs_command *const commands[] = {
 #undef CGS_COMMAND
 };
 
-/* cgscale(1): hand-written text; the commands, their summaries and pages
- * and the workloads are generated (gendoc.c). */
+/* `cgscale --help` around the list of commands, and cgscale(1)'s
+ * synopsis and first paragraph (lib/helpman.h). */
+static const char top_help_head[] =
+	"usage: cgscale COMMAND [options] [args]\n"
+	"       cgscale --version\n"
+	"       cgscale --help\n"
+	"\n"
+	"A will-it-scale style microbenchmark suite for the Linux memory-management\n"
+	"and memory-cgroup paths.\n";
+
+static const char top_help_tail[] =
+	"\n'cgscale COMMAND --help' explains a command's options; each command has\n"
+	"its manual page, cgscale-COMMAND(1).\n";
+
+/* cgscale(1): hand-written text; the synopsis, the commands, their
+ * summaries and pages and the workloads are generated (gendoc.c). */
 static const char top_man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
 	".\\\" cgscale(1) - hand-written text; the command list is generated from\n"
@@ -25,15 +39,10 @@ static const char top_man[] =
 	".SH NAME\n"
 	"cgscale \\- scalability microbenchmarks of Linux memory management and memory cgroups\n"
 	".SH SYNOPSIS\n"
-	".B cgscale\n"
-	".I COMMAND\n"
-	".RI [ options ]\n"
-	".RI [ args ]\n"
-	".br\n"
-	".B cgscale \\-\\-version\n"
-	".br\n"
-	".B cgscale \\-\\-help\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
+	"@HELP_HEAD@\n"
+	".PP\n"
 	".B cgscale\n"
 	"runs will\\-it\\-scale style workloads (page faults, fallocate, statistics\n"
 	"reads, sendfile, remap) at a series of task counts, as processes and as\n"
@@ -42,10 +51,7 @@ static const char top_man[] =
 	"Result files of two kernels (or two cgroup layouts) are then compared\n"
 	"with statistics made for A/B tests, exported for R or pandas, or drawn\n"
 	"into a self\\-contained HTML report.\n"
-	".PP\n"
-	"Every command explains its options with\n"
-	".BR \"cgscale COMMAND \\-\\-help\" ;\n"
-	"each has its own manual page.\n"
+	"@HELP_TAIL@\n"
 	".SH COMMANDS\n"
 	"@COMMANDS@\n"
 	".SH WORKLOADS\n"
@@ -88,15 +94,43 @@ static const char top_man[] =
 	"cgscale run \\-t 1,2,4 \\-r 3 \\-o new.json page_fault1\n"
 	"cgscale compare base.json new.json\n"
 	".EE\n"
+	".PP\n"
+	"Find the kernel commit that made it slower, each step built, booted in a\n"
+	"virtual machine, measured and compared (see\n"
+	".BR cgscale\\-compare (1)):\n"
+	".PP\n"
+	".EX\n"
+	"git bisect run /usr/share/cgscale/kernel\\-bisect\\-step.sh base.json page_fault1\n"
+	".EE\n"
 	".SH FILES\n"
+	"The Debian package installs the documentation under\n"
+	".IR /usr/share/doc/cgscale/ ,\n"
+	"the larger files compressed (read them with zless);\n"
+	".B make install\n"
+	"puts the same files, uncompressed, in\n"
+	".IR PREFIX /share/doc/cgscale/\n"
+	"(PREFIX is /usr/local unless given).\n"
 	".TP\n"
-	".I /usr/share/doc/cgscale/\n"
-	"README.md, SCHEMA.md (the result file format), COMPARE.md (how\n"
-	"compare decides), and docs/ (the manual, one page a topic).\n"
+	".I /usr/share/doc/cgscale/README.md.gz\n"
+	"what cgscale measures, how to run and compare, LKP and CI\n"
+	".TP\n"
+	".I /usr/share/doc/cgscale/SCHEMA.md.gz\n"
+	"the result file format\n"
+	".TP\n"
+	".I /usr/share/doc/cgscale/COMPARE.md.gz\n"
+	"how compare decides: the statistics, the verdicts, the exit status\n"
+	".TP\n"
+	".I /usr/share/doc/cgscale/docs/\n"
+	"the manual, one page a topic (*.md, the longer ones *.md.gz)\n"
+	".TP\n"
+	".I /usr/share/cgscale/kernel\\-bisect\\-step.sh\n"
+	"one step of a kernel bisection: build, boot, measure, compare\n"
 	".SH SEE ALSO\n"
 	"@SEEALSO@\n";
 
-const struct cgs_cmdtab cgs_cmdtab = { commands, ARRAY_SIZE(commands), top_man };
+const struct cgs_cmdtab cgs_cmdtab = {
+	commands, ARRAY_SIZE(commands), top_man, top_help_head, top_help_tail,
+};
 
 const struct cgs_command *cgs_cmd_find(const struct cgs_cmdtab *t,
 				       const char *name)
@@ -109,10 +143,9 @@ const struct cgs_command *cgs_cmd_find(const struct cgs_cmdtab *t,
 
 void cgs_cmd_top_usage(const struct cgs_cmdtab *t, FILE *out)
 {
-	fprintf(out, "usage: cgscale COMMAND [options] [args]\n\n"
-		     "A will-it-scale style microbenchmark suite for the Linux memory-management\n"
-		     "and memory-cgroup paths.\n\ncommands:\n");
+	fputs(t->help_head ? t->help_head : "", out);
+	fputs("\ncommands:\n", out);
 	for (size_t i = 0; i < t->n; i++)
 		fprintf(out, "  %-10s %s\n", t->cmds[i]->name, t->cmds[i]->summary);
-	fprintf(out, "\n'cgscale COMMAND --help' explains a command's options.\n");
+	fputs(t->help_tail ? t->help_tail : "", out);
 }

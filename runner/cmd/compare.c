@@ -100,123 +100,111 @@ static const char help_head[] =
 	"                (\"needs N runs a side\"), a CI across +-T, or a CI beyond it\n"
 	"                with p >= --alpha\n"
 	"REGRESSION and IMPROVEMENT also need the test's p below --alpha (the\n"
-	"secondary metrics: the Benjamini-Hochberg q).\n";
+	"secondary metrics: the Benjamini-Hochberg q).\n"
+	"results/COMPARE.md (installed with the documentation) says how to read the\n"
+	"output and which statistics are used.\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"
-	"  0  no REGRESSION\n"
-	"  1  at least one REGRESSION\n"
-	"  2  bad usage or unreadable input (corrupt, foreign or newer file, no measured point)\n"
-	"  3  incomparable inputs (a critical environment field differs, no point in common)\n"
-	"  4  no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with --fail-on-inconclusive\n"
-	"  with --bisect: 0 good, 1 bad, 125 skip (undecided, unreadable or incomparable),\n"
-	"  128 bad usage (aborts git bisect run)\n"
-	"\nSee results/COMPARE.md for how to read the output and the statistics used.\n";
+	"  0    no REGRESSION\n"
+	"  1    at least one REGRESSION\n"
+	"  2    bad usage or unreadable input (corrupt, foreign or newer file, no measured point)\n"
+	"  3    incomparable inputs (a critical environment field differs, no point in common)\n"
+	"  4    no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with --fail-on-inconclusive\n"
+	"With --bisect, the codes of git bisect run:\n"
+	"  0    good: no REGRESSION, and every verdict decided\n"
+	"  1    bad: a REGRESSION\n"
+	"  125  skip: INCONCLUSIVE or NOISY verdicts, unreadable or incomparable input\n"
+	"  128  bad usage, which aborts git bisect run\n"
+	"A kernel bisection builds, boots and measures each commit before this\n"
+	"compare; scripts/kernel-bisect-step.sh does it all (installed in\n"
+	"/usr/share/cgscale/; see the EXAMPLES of cgscale-compare(1)).\n";
 
-/* --help after the options: the metrics, from their table. */
+/* --help after the options: the metrics, from their table, in columns. */
 static void help_metrics(FILE *out)
 {
-	fprintf(out, "\nmetrics:\n");
+	const struct cmp_metric *t = cmp_base_metrics;
+	int wn = 8, wu = 4, wc = 0;  /* "aux.NAME", "UNIT" */
+
 	for (size_t m = 0; m < cmp_nbase_metrics; m++) {
-		const struct cmp_metric *mt = &cmp_base_metrics[m];
+		int n = t[m].name ? (int)strlen(t[m].name) : 0;
+		int u = t[m].unit ? (int)strlen(t[m].unit) : 0;
+
+		wn = n > wn ? n : wn;
+		wu = u > wu ? u : wu;
+	}
+	for (int c = 0; c < CMP_NCLASS; c++)
+		wc = (int)strlen(cmp_class_names[c]) > wc ? (int)strlen(cmp_class_names[c]) : wc;
+	fprintf(out, "\nmetrics:\n"
+		     "Each metric's name, unit, class (whose T applies: --threshold,\n"
+		     "--threshold-secondary, --threshold-tail) and which way is better.\n");
+	for (size_t m = 0; m < cmp_nbase_metrics; m++) {
+		const struct cmp_metric *mt = &t[m];
 
 		if (!mt->name)   /* where the inputs' aux counters go */
-			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", "aux.NAME", "UNIT",
-				cmp_class_names[mt->cls], "higher",
+			fprintf(out, "  %-*s  %-*s  %-*s  higher is better; %s\n", wn, "aux.NAME",
+				wu, "UNIT", wc, cmp_class_names[mt->cls],
 				"each aux counter of the inputs per task, in the unit its result gives "
 				"(sendfile's aux.rx_bytes, remap's aux.passes)");
 		else
-			fprintf(out, "  %-14s %-6s %-9s %s is better; %s\n", mt->name, mt->unit,
-				cmp_class_names[mt->cls], mt->dir > 0 ? "higher" : "lower",
-				mt->desc);
+			fprintf(out, "  %-*s  %-*s  %-*s  %s is better; %s\n", wn, mt->name,
+				wu, mt->unit, wc, cmp_class_names[mt->cls],
+				mt->dir > 0 ? "higher" : "lower", mt->desc);
 	}
 }
 
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
-	".\\\" cgscale-compare(1) - hand-written text; OPTIONS is generated from the\n"
-	".\\\" option table at build time.\n"
+	".\\\" cgscale-compare(1) - hand-written text; SYNOPSIS, DESCRIPTION's first\n"
+	".\\\" part, OPTIONS, METRICS and EXIT STATUS are generated from the --help\n"
+	".\\\" text, the option table and the metrics table at build time.\n"
 	".TH CGSCALE\\-COMPARE 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
 	".SH NAME\n"
 	"cgscale\\-compare \\- compare result files: statistics, verdicts, CI exit codes\n"
 	".SH SYNOPSIS\n"
-	".B cgscale compare\n"
-	".RI [ options ]\n"
-	".I BASE NEW\n"
-	".RI [ NEW ...]\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
-	".B cgscale compare\n"
-	"puts result files side by side.\n"
-	"Each side is a result file or a directory of them (searched recursively\n"
-	"for *.json): all the runs of that side.\n"
-	".I BASE\n"
-	"is the baseline; each\n"
-	".I NEW\n"
-	"side gets its own columns.\n"
-	"Runs are grouped by point (test, mode, tasks, cgroup layout, workload\n"
-	"options); one run is one value.\n"
+	"@HELP_HEAD@\n"
 	".PP\n"
-	"For every point and metric it gives the % change of the mean (plain:\n"
-	"+ means the value went up, and a word says whether that is better or\n"
-	"worse for the metric) with its confidence interval (the exact\n"
-	"Hodges\\-Lehmann rank interval of the Mann\\-Whitney U test, exact for\n"
-	"small samples; with \\-\\-welch, the Welch t interval of the log ratio;\n"
-	"on the invocations' means when a side has several invocations),\n"
-	"Benjamini\\-Hochberg q\\-values for the secondary metrics, and a verdict.\n"
-	"REGRESSION and IMPROVEMENT also need the test's p (the secondary\n"
-	"metrics' q) below \\-\\-alpha:\n"
-	".TP\n"
-	".B REGRESSION\n"
-	"the CI lies entirely beyond T on the worse side: below \\-T when higher\n"
-	"is better, above +T when lower is better\n"
-	".TP\n"
-	".B IMPROVEMENT\n"
-	"the CI lies entirely beyond T on the better side\n"
-	".TP\n"
-	".B NOISY\n"
-	"a side's coefficient of variation is above \\-\\-max\\-cov\n"
-	".TP\n"
-	".B NO_CHANGE\n"
-	"the CI lies within \\(+-T\n"
-	".TP\n"
-	".B INCONCLUSIVE\n"
-	"anything else: too few runs a side for a p below \\-\\-alpha (\"needs N\n"
-	"runs a side\"), a CI across \\(+-T, or a CI beyond it with p at or above\n"
-	"\\-\\-alpha\n"
-	".PP\n"
-	"COMPARE.md, installed with the documentation, explains the statistics.\n"
+	"For every point and metric the change is that of the mean, with its\n"
+	"confidence interval: the exact Hodges\\-Lehmann rank interval of the\n"
+	"Mann\\-Whitney U test, exact for small samples; with \\-\\-welch, the Welch t\n"
+	"interval of the log ratio; on the invocations' means when a side has\n"
+	"several invocations.\n"
+	"The secondary metrics get Benjamini\\-Hochberg q\\-values, so that the many\n"
+	"of them do not raise the false discovery rate.\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
-	".SH EXIT STATUS\n"
-	".TP\n"
-	".B 0\n"
-	"no REGRESSION\n"
-	".TP\n"
-	".B 1\n"
-	"at least one REGRESSION\n"
-	".TP\n"
-	".B 2\n"
-	"bad usage or unreadable input\n"
-	".TP\n"
-	".B 3\n"
-	"incomparable inputs (a critical environment field differs, no point in common)\n"
-	".TP\n"
-	".B 4\n"
-	"no REGRESSION, but INCONCLUSIVE or NOISY verdicts, with \\-\\-fail\\-on\\-inconclusive\n"
-	".PP\n"
-	"With\n"
-	".BR \\-\\-bisect :\n"
-	"0 good, 1 bad, 125 skip, 128 bad usage (aborts git bisect run).\n"
+	"@HELP_MORE@\n"
+	"@HELP_TAIL@\n"
 	".SH EXAMPLES\n"
 	".EX\n"
 	"cgscale compare base/ new/\n"
 	"cgscale compare \\-\\-format json \\-\\-junit junit.xml base.json new.json\n"
-	"git bisect run sh \\-c 'make && ./cgscale run \\-r 5 \\-o new.json page_fault1 && ./cgscale compare \\-\\-bisect base.json new.json'\n"
 	".EE\n"
+	".PP\n"
+	"A kernel bisection: measure the good kernel once, the way every step will\n"
+	"(here built and booted with virtme\\-ng), then let git bisect run build,\n"
+	"boot, measure and compare each commit; the script turns build failures\n"
+	"and kernels that do not boot or measure into skips, and a REGRESSION of\n"
+	"per_task_ops into bad:\n"
+	".PP\n"
+	".EX\n"
+	"cd linux && git checkout v6.8\n"
+	"/usr/share/cgscale/kernel\\-bisect\\-step.sh \\-\\-baseline ~/base.json page_fault2\n"
+	"git bisect start v6.9 v6.8\n"
+	"git bisect run /usr/share/cgscale/kernel\\-bisect\\-step.sh ~/base.json page_fault2\n"
+	".EE\n"
+	".PP\n"
+	"On bare metal, where each step installs the kernel and reboots, run the\n"
+	"script by hand after each boot with CGS_BISECT_BUILD=: CGS_BISECT_BOOT=\n"
+	"and \\-\\-mark: it marks the commit good, bad or skip itself.\n"
+	"Its header lists the variables (build and boot commands, run options).\n"
 	".SH SEE ALSO\n"
 	".BR cgscale\\-run (1),\n"
 	".BR cgscale\\-show (1),\n"
-	".BR cgscale\\-report (1)\n";
+	".BR cgscale\\-report (1),\n"
+	".BR git\\-bisect (1)\n";
 
 /* --metrics: the names of the base table are checked here, before any
  * input is read; aux.NAME ones by cmp_analyse, once the inputs say which

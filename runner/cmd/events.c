@@ -15,35 +15,32 @@ static const char help_head[] =
 	"counts each one per task for this user, and their unit masks. Use the names\n"
 	"with 'cgscale run -e'.\n";
 
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  0  listed\n"
+	"  1  libpfm4 does not initialise here\n"
+	"  2  bad usage\n";
+
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
-	".\\\" cgscale-events(1) - hand-written; the command takes no options.\n"
+	".\\\" cgscale-events(1) - hand-written; SYNOPSIS, the first paragraph and\n"
+	".\\\" EXIT STATUS are generated from the --help text. No options.\n"
 	".TH CGSCALE\\-EVENTS 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
 	".SH NAME\n"
 	"cgscale\\-events \\- list the perf events libpfm4 knows here\n"
 	".SH SYNOPSIS\n"
-	".B cgscale events\n"
-	".RI [ PATTERN ]\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
-	".B cgscale events\n"
-	"lists the PMUs libpfm4 detects on this machine and their events whose\n"
-	"name (PMU::EVENT) contains\n"
-	".I PATTERN\n"
-	"(case\\-insensitive;\n"
-	".BR * ,\n"
-	".B ?\n"
-	"and\n"
-	".B []\n"
-	"glob), with whether the kernel counts each one per task for this user,\n"
-	"and their unit masks.\n"
+	"@HELP_HEAD@\n"
+	".PP\n"
 	"Give the names to\n"
 	".B cgscale run \\-e\n"
-	"as a comma list.\n"
-	".PP\n"
+	"as a comma list; the generic perf:: events also go by their lowercase\n"
+	"names (cycles, instructions:u, page\\-faults), and an event takes a unit\n"
+	"mask after a colon (EVENT:UMASK).\n"
 	"Where the machine has no hardware PMU (many virtual machines), only the\n"
 	"generic perf:: names and software events count, and the list says so.\n"
-	".SH EXIT STATUS\n"
-	"0; 1 when libpfm4 does not initialise; 2 for bad usage.\n"
+	"@HELP_TAIL@\n"
 	".SH EXAMPLES\n"
 	".EX\n"
 	"cgscale events cycles\n"
@@ -72,5 +69,6 @@ const struct cgs_command cgs_cmd_events = {
 	.summary = "list the perf events libpfm4 knows here (for run -e)",
 	.fn = cmd_events,
 	.help_head = help_head,
+	.help_tail = help_tail,
 	.man = man,
 };

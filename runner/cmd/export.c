@@ -43,51 +43,49 @@ static const struct cgs_opt export_opts[] = {
 
 static const char help_head[] =
 	"usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
+	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
 	"Write every observation of the result files as one tidy long table, one row\n"
 	"per value that exists, with the columns: file test mode tasks cgroup options\n"
 	"run status scope task interval phase t_s metric unit value disturbed. scope\n"
 	"'point' rows are the whole point (per run, or per interval when interval is\n"
 	"set); scope 'task' rows are one task in one interval. disturbed is true on the\n"
 	"rows of a run compare leaves out. results/SCHEMA.md lists them all.\n"
+	"Every input is loaded before anything is written.\n"
 	"lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
 	"\n"
-	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
-	"writes the collapsed stacks of a point run with --profile (\"frame;frame count\").\n";
+	"With --folded: the collapsed stacks of a point run with --profile\n"
+	"(\"frame;frame count\"), the runs merged, for flamegraph.pl, inferno or\n"
+	"speedscope.\n";
+
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  0  written\n"
+	"  2  bad usage or an unreadable input (nothing written)\n";
 
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
-	".\\\" cgscale-export(1) - hand-written text; OPTIONS is generated from the\n"
-	".\\\" option table at build time.\n"
+	".\\\" cgscale-export(1) - hand-written text; SYNOPSIS, DESCRIPTION, OPTIONS\n"
+	".\\\" and EXIT STATUS are generated from the --help text and the option table\n"
+	".\\\" at build time.\n"
 	".TH CGSCALE\\-EXPORT 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
 	".SH NAME\n"
 	"cgscale\\-export \\- write result files as one tidy long table for R, pandas, gnuplot\n"
 	".SH SYNOPSIS\n"
-	".B cgscale export\n"
-	".RB [ \\-\\-format \" \" tsv | csv | json\\-lines | lkp\\-stats ]\n"
-	".IR FILE | DIR ...\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
-	".B cgscale export\n"
-	"writes every observation of the result files as one tidy long table, one\n"
-	"row per value that exists, with the columns\n"
-	".IP\n"
-	"file test mode tasks cgroup options run status scope task interval phase t_s metric unit value disturbed\n"
+	"@HELP_HEAD@\n"
 	".PP\n"
-	"Rows of scope \"point\" are the whole point (per run, or per interval when\n"
-	"interval is set); rows of scope \"task\" are one task in one interval.\n"
-	"disturbed is true on every row of a run that compare leaves out as\n"
-	"disturbed (filter on it for the same means), false on the others.\n"
-	"SCHEMA.md, installed with the documentation, lists them all.\n"
-	"Every input is loaded before anything is written.\n"
-	".B lkp\\-stats\n"
-	"prints the key: value lines of LKP's cgscale program (one test).\n"
+	"SCHEMA.md is installed with the documentation (see\n"
+	".BR cgscale (1),\n"
+	"FILES).\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
-	".SH EXIT STATUS\n"
-	"0, or 2 for bad usage or an unreadable input.\n"
+	"@HELP_TAIL@\n"
 	".SH EXAMPLES\n"
 	".EX\n"
 	"cgscale export base.json new.json > all.tsv\n"
 	"cgscale export \\-\\-format csv results/runs/ > all.csv\n"
+	"cgscale export \\-\\-folded \\-\\-point page_fault1:process:4 prof.json | flamegraph.pl > fg.svg\n"
 	".EE\n"
 	".SH SEE ALSO\n"
 	".BR cgscale\\-show (1),\n"
@@ -173,6 +171,7 @@ const struct cgs_command cgs_cmd_export = {
 	.fn = cmd_export,
 	.opts = { "export options", export_opts, ARRAY_SIZE(export_opts), NULL },
 	.help_head = help_head,
+	.help_tail = help_tail,
 	.err_who = "export",
 	.man = man,
 	.complete_args = "-f",

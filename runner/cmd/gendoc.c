@@ -1,38 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * gendoc.c - cgscale's man pages and bash completion, generated at build
- * time from the command table (cmd.h: each command's page text, option
- * tables and completion hints), the option tables that drive parsing and
- * --help, and the workload registry; never a second copy of them. The
- * Makefile runs the hidden commands `cgscale --gen-man PAGE` (and
- * `--gen-man --list` for the names of the pages) and
- * `cgscale --gen-completion bash`.
+ * gendoc.c - cgscale's man pages, generated at build time from the command
+ * table (cmd.h: each command's page text and option tables), the --help
+ * texts and option tables that drive parsing and --help, and the workload
+ * registry; never a second copy of them. The Makefile runs the hidden
+ * command `cgscale --gen-man PAGE` (and `--gen-man --list` for the names
+ * of the pages); gencomp.c makes the completion the same way.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/helpman.h"
 #include "lib/optdoc.h"
 #include "lib/util.h"
 #include "lib/version.h"
 #include "runner/cmd/gendoc.h"
-#include "runner/run/run.h"
 #include "tests/workload.h"
-
-/* run's own sets and one a workload, and cleanup's beside them */
-#define MAX_SETS (CGS_RUN_MAX_SETS + 2)
-
-/* The option tables of @c for @use into @sets; returns how many. */
-static size_t cmd_sets(const struct cgs_command *c, enum cgs_doc_use use,
-		       struct cgs_optset *sets)
-{
-	if (c->doc_sets)
-		return c->doc_sets(use, sets, MAX_SETS);
-	if (!c->opts.nopts)
-		return 0;
-	sets[0] = c->opts;
-	return 1;
-}
 
 static void man_commands(const struct cgs_cmdtab *t, FILE *out)
 {
@@ -85,28 +70,66 @@ static bool is_marker(const char *line, size_t len, const char *marker)
 	return len == strlen(marker) + 1 && !memcmp(line, marker, len - 1);
 }
 
+/* What c->help_more (a function) writes to --help, as roff. */
+static void man_help_more(const struct cgs_command *c, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!c || !c->help_more)
+		return;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return;
+	c->help_more(f);
+	if (!fclose(f))
+		cgs_help_man(buf, out);
+	free(buf);
+}
+
+/* The line @l of @len bytes, a marker or text, of the page of @c (NULL:
+ * the top page of @t). */
+static void put_page_line(const char *l, size_t len, const struct cgs_command *c,
+			  const struct cgs_cmdtab *t, FILE *out)
+{
+	const char *head = c ? c->help_head : t->help_head;
+	const char *tail = c ? c->help_tail : t->help_tail;
+
+	if (is_marker(l, len, "@OPTIONS@")) {
+		struct cgs_optset sets[CGS_CMD_MAX_DOC_SETS];
+		size_t nsets = c ? cgs_cmd_doc_sets(c, CGS_DOC_MAN, sets) : 0;
+
+		for (size_t i = 0; i < nsets; i++)
+			cgs_opt_man(&sets[i], out);
+	} else if (is_marker(l, len, "@SYNOPSIS@")) {
+		cgs_help_synopsis(head ? head : "", out);
+	} else if (is_marker(l, len, "@HELP_HEAD@")) {
+		cgs_help_man(head ? head : "", out);
+	} else if (is_marker(l, len, "@HELP_MORE@")) {
+		man_help_more(c, out);
+	} else if (is_marker(l, len, "@HELP_TAIL@")) {
+		cgs_help_man(tail ? tail : "", out);
+	} else if (is_marker(l, len, "@COMMANDS@")) {
+		man_commands(t, out);
+	} else if (is_marker(l, len, "@SEEALSO@")) {
+		man_see_also(t, out);
+	} else if (is_marker(l, len, "@WORKLOADS@")) {
+		man_workloads(out);
+	} else {
+		put_line(l, len, out);
+	}
+}
+
 /* The page @text of @c (NULL: the top page) with its markers expanded. */
 static void put_page(const char *text, const struct cgs_command *c,
 		     const struct cgs_cmdtab *t, FILE *out)
 {
-	struct cgs_optset sets[MAX_SETS];
-	size_t nsets = c ? cmd_sets(c, CGS_DOC_MAN, sets) : 0;
-
 	while (*text) {
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) + 1 : strlen(text);
 
-		if (is_marker(text, len, "@OPTIONS@"))
-			for (size_t i = 0; i < nsets; i++)
-				cgs_opt_man(&sets[i], out);
-		else if (is_marker(text, len, "@COMMANDS@"))
-			man_commands(t, out);
-		else if (is_marker(text, len, "@SEEALSO@"))
-			man_see_also(t, out);
-		else if (is_marker(text, len, "@WORKLOADS@"))
-			man_workloads(out);
-		else
-			put_line(text, len, out);
+		put_page_line(text, len, c, t, out);
 		text += len;
 	}
 }
@@ -128,85 +151,5 @@ int cgs_gen_man(const char *page, const struct cgs_cmdtab *t, FILE *out)
 		return 2;
 	}
 	put_page(c ? c->man : t->man, c, t, out);
-	return fflush(out) ? 1 : 0;
-}
-
-/* The case arm of command @c: values of its options, then options or its
- * positional arguments; nothing when it has neither. @wl: the compgen
- * arguments of the workloads. */
-static void bash_cmd(const struct cgs_command *c, const char *wl, FILE *out)
-{
-	struct cgs_optset sets[MAX_SETS];
-	size_t n = cmd_sets(c, CGS_DOC_COMPLETION, sets);
-	const char *pos = c->complete_args;
-
-	if (pos && !strcmp(pos, CGS_COMPLETE_WORKLOADS))
-		pos = wl;
-	if (!n && !pos)
-		return;
-	fprintf(out, "\t%s)\n\t\tcase \"$prev\" in\n", c->name);
-	if (c->complete_prev)
-		fputs(c->complete_prev, out);
-	for (size_t i = 0; i < n; i++)
-		cgs_opt_bash_values(&sets[i], out);
-	fputs("\t\tesac\n\t\tcase \"$cur\" in\n\t\t-*) COMPREPLY=($(compgen -W \"--help", out);
-	for (size_t i = 0; i < n; i++)
-		cgs_opt_words(&sets[i], out);
-	fputs("\" -- \"$cur\")) ;;\n", out);
-	if (pos)
-		fprintf(out, "\t\t*) %sCOMPREPLY=($(compgen %s -- \"$cur\")) ;;\n",
-			strcmp(pos, "-f") ? "" : "compopt -o filenames 2>/dev/null; ", pos);
-	fputs("\t\tesac ;;\n", out);
-}
-
-static const char bash_events[] =
-	"# -e takes a comma list of event names; they come from 'cgscale events'\n"
-	"# on this machine, when asked for.\n"
-	"_cgscale_events()\n{\n"
-	"\tlocal pre= cur=$2 ev\n"
-	"\tcase $cur in *,*) pre=${cur%,*}, cur=${cur##*,} ;; esac\n"
-	"\tev=$(\"$1\" events 2>/dev/null | awk '/^Events/ { on = 1; next } on && /^  [^ ]/ { print $1 }')\n"
-	"\tCOMPREPLY=($(compgen -P \"$pre\" -W \"none default $ev\" -- \"$cur\"))\n}\n\n";
-
-/* compgen's -W "..." of the workload names into @wl; -ENOSPC if too many. */
-static int workload_words(char *wl, size_t len)
-{
-	size_t o = (size_t)snprintf(wl, len, "-W \"");
-
-	for (size_t i = 0; i < cgs_nworkloads && o < len; i++)
-		o += (size_t)snprintf(wl + o, len - o, "%s%s", i ? " " : "",
-				      cgs_workloads[i]->name);
-	if (o + 2 >= len)
-		return -ENOSPC;
-	strcat(wl, "\"");
-	return 0;
-}
-
-int cgs_gen_completion(const char *shell, const struct cgs_cmdtab *t, FILE *out)
-{
-	char wl[4096];
-
-	if (strcmp(shell, "bash")) {
-		cgs_err("--gen-completion: no completion for '%s'; give bash", shell);
-		return 2;
-	}
-	if (workload_words(wl, sizeof(wl)))
-		return 1;
-	fprintf(out, "# bash completion for cgscale %s, generated by 'cgscale --gen-completion bash'\n"
-		     "# from its command and option tables and its workload registry.\n\n%s",
-		CGS_VERSION, bash_events);
-	fputs("_cgscale()\n{\n\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-	      "\tlocal cmd=${COMP_WORDS[1]}\n\tCOMPREPLY=()\n"
-	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n\t\tCOMPREPLY=($(compgen -W \"--help --version", out);
-	for (size_t i = 0; i < t->n; i++)
-		fprintf(out, " %s", t->cmds[i]->name);
-	fputs("\" -- \"$cur\"))\n\t\treturn\n\tfi\n", out);
-	for (size_t i = 0; i < t->n; i++)
-		if (t->cmds[i]->complete_head)
-			t->cmds[i]->complete_head(out);
-	fputs("\tcase \"$cmd\" in\n", out);
-	for (size_t i = 0; i < t->n; i++)
-		bash_cmd(t->cmds[i], wl, out);
-	fputs("\tesac\n}\ncomplete -F _cgscale cgscale\n", out);
 	return fflush(out) ? 1 : 0;
 }

@@ -111,28 +111,28 @@ static const char help_head[] =
 	"run). A directory is read recursively as one set of runs. Disturbed runs are\n"
 	"counted, listed and left out of the figures, unless --keep-disturbed.\n";
 
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  0  printed\n"
+	"  2  bad usage, or an input cannot be read\n";
+
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
-	".\\\" cgscale-show(1) - hand-written; the command takes no options.\n"
+	".\\\" cgscale-show(1) - hand-written; SYNOPSIS, DESCRIPTION, OPTIONS and EXIT\n"
+	".\\\" STATUS are generated from the --help text and the option table.\n"
 	".TH CGSCALE\\-SHOW 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
 	".SH NAME\n"
 	"cgscale\\-show \\- print the summary of result files\n"
 	".SH SYNOPSIS\n"
-	".B cgscale show\n"
-	".RB [ \\-\\-keep\\-disturbed ]\n"
-	".IR FILE | DIR ...\n"
+	"@SYNOPSIS@\n"
 	".SH DESCRIPTION\n"
-	".B cgscale show\n"
-	"prints, for each input, the environment that matters for comparing, and\n"
-	"per point the runs and each metric's mean and coefficient of variation\n"
-	"across runs (one value per run).\n"
-	"A directory is read recursively as one set of runs.\n"
-	"Disturbed runs are counted, listed and left out of the figures, unless\n"
-	".BR \\-\\-keep\\-disturbed .\n"
+	"@HELP_HEAD@\n"
+	".PP\n"
+	"A run is disturbed when the runner saw something else take its CPUs\n"
+	"(steal time, a late sampler); the result file marks it.\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
-	".SH EXIT STATUS\n"
-	"0, or 2 when an input cannot be read.\n"
+	"@HELP_TAIL@\n"
 	".SH EXAMPLES\n"
 	".EX\n"
 	"cgscale show results/runs/\n"
@@ -195,7 +195,7 @@ const struct cgs_command cgs_cmd_show = {
 	.fn = cmd_show,
 	.opts = { "show options", show_opts, ARRAY_SIZE(show_opts), NULL },
 	.help_head = help_head,
-	.help_tail = "\nExit status: 0, or 2 when an input cannot be read.\n",
+	.help_tail = help_tail,
 	.err_who = "show",
 	.man = man,
 	.complete_args = "-f",
