@@ -14,7 +14,11 @@
  * controller's always, plus the hierarchy of each knob's controller. Every
  * cgroup we make carries the "cgscale-" name prefix and the marker xattr
  * trusted.cgscale ("pid=N start=T ..."), and only cgroups with both are
- * ever removed.
+ * ever removed. The run holds a flock on the top cgroup of each tree for
+ * as long as it lives, and every worker records itself in its leaf
+ * (trusted.cgscale.procs): a cgroup is a live run's when its lock is held
+ * or its marker's pid still runs, and the only processes cgscale ever
+ * kills in a cgroup are those it recorded as its own.
  *
  * Every function returns 0 or -errno. libcgroup's positive ECG* codes are
  * translated in cg_lib.c and never leave this module; messages go in the
@@ -31,6 +35,7 @@
 
 #define CG_PREFIX "cgscale-"
 #define CG_MARKER "trusted.cgscale"
+#define CG_PROCS "trusted.cgscale.procs"   /* "PID:START ..." of its workers */
 #define CG_MAX_HIER 16      /* mounted hierarchies we track */
 #define CG_MAX_DEPTH 16     /* --cgroup-depth */
 #define CG_MAX_KNOBS 32     /* --cgroup-set */
@@ -179,6 +184,78 @@ int cg_lib_stat(const char *ctrl, const char *rel, struct cg_kv *kv);
 /* The value of @key in @kv, or -ENOENT. */
 int cg_kv_get(const struct cg_kv *kv, const char *key, int64_t *v);
 
+/* ---- ownership: locks and recorded processes (cg_own.c) ---- */
+
+/* What a marker says: who made the cgroup, and what it enabled in the
+ * parent (v2). */
+struct cg_marker {
+	pid_t pid;
+	unsigned long long start;    /* /proc/PID/stat starttime */
+	unsigned long long pidns;    /* inode of its pid namespace */
+	char enabled[128];           /* "parent_enabled=", comma-separated */
+};
+
+/* Processes a run started, each with its start time (cg_proc_start), so
+ * that a pid used again by another process is not taken for one of them. */
+struct cg_own {
+	unsigned n, cap;
+	pid_t *pid;
+	unsigned long long *start;
+};
+
+/* Add @pid (started at @start; 0: read it now). 0 or -ENOMEM. */
+int cg_own_add(struct cg_own *o, pid_t pid, unsigned long long start);
+
+/* Is @pid one of @o, and still the process that was recorded? */
+bool cg_own_has(const struct cg_own *o, pid_t pid);
+
+/* Add the "PID:START ..." list @text; -EINVAL on anything else. */
+int cg_own_parse(struct cg_own *o, const char *text);
+
+/* Add the processes recorded in cgroup dir @full (CG_PROCS); 0 when it
+ * has no record. */
+int cg_own_read(struct cg_own *o, const char *full);
+
+/* Record process @pid as cgscale's own in cgroup dir @full. 0 or -errno. */
+int cg_own_record(const char *full, pid_t pid);
+
+void cg_own_free(struct cg_own *o);
+
+/* Take a lock on cgroup dir @full, held while this process or a child
+ * that inherits it lives: the fd, or -errno. */
+int cg_lock(const char *full);
+
+/* Whose is the cgroup dir @full marked @m: CG_LIVE (its lock is held, or
+ * the marker's pid still runs), CG_UNKNOWN (made in another pid namespace:
+ * it may run), or CG_GONE, when *@lockfd holds its lock for the caller to
+ * close once done with it. */
+enum cg_life { CG_GONE, CG_LIVE, CG_UNKNOWN };
+enum cg_life cg_owner_state(const char *full, const struct cg_marker *m,
+			    int *lockfd);
+
+/* Told of each process that cgscale did not start and found in a cgroup
+ * it removes (@from): moved to @to, or left there (@to NULL) for @why. */
+typedef void cg_stray_fn(void *arg, const char *from, pid_t pid,
+			 const char *comm, const char *to, const char *why);
+
+/*
+ * Empty cgroup dir @full (of cgroup version @version) before it is
+ * removed. Processes in @own are the run's: they get @ns to leave, then
+ * SIGKILL. Any other is moved to the first of @to[0], @to[1] (cgroup
+ * dirs, NULL: none) that takes it, each told to @stray; one that no
+ * cgroup takes stays, and so does the cgroup. With @kill_all (cleanup
+ * --force) every process is the run's. 0, or -EBUSY when processes stay.
+ */
+struct cg_evict {
+	const struct cg_own *own;
+	bool kill_all;
+	const char *to[2];
+	cg_stray_fn *stray;
+	void *arg;
+};
+int cg_drain(const char *full, int version, int64_t ns,
+	     const struct cg_evict *ev);
+
 /* ---- a tree: the cgroups of one point (cg_tree.c) ---- */
 
 /* What the user asked for, for one layout. */
@@ -202,6 +279,7 @@ struct cg_thier {
 	char enabled[256];           /* v2: what we enabled in the parent */
 	char runner_from[PATH_MAX];  /* v2: where the runner was moved from */
 	char runner_leaf[PATH_MAX];  /* v2: its leaf of our own, or "" */
+	int runner_lock;             /* v2: our lock on it, or -1 */
 };
 
 struct cg_tree {
@@ -217,6 +295,10 @@ struct cg_tree {
 	bool (*made)[CG_MAX_HIER];
 	char marker[160];            /* xattr value */
 	int64_t wait_ns;             /* how long to wait for tasks to leave */
+	int lock[CG_MAX_HIER];       /* our flock on node 0, per hierarchy; -1 */
+	struct cg_own own;           /* the tasks, recorded at the gate */
+	cg_stray_fn *stray;          /* told of each process moved out; NULL */
+	void *stray_arg;
 };
 
 /* The hierarchies @spec needs, without touching anything: memory's plus
@@ -234,9 +316,11 @@ int cg_tree_create(struct cg_tree *t, char *err, size_t errlen);
 
 /*
  * Remove what cg_tree_create made, deepest first, waiting up to
- * t->wait_ns for tasks to leave (then cgroup.kill on v2, SIGKILL on v1),
- * and put the parent and the runner back as they were. Safe to call
- * twice. 0 or the first -errno with @err.
+ * t->wait_ns for the run's own processes to leave (then SIGKILL), moving
+ * any other process to the parent (v2: or the runner's cgroup when the
+ * parent cannot hold one), told to t->stray, and put the parent and the
+ * runner back as they were. Safe to call twice. 0 or the first -errno
+ * with @err.
  */
 int cg_tree_destroy(struct cg_tree *t, char *err, size_t errlen);
 void cg_tree_free(struct cg_tree *t);
@@ -249,9 +333,15 @@ int cg_tree_path(const struct cg_tree *t, unsigned h, unsigned i, char *out,
 int cg_tree_rel(const struct cg_tree *t, unsigned h, unsigned i, char *out,
 		size_t len);
 
-/* Move the calling process into leaf @leaf of every hierarchy. */
+/* Move the calling process (a worker) into leaf @leaf of every hierarchy
+ * and record it there as cgscale's own (CG_PROCS). */
 int cg_tree_enter(const struct cg_tree *t, unsigned leaf, char *err,
 		  size_t errlen);
+
+/* Record task process @pid as the tree's own (at the gate; once per
+ * process): killed if it does not leave; any process not recorded is
+ * moved out, never killed. */
+int cg_tree_own(struct cg_tree *t, pid_t pid);
 
 /* The marker value for a cgroup made by this process. */
 int cg_marker_value(char *out, size_t len, const char *extra);
@@ -260,7 +350,7 @@ int cg_marker_value(char *out, size_t len, const char *extra);
 
 struct cg_clean_opts {
 	bool dry_run;
-	bool force;       /* also kill processes that are not cgscale's workers */
+	bool force;       /* also kill processes that cgscale did not record */
 	int64_t wait_ns;
 	/* called for each cgroup found: what was done ("removed", "would
 	 * remove", "in use by pid N", or an error) */
@@ -271,8 +361,11 @@ struct cg_clean_opts {
 /*
  * Find and remove cgroups left by cgscale runs that are gone: only
  * directories whose name starts with CG_PREFIX and that carry a CG_MARKER
- * whose pid no longer runs (or runs another program since). Deepest
- * first. Returns the number that could not be removed, or -errno.
+ * whose pid no longer runs (or runs another program since) and whose lock
+ * no one holds, at every depth: a live run's cgroup inside a dead one's
+ * keeps both. Deepest first. Only the processes recorded in a cgroup
+ * (CG_PROCS) are killed; one holding any other is kept unless @o->force.
+ * Returns the number that could not be removed, or -errno.
  */
 int cg_clean(const struct cg_layout *l, const struct cg_clean_opts *o,
 	     char *err, size_t errlen);
@@ -282,15 +375,6 @@ int cg_clean(const struct cg_layout *l, const struct cg_clean_opts *o,
 int cg_clean_children(const struct cg_layout *l, unsigned hi, const char *full,
 		      const struct cg_clean_opts *o);
 
-/* What a marker says: who made the cgroup, and what it enabled in the
- * parent (v2). */
-struct cg_marker {
-	pid_t pid;
-	unsigned long long start;    /* /proc/PID/stat starttime */
-	unsigned long long pidns;    /* inode of its pid namespace */
-	char enabled[128];           /* "parent_enabled=", comma-separated */
-};
-
 /* Parse a marker value. 0 or -EINVAL. */
 int cg_marker_parse(const char *v, struct cg_marker *m);
 
@@ -298,15 +382,11 @@ int cg_marker_parse(const char *v, struct cg_marker *m);
  * ran in another pid namespace). */
 int cg_marker_owner(const struct cg_marker *m);
 
-/* Is process @pid alive with start time @start (from /proc/PID/stat)? */
+/* Is process @pid alive (not a zombie) with start time @start (from
+ * /proc/PID/stat)? */
 bool cg_owner_alive(pid_t pid, unsigned long long start);
 
 /* Start time of @pid in clock ticks since boot; 0 when unknown. */
 unsigned long long cg_proc_start(pid_t pid);
-
-/* Wait up to @ns for @full (a cgroup dir) to hold no process; then kill
- * what is left (cgroup.kill on v2, SIGKILL per pid on v1) and wait again.
- * 0, or -EBUSY when tasks remain. */
-int cg_drain(const char *full, int version, int64_t ns);
 
 #endif

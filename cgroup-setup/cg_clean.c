@@ -3,9 +3,12 @@
  * cg_clean.c - `cgscale cgroup cleanup`: find the cgroups a killed
  * cgscale left behind and remove them, deepest first. A directory is
  * ours only if its name starts with CG_PREFIX *and* it carries the
- * CG_MARKER xattr; it is left alone while the pid in its marker still runs
- * with the same start time (another run, maybe another user's). Anything
- * else, including a foreign cgroup inside one of ours, is never touched.
+ * CG_MARKER xattr; it is left alone while its run lives (cg_owner_state:
+ * its lock is held, or the pid in its marker still runs with the same
+ * start time), at any depth: another run may have made its tree inside a
+ * dead one's. Anything else, including a foreign cgroup inside one of
+ * ours, is never touched, and the only processes killed are those the dead
+ * run recorded as its own (CG_PROCS), never one for its name.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup-setup/cg.h"
@@ -53,12 +58,38 @@ static bool ours_by_name(const char *name)
 	return !strncmp(name, CG_PREFIX, strlen(CG_PREFIX));
 }
 
-/* Remove one empty cgroup dir of ours. */
-static int remove_dir(struct walk *w, const char *full, char *err, size_t errlen)
+/* Is the marked cgroup @sub a live run's? Says so when it is; when not,
+ * *@lockfd holds its lock (or -1) for the caller to close. */
+static bool live(struct walk *w, const char *sub, const struct cg_marker *m,
+		 int *lockfd)
+{
+	enum cg_life s = cg_owner_state(sub, m, lockfd);
+	char what[160];
+
+	if (s == CG_GONE)
+		return false;
+	if (s == CG_UNKNOWN)
+		snprintf(what, sizeof(what), "made by pid %d in another pid namespace, which may still run: left alone",
+			 (int)m->pid);
+	else if (cg_owner_alive(m->pid, m->start))
+		snprintf(what, sizeof(what), "in use by cgscale pid %d, still running: left alone",
+			 (int)m->pid);
+	else
+		snprintf(what, sizeof(what), "in use: a live process holds its lock (made by pid %d): left alone",
+			 (int)m->pid);
+	say(w, sub, what);
+	return true;
+}
+
+/* Remove one empty cgroup dir of ours; only @own's processes are killed
+ * (all with --force). */
+static int remove_dir(struct walk *w, const char *full, const struct cg_own *own,
+		      char *err, size_t errlen)
 {
 	const char *rel = full + strlen(w->h->mount);
+	struct cg_evict ev = { .own = own, .kill_all = w->o->force };
 	char ctrl[64];
-	int rc = cg_drain(full, w->h->version, w->o->wait_ns);
+	int rc = cg_drain(full, w->h->version, w->o->wait_ns, &ev);
 
 	if (rc) {
 		snprintf(err, errlen, "tasks did not leave");
@@ -76,13 +107,36 @@ static int remove_dir(struct walk *w, const char *full, char *err, size_t errlen
 	return 0;
 }
 
-/* Processes in a dead run's cgroup: its workers are killed on removal; a
- * process someone moved there keeps the cgroup unless --force. -EBUSY
+/* Give the processes of a dead run that it did not record (its tasks)
+ * up to wait_ns to die with it, once the recorded ones are killed.
+ * Returns how many others are left, as cg_procs_sort. */
+static int settle(struct walk *w, const char *full, const struct cg_own *own,
+		  char *ours, size_t olen, char *foreign, size_t flen)
+{
+	int64_t deadline = cgs_now_ns() + w->o->wait_ns;
+	int n = cg_procs_sort(full, own, ours, olen, foreign, flen);
+
+	if (n <= 0 || w->o->dry_run || w->o->force)
+		return n;
+	for (unsigned i = 0; i < own->n; i++)
+		if (own->pid[i] != getpid() && cg_own_has(own, own->pid[i]))
+			kill(own->pid[i], SIGKILL);
+	while (n > 0 && cgs_now_ns() < deadline) {
+		struct timespec ts = { 0, 20000000 };
+
+		nanosleep(&ts, NULL);
+		n = cg_procs_sort(full, own, ours, olen, foreign, flen);
+	}
+	return n;
+}
+
+/* Processes in a dead run's cgroup: those it recorded as its own are
+ * killed on removal; any other keeps the cgroup unless --force. -EBUSY
  * when it is kept. */
-static int check_procs(struct walk *w, const char *full)
+static int check_procs(struct walk *w, const char *full, const struct cg_own *own)
 {
 	char ours[512], foreign[512], what[1200];
-	int n = cg_procs_sort(full, ours, sizeof(ours), foreign, sizeof(foreign));
+	int n = settle(w, full, own, ours, sizeof(ours), foreign, sizeof(foreign));
 
 	if (n < 0)
 		return 0;         /* no cgroup.procs: nothing in it to kill */
@@ -101,23 +155,22 @@ static int check_procs(struct walk *w, const char *full)
 	return 0;
 }
 
-/* Remove our cgroup @full and everything below, deepest first. Every
- * cgroup below must be ours too. Returns 0 or -errno. */
-static int remove_tree(struct walk *w, const char *full, int depth)
+/* The children of our cgroup @full, each removed first; *@live_pid is
+ * set when one is a live run's. 0 or -EBUSY when one stays. */
+static int remove_tree(struct walk *w, const char *full, int depth, pid_t *live_pid);
+
+static int remove_children(struct walk *w, const char *full, int depth, pid_t *live_pid)
 {
-	char err[512] = "";
-	DIR *d;
+	DIR *d = opendir(full);
 	struct dirent *e;
 	int rc = 0;
 
-	if (depth > MAX_WALK_DEPTH)
-		return -ELOOP;
-	d = opendir(full);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
 		struct cg_marker m;
+		int fd;
 
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -128,33 +181,59 @@ static int remove_tree(struct walk *w, const char *full, int depth)
 			rc = -EBUSY;
 			continue;
 		}
-		if (remove_tree(w, sub, depth + 1))
+		/* another run's cgroup inside this one (--cgroup-parent
+		 * pointed here) may be alive though this one's runner is not */
+		if (live(w, sub, &m, &fd)) {
+			*live_pid = m.pid;
 			rc = -EBUSY;
+			continue;
+		}
+		if (remove_tree(w, sub, depth + 1, live_pid))
+			rc = -EBUSY;
+		if (fd >= 0)
+			close(fd);
 	}
 	closedir(d);
+	return rc;
+}
+
+/* Remove our cgroup @full and everything below, deepest first. Every
+ * cgroup below must be ours too, and its runner gone. 0 or -errno. */
+static int remove_tree(struct walk *w, const char *full, int depth, pid_t *live_pid)
+{
+	char err[512] = "", what[600];
+	struct cg_own own = { 0 };
+	pid_t below = 0;
+	int rc;
+
+	if (depth > MAX_WALK_DEPTH)
+		return -ELOOP;
+	rc = remove_children(w, full, depth, &below);
 	if (rc) {
-		say(w, full, "kept: it holds a cgroup that is not ours");
+		if (below) {
+			snprintf(what, sizeof(what), "kept: it holds the cgroups of a live cgscale run (pid %d)",
+				 (int)below);
+			*live_pid = below;
+		}
+		say(w, full, below ? what : "kept: it holds a cgroup that is not ours");
 		w->left++;
 		return rc;
 	}
-	rc = check_procs(w, full);
-	if (rc)
-		return rc;
-	if (w->o->dry_run) {
+	cg_own_read(&own, full);
+	rc = check_procs(w, full, &own);
+	if (!rc && w->o->dry_run)
 		say(w, full, "would remove");
-		return 0;
-	}
-	rc = remove_dir(w, full, err, sizeof(err));
-	if (rc) {
-		char what[600];
-
+	else if (!rc)
+		rc = remove_dir(w, full, &own, err, sizeof(err));
+	cg_own_free(&own);
+	if (rc && err[0]) {
 		snprintf(what, sizeof(what), "cannot remove: %s", err);
 		say(w, full, what);
 		w->left++;
-		return rc;
+	} else if (!rc && !w->o->dry_run) {
+		say(w, full, "removed");
 	}
-	say(w, full, "removed");
-	return 0;
+	return rc;
 }
 
 /* v2: after removing a top-level cgroup of ours, turn off what the dead
@@ -203,9 +282,10 @@ static int walk(struct walk *w, const char *full, int depth)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char sub[PATH_MAX], what[128];
+		char sub[PATH_MAX];
 		struct cg_marker m;
-		int rc;
+		pid_t below = 0;
+		int rc, fd;
 
 		if (e->d_type != DT_DIR || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -221,17 +301,14 @@ static int walk(struct walk *w, const char *full, int depth)
 			say(w, sub, "has the cgscale name prefix but no cgscale marker: not ours, left alone");
 			continue;
 		}
-		rc = cg_marker_owner(&m);
-		if (rc) {
-			snprintf(what, sizeof(what), rc > 0 ?
-				 "in use by cgscale pid %d, still running: left alone" :
-				 "made by pid %d in another pid namespace, which may still run: left alone",
-				 (int)m.pid);
-			say(w, sub, what);
+		if (live(w, sub, &m, &fd))
 			continue;
-		}
-		if (!remove_tree(w, sub, depth + 1))
+		/* the lock is ours while we remove it: a second sweep
+		 * meanwhile sees it in use */
+		if (!remove_tree(w, sub, depth + 1, &below))
 			restore_parent(w, sub, m.enabled);
+		if (fd >= 0)
+			close(fd);
 	}
 	closedir(d);
 	return 0;

@@ -43,9 +43,9 @@ int cg_v2_restore(struct cg_tree *t, struct cg_thier *h, char *err,
 		  size_t errlen);
 
 /* cg_procs.c: the processes in cgroup dir @full, as "pid (comm)" lists:
- * a dead run's workers in @ours, anything else in @foreign. Returns how
+ * those recorded in @own in @ours, any other in @foreign. Returns how
  * many are foreign, or -errno. */
-int cg_procs_sort(const char *full, char *ours, size_t olen, char *foreign,
-		  size_t flen);
+int cg_procs_sort(const char *full, const struct cg_own *own, char *ours,
+		  size_t olen, char *foreign, size_t flen);
 
 #endif

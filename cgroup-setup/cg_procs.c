@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cg_procs.c - who is in a cgroup that a dead run left: its own workers
- * (comm "cgscale", or "cgs:..." as workers, tasks and partners name
- * themselves, whose parent is one of those or, orphaned, init), or
- * processes that someone moved there, which cleanup must not kill unless
- * told to (--force).
+ * cg_procs.c - the processes in a cgroup cgscale is about to remove:
+ * those it recorded as its own (cg_own.c) leave or are killed; any other
+ * (one a person moved there, or one that only calls itself "cgs:...") is
+ * never killed: moved out to a cgroup that takes it, or left there with
+ * its cgroup (cleanup --force kills it, as asked).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cgroup-setup/cg_int.h"
 #include "lib/util.h"
+
+#define PROCS_MAX (1 << 18)   /* cgroup.procs read at most: 16384 pids fit */
 
 static int comm_of(long pid, char *buf, size_t len)
 {
@@ -20,35 +25,6 @@ static int comm_of(long pid, char *buf, size_t len)
 
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
 	return cgs_read_line(path, buf, len);
-}
-
-static long ppid_of(long pid)
-{
-	char path[64], buf[1024], *rp;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (cgs_read_line(path, buf, sizeof(buf)) || !(rp = strrchr(buf, ')')))
-		return -1;
-	return strtol(rp + 4, NULL, 10);     /* ") S PPID" */
-}
-
-static bool cgscale_comm(const char *comm)
-{
-	return !strcmp(comm, "cgscale") || !strncmp(comm, "cgs:", 4);
-}
-
-static bool a_worker(long pid, const char *comm)
-{
-	char pcomm[64];
-	long pp = ppid_of(pid);
-
-	if (!cgscale_comm(comm))
-		return false;
-	if (pp <= 1)
-		return true;
-	return !comm_of(pp, pcomm, sizeof(pcomm)) &&
-	       (cgscale_comm(pcomm) || !strcmp(pcomm, "systemd") ||
-		!strcmp(pcomm, "init"));
 }
 
 static void add(char *list, size_t len, long pid, const char *comm)
@@ -59,34 +35,167 @@ static void add(char *list, size_t len, long pid, const char *comm)
 		snprintf(list + n, len - n, "%s%ld (%s)", n ? ", " : "", pid, comm);
 }
 
-int cg_procs_sort(const char *full, char *ours, size_t olen, char *foreign,
-		  size_t flen)
+/* The pids in cgroup dir @full, in a malloc'd 0-terminated array (NULL:
+ * none readable, *@rc says why). */
+static long *procs_of(const char *full, int *rc)
 {
-	char path[PATH_MAX + 32], *buf = malloc(65536), *p;
-	int nforeign = 0, rc;
+	char path[PATH_MAX + 32], *buf = malloc(PROCS_MAX), *p;
+	long *v = NULL;
+	size_t n = 0, cap = 0;
 
-	*ours = *foreign = 0;
+	*rc = -ENOMEM;
 	if (!buf)
-		return -ENOMEM;
+		return NULL;
 	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-	rc = cgs_read_file(path, buf, 65536);
-	for (p = buf; !rc && *p;) {
-		char comm[64] = "?";
+	*rc = cgs_read_file(path, buf, PROCS_MAX);
+	for (p = buf; !*rc;) {
 		long pid = strtol(p, &p, 10);
 
-		while (*p == '\n')
-			p++;
-		if (pid <= 0)
+		if (n == cap) {
+			long *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!nv) {
+				*rc = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		if (pid <= 0) {
+			v[n] = 0;
 			break;
-		if (comm_of(pid, comm, sizeof(comm)))
+		}
+		v[n++] = pid;
+		p += strspn(p, "\n");
+	}
+	free(buf);
+	if (*rc) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+int cg_procs_sort(const char *full, const struct cg_own *own, char *ours,
+		  size_t olen, char *foreign, size_t flen)
+{
+	int nforeign = 0, rc;
+	long *v = procs_of(full, &rc);
+
+	*ours = *foreign = 0;
+	for (size_t i = 0; v && v[i]; i++) {
+		char comm[64] = "?";
+
+		if (comm_of(v[i], comm, sizeof(comm)))
 			continue;          /* gone meanwhile */
-		if (a_worker(pid, comm)) {
-			add(ours, olen, pid, comm);
+		if (cg_own_has(own, (pid_t)v[i])) {
+			add(ours, olen, v[i], comm);
 		} else {
-			add(foreign, flen, pid, comm);
+			add(foreign, flen, v[i], comm);
 			nforeign++;
 		}
 	}
-	free(buf);
-	return rc ? rc : nforeign;
+	free(v);
+	return v ? nforeign : rc;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Does cgroup dir @full (or, on v2, its subtree) hold a process? */
+static bool populated(const char *full, int version)
+{
+	char path[PATH_MAX + 32], buf[4096];
+
+	if (version == 2) {
+		snprintf(path, sizeof(path), "%s/cgroup.events", full);
+		if (!cgs_read_file(path, buf, sizeof(buf)))
+			return !strstr(buf, "populated 0");
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
+	if (cgs_read_file(path, buf, sizeof(buf)))
+		return false;   /* gone */
+	return buf[0] != 0;
+}
+
+/* Move @pid, not ours, out of @full to the first cgroup of ev->to that
+ * takes it. 0, or -errno when none does (it stays). */
+static int move_out(const char *full, long pid, const struct cg_evict *ev)
+{
+	char comm[64] = "?", path[PATH_MAX + 32], num[24], why[160] = "no cgroup to move it to";
+	int rc = -EBUSY;
+
+	if (comm_of(pid, comm, sizeof(comm)))
+		return 0;       /* gone */
+	snprintf(num, sizeof(num), "%ld", pid);
+	for (unsigned i = 0; i < 2 && rc; i++) {
+		if (!ev->to[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/cgroup.procs", ev->to[i]);
+		rc = cgs_write_str(path, num);
+		if (!rc && ev->stray)
+			ev->stray(ev->arg, full, (pid_t)pid, comm, ev->to[i], NULL);
+		else if (rc)
+			snprintf(why, sizeof(why), "moving it to %s: %s", ev->to[i],
+				 strerror(-rc));
+	}
+	if (rc == -ESRCH)
+		return 0;       /* it ended meanwhile */
+	if (rc && ev->stray)
+		ev->stray(ev->arg, full, (pid_t)pid, comm, NULL, why);
+	return rc;
+}
+
+/* One look at @full: move out what is not ours (@kill: and kill what is);
+ * 1 while something of ours is left, 0 when nothing is, -EBUSY when a
+ * process that is not ours could not be moved. */
+static int sweep_procs(const char *full, const struct cg_evict *ev, bool kill_ours)
+{
+	long *v;
+	int rc, ours = 0, stuck = 0;
+
+	v = procs_of(full, &rc);
+	if (!v)
+		return 0;       /* gone */
+	for (size_t i = 0; v[i]; i++) {
+		if (ev->kill_all || cg_own_has(ev->own, (pid_t)v[i])) {
+			ours = 1;
+			if (kill_ours && v[i] > 1 && v[i] != getpid())
+				kill((pid_t)v[i], SIGKILL);
+		} else if (move_out(full, v[i], ev)) {
+			stuck = 1;
+		}
+	}
+	free(v);
+	return stuck ? -EBUSY : ours;
+}
+
+int cg_drain(const char *full, int version, int64_t ns, const struct cg_evict *ev)
+{
+	char path[PATH_MAX + 32];
+	int64_t deadline = cgs_now_ns() + ns;
+	int rc;
+
+	while ((rc = sweep_procs(full, ev, false)) > 0 && cgs_now_ns() < deadline)
+		sleep_ms(10);
+	if (rc < 0)
+		return rc;
+	if (!populated(full, version))
+		return 0;
+	/* ours that would not leave: killed. Everything, with kill_all:
+	 * cgroup.kill (v2, 5.14+; write-only, so libcgroup, which opens
+	 * control files O_RDWR, cannot write it), else SIGKILL each. */
+	snprintf(path, sizeof(path), "%s/cgroup.kill", full);
+	if (!ev->kill_all || version != 2 || cgs_write_str(path, "1"))
+		rc = sweep_procs(full, ev, true);
+	deadline = cgs_now_ns() + 2000000000LL;
+	while (rc >= 0 && populated(full, version) && cgs_now_ns() < deadline) {
+		sleep_ms(10);
+		rc = sweep_procs(full, ev, false);
+	}
+	return populated(full, version) ? -EBUSY : 0;
 }

@@ -27,6 +27,7 @@ static struct cg_thier *thier(struct cg_tree *t, unsigned hi, const char *ctrl)
 		h = &t->h[t->nh++];
 		memset(h, 0, sizeof(*h));
 		h->hi = hi;
+		h->runner_lock = -1;
 		h->version = t->lay->h[hi].version;
 		snprintf(h->ctrl, sizeof(h->ctrl), "%s", ctrl);
 	}
@@ -85,6 +86,8 @@ int cg_tree_plan(struct cg_tree *t, const struct cg_layout *l,
 	t->lay = l;
 	t->spec = *spec;
 	t->wait_ns = 10 * 1000000000LL;
+	for (unsigned h = 0; h < CG_MAX_HIER; h++)
+		t->lock[h] = -1;
 	if (spec->depth < 1 || spec->depth > CG_MAX_DEPTH || spec->nleaves < 1 ||
 	    (!spec->per_task && spec->nleaves != 1))
 		return cgs_errf(err, errlen, -EINVAL, "bad cgroup tree: depth %u, %u leaves",
@@ -222,6 +225,11 @@ static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
 		if (rc)
 			return rc;
 		t->made[i][hh] = true;
+		/* the first cgroup of the tree is locked before it is marked:
+		 * a marked tree of a live run is always a locked one */
+		if (i == 0 && (t->lock[hh] = cg_lock(full)) < 0)
+			return cgs_errf(err, errlen, t->lock[hh], "cannot lock %s: %s", full,
+					strerror(-t->lock[hh]));
 		snprintf(mark, sizeof(mark), "%s", t->marker);
 		if (t->level[i] == 1 && h->enabled[0])
 			snprintf(mark + strlen(mark), sizeof(mark) - strlen(mark),
@@ -265,6 +273,60 @@ int cg_tree_create(struct cg_tree *t, char *err, size_t errlen)
 	return rc;
 }
 
+/* A stray that could not be moved out: named in the error. */
+struct stuck {
+	cg_stray_fn *stray;
+	void *arg;
+	char what[512];
+};
+
+static void stray_seen(void *arg, const char *from, pid_t pid, const char *comm,
+		       const char *to, const char *why)
+{
+	struct stuck *s = arg;
+
+	if (!to && !s->what[0])
+		snprintf(s->what, sizeof(s->what), "pid %d (%s), which cgscale did not start, is in it and cannot be moved out (%s)",
+			 (int)pid, comm, why);
+	if (s->stray)
+		s->stray(s->arg, from, pid, comm, to, why);
+}
+
+/*
+ * Empty node @i of tree hierarchy @hh (@full) before it is removed: the
+ * run's own processes (the tasks recorded at the gate, the workers
+ * recorded in the leaves) leave or are killed; any other goes to the
+ * parent, or on v2 where the parent cannot hold a process, to the
+ * runner's own cgroup. 0 or -EBUSY with @msg.
+ */
+static int drain_node(struct cg_tree *t, unsigned hh, unsigned i, const char *full,
+		      char *msg, size_t len)
+{
+	const struct cg_thier *h = &t->h[hh];
+	const struct cg_hier *lh = &t->lay->h[h->hi];
+	char parent[PATH_MAX], self[PATH_MAX], text[8192], rel[PATH_MAX];
+	struct stuck st = { .stray = t->stray, .arg = t->stray_arg };
+	struct cg_evict ev = { .own = &t->own, .to = { parent, NULL }, .stray = stray_seen,
+			       .arg = &st };
+	int rc;
+
+	snprintf(parent, sizeof(parent), "%s%s", lh->mount, strcmp(h->parent, "/") ? h->parent : "");
+	if (!cgs_read_file("/proc/self/cgroup", text, sizeof(text)) &&
+	    !cg_proc_path(t->lay, h->hi, text, rel, sizeof(rel)) &&
+	    snprintf(self, sizeof(self), "%s%s", lh->mount, strcmp(rel, "/") ? rel : "") <
+	    (int)sizeof(self) && strcmp(self, parent))
+		ev.to[1] = self;
+	if (i >= t->first_leaf)
+		cg_own_read(&t->own, full);    /* its worker */
+	rc = cg_drain(full, h->version, t->wait_ns, &ev);
+	if (rc && st.what[0])
+		return cgs_errf(msg, len, rc, "%s: %s", full, st.what);
+	if (rc)
+		return cgs_errf(msg, len, rc, "%s: tasks did not leave within %.0f s", full,
+				t->wait_ns / 1e9);
+	return 0;
+}
+
 int cg_tree_destroy(struct cg_tree *t, char *err, size_t errlen)
 {
 	char msg[PATH_MAX + 256];
@@ -282,16 +344,18 @@ int cg_tree_destroy(struct cg_tree *t, char *err, size_t errlen)
 				continue;
 			cg_tree_rel(t, hh, i, rel, sizeof(rel));
 			cg_tree_path(t, hh, i, full, sizeof(full));
-			rc = cg_drain(full, t->h[hh].version, t->wait_ns);
-			if (rc)
-				snprintf(msg, sizeof(msg), "%s: tasks did not leave within %.0f s",
-					 full, t->wait_ns / 1e9);
-			else
-				rc = cg_lib_remove(t->h[hh].ctrl, rel, msg, sizeof(msg));
+			rc = drain_node(t, hh, i, full, msg, sizeof(msg));
 			if (!rc)
+				rc = cg_lib_remove(t->h[hh].ctrl, rel, msg, sizeof(msg));
+			if (!rc) {
 				t->made[i][hh] = false;
-			else if (!first && (first = rc))
+				if (i == 0 && t->lock[hh] >= 0)
+					close(t->lock[hh]);
+				if (i == 0)
+					t->lock[hh] = -1;
+			} else if (!first && (first = rc)) {
 				snprintf(err, errlen, "%s", msg);
+			}
 		}
 	for (unsigned hh = 0; hh < t->nh; hh++) {
 		int rc;
@@ -311,6 +375,14 @@ int cg_tree_destroy(struct cg_tree *t, char *err, size_t errlen)
 
 void cg_tree_free(struct cg_tree *t)
 {
+	for (unsigned h = 0; h < t->nh; h++) {
+		if (t->lock[h] >= 0)
+			close(t->lock[h]);
+		if (t->h[h].runner_lock >= 0)
+			close(t->h[h].runner_lock);
+		t->lock[h] = t->h[h].runner_lock = -1;
+	}
+	cg_own_free(&t->own);
 	free(t->rel);
 	free(t->level);
 	free(t->made);
@@ -332,6 +404,17 @@ int cg_tree_enter(const struct cg_tree *t, unsigned leaf, char *err,
 			rc = cg_lib_attach(t->h[hh].ctrl, rel, getpid(), err, errlen);
 		if (rc)
 			return rc;
+		rc = cg_tree_path(t, hh, t->first_leaf + leaf, rel, sizeof(rel));
+		if (!rc)
+			rc = cg_own_record(rel, getpid());
+		if (rc)
+			return cgs_errf(err, errlen, rc, "cannot record the worker in %s (xattr %s): %s",
+					rel, CG_PROCS, strerror(-rc));
 	}
 	return 0;
+}
+
+int cg_tree_own(struct cg_tree *t, pid_t pid)
+{
+	return cg_own_add(&t->own, pid, 0);
 }

@@ -4,91 +4,21 @@
  * directly: the parent's cgroup.subtree_control on v2 (2.0.2 never writes
  * the mount root's, and it would enable controllers in a parent that
  * still holds the runner, which v2's no-internal-process rule forbids),
- * moving the runner into a leaf of its own first, cgroup.kill, populated
- * checks, the marker xattr and the owner check of a marker.
+ * moving the runner into a leaf of its own first, and the marker xattr.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cgroup-setup/cg.h"
 #include "cgroup-setup/cg_int.h"
 #include "lib/util.h"
-
-unsigned long long cg_proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long v = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (cgs_read_file(path, buf, sizeof(buf)))
-		return 0;
-	/* comm may hold spaces and ')': fields restart after the last ')' */
-	p = strrchr(buf, ')');
-	/* field 22 (starttime) is the 20th after the ')' */
-	for (int f = 0; p && f < 20; f++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		v = strtoull(p + 1, NULL, 10);
-	return v;
-}
-
-bool cg_owner_alive(pid_t pid, unsigned long long start)
-{
-	return pid > 0 && start && cg_proc_start(pid) == start;
-}
-
-/* The inode of our pid namespace: a pid means something only there. */
-static unsigned long long pidns(void)
-{
-	struct stat st;
-
-	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long long)st.st_ino;
-}
-
-int cg_marker_value(char *out, size_t len, const char *extra)
-{
-	pid_t self = getpid();
-	int n = snprintf(out, len, "cgscale pid=%d start=%llu pidns=%llu%s%s",
-			 (int)self, cg_proc_start(self), pidns(),
-			 extra && *extra ? " " : "", extra ? extra : "");
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-int cg_marker_parse(const char *v, struct cg_marker *m)
-{
-	const char *e;
-	int p;
-
-	memset(m, 0, sizeof(*m));
-	if (sscanf(v, "cgscale pid=%d start=%llu", &p, &m->start) != 2 || p <= 0)
-		return -EINVAL;
-	m->pid = p;
-	e = strstr(v, " pidns=");
-	if (e)
-		m->pidns = strtoull(e + 7, NULL, 10);
-	e = strstr(v, " parent_enabled=");
-	if (e)
-		snprintf(m->enabled, sizeof(m->enabled), "%.*s",
-			 (int)strcspn(e + 16, " "), e + 16);
-	return 0;
-}
-
-int cg_marker_owner(const struct cg_marker *m)
-{
-	if (m->pidns && m->pidns != pidns())
-		return -1;
-	return cg_owner_alive(m->pid, m->start) ? 1 : 0;
-}
 
 int cg_mark(const char *full, const char *value, char *err, size_t errlen)
 {
@@ -97,74 +27,6 @@ int cg_mark(const char *full, const char *value, char *err, size_t errlen)
 	snprintf(err, errlen, "cannot mark %s with the xattr %s: %s (cgscale only removes cgroups it can recognise)",
 		 full, CG_MARKER, strerror(errno));
 	return -errno;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Does cgroup dir @full (or, on v2, its subtree) hold a process? */
-static bool populated(const char *full, int version)
-{
-	char path[PATH_MAX + 32], buf[4096];
-
-	if (version == 2) {
-		snprintf(path, sizeof(path), "%s/cgroup.events", full);
-		if (!cgs_read_file(path, buf, sizeof(buf)))
-			return !strstr(buf, "populated 0");
-	}
-	snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-	if (cgs_read_file(path, buf, sizeof(buf)))
-		return false;   /* gone */
-	return buf[0] != 0;
-}
-
-int cg_drain(const char *full, int version, int64_t ns)
-{
-	char path[PATH_MAX + 32], buf[65536];
-	int64_t deadline = now_ns() + ns;
-
-	while (populated(full, version)) {
-		if (now_ns() > deadline)
-			break;
-		sleep_ms(10);
-	}
-	if (!populated(full, version))
-		return 0;
-	/* Tasks that would not leave. They are in a cgroup of ours, so they
-	 * are ours: cgroup.kill (v2, 5.14+; write-only, so libcgroup, which
-	 * opens control files O_RDWR, cannot write it), else SIGKILL each. */
-	snprintf(path, sizeof(path), "%s/cgroup.kill", full);
-	if (version != 2 || cgs_write_str(path, "1")) {
-		snprintf(path, sizeof(path), "%s/cgroup.procs", full);
-		if (!cgs_read_file(path, buf, sizeof(buf)))
-			for (char *p = buf; *p;) {
-				long pid = strtol(p, &p, 10);
-
-				if (pid > 1 && pid != getpid())
-					kill((pid_t)pid, SIGKILL);
-				while (*p == '\n')
-					p++;
-				if (*p && (*p < '0' || *p > '9'))
-					break;
-			}
-	}
-	deadline = now_ns() + 2000000000LL;
-	while (populated(full, version) && now_ns() < deadline)
-		sleep_ms(10);
-	return populated(full, version) ? -EBUSY : 0;
 }
 
 /* Child cgroup directories of @full, other than @except; -errno. */
@@ -311,6 +173,10 @@ static int move_runner(struct cg_tree *t, struct cg_thier *h,
 				strerror(errno));
 	cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
 	cg_copy(h->runner_from, sizeof(h->runner_from), h->parent);
+	h->runner_lock = cg_lock(leaf);
+	if (h->runner_lock < 0)
+		return cgs_errf(err, errlen, h->runner_lock, "cannot lock %s: %s", leaf,
+				strerror(-h->runner_lock));
 	if ((rc = cg_marker_value(mark, sizeof(mark), extra)))
 		return cgs_errf(err, errlen, rc, "cannot mark %s: %s", leaf, strerror(-rc));
 	if ((rc = cg_mark(leaf, mark, err, errlen)))
@@ -350,6 +216,26 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 	return 0;
 }
 
+/* The runner is back where it came from: a process someone else put in
+ * its leaf meanwhile (or one moved out of the tree while the parent could
+ * hold none) follows it there, never killed. */
+static int runner_leaf_empty(struct cg_tree *t, struct cg_thier *h, const char *leaf,
+			     char *err, size_t errlen)
+{
+	const struct cg_hier *lh = &t->lay->h[h->hi];
+	char from[PATH_MAX + 96];
+	struct cg_evict ev = { .to = { from, NULL }, .stray = t->stray, .arg = t->stray_arg };
+	int rc;
+
+	snprintf(from, sizeof(from), "%s%s", lh->mount,
+		 strcmp(h->runner_from, "/") ? h->runner_from : "");
+	rc = cg_drain(leaf, h->version, 0, &ev);
+	if (rc)
+		snprintf(err, errlen, "%s holds processes that cgscale did not start and cannot move to %s: left there",
+			 leaf, from);
+	return rc;
+}
+
 int cg_v2_restore(struct cg_tree *t, struct cg_thier *h, char *err, size_t errlen)
 {
 	const struct cg_hier *lh = &t->lay->h[h->hi];
@@ -377,12 +263,18 @@ int cg_v2_restore(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 
 		rc = cg_lib_attach(h->ctrl, h->runner_from, getpid(), err, errlen);
 		snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, h->runner_leaf);
+		if (!rc)
+			rc = runner_leaf_empty(t, h, leaf, err, errlen);
 		if (!rc && rmdir(leaf)) {
 			rc = -errno;
 			snprintf(err, errlen, "cannot remove %s: %s", leaf, strerror(errno));
 		}
-		if (!rc)
+		if (!rc) {
 			h->runner_leaf[0] = 0;
+			if (h->runner_lock >= 0)
+				close(h->runner_lock);
+			h->runner_lock = -1;
+		}
 	}
 	return rc;
 }

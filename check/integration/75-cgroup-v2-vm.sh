@@ -26,6 +26,8 @@
 #      `cleanup --force` removes the tree and the runner's leaf (cgroup.kill
 #      for that process), turns
 #      /box's controllers off, leaves a decoy without our marker
+#   O: a process moved into a live run's leaf is moved out, never killed;
+#      a live run inside a killed run's leftover survives the sweeps
 # Boot 2 (-smp 8,sockets=2,cores=2,threads=2): hwloc sees 2 packages with
 #   SMT, and --placement cores/pus/spread bind where they say.
 . "$(dirname "$0")/lib.sh"
@@ -134,6 +136,39 @@ grep -q 'cgscale-decoy: has the cgscale name prefix but no cgscale marker' clean
 cat cleanup_keep.txt cleanup.txt | grep -q 'runner: removed' || fail "C: the runner's leaf was not removed"
 [ "$(val stray_status)" = 137 ] || fail "C: a process left in the tree ended with $(val stray_status), not cgroup.kill's SIGKILL"
 [ -z "$(val box_subtree_after_cleanup)" ] || fail "C: /box still enables '$(val box_subtree_after_cleanup)'"
+
+# O (issue 25): a process moved into a live run's leaf is moved out, never
+# killed: to the runner's leaf while /box enables memory, then with the
+# runner back to /box; a live run inside a killed run's leftover survives
+# cleanup --dry-run and another run's sweep, and the leftover is swept
+# once it is gone
+echo "guest seconds: O $(val t_o)"
+vm_block v2.txt o5.err >o5.err
+for b in o4dry o4c.err o4d.err; do
+	vm_block v2.txt $b >$b.txt
+done
+[ "$(val rc_o5)" = 130 ] || fail "O5: exit $(val rc_o5): $(cat o5.err)"
+[ "$(val o5_stray_alive)" = 1 ] || fail "O5: the process moved into the leaf was killed: $(cat o5.err)"
+[ "$(val o5_stray_cgroup)" = "0::/box" ] || fail "O5: it ended in $(val o5_stray_cgroup), not /box: $(cat o5.err)"
+s=$(val o5_stray)
+grep -q "pid $s (sleep), which cgscale did not start, was in /sys/fs/cgroup/box/cgscale-[^ ]*/cgscale-l2: moved to /sys/fs/cgroup/box/cgscale-[^ ]*-runner, not killed" o5.err &&
+	grep -q "pid $s (sleep), which cgscale did not start, was in /sys/fs/cgroup/box/cgscale-[^ ]*-runner: moved to /sys/fs/cgroup/box, not killed" o5.err ||
+	fail "O5: no warnings naming the process on its way out: $(cat o5.err)"
+[ -z "$(val box_subtree_after_o5)" ] || fail "O5: /box still enables '$(val box_subtree_after_o5)'"
+a=$(val o4_adir) b=$(val o4_b)
+[ "$(val o4_b_started)" = 1 ] || fail "O4: B did not start"
+grep "cgscale-$b-" o4dry.txt | grep -q "would" && fail "O4: cleanup --dry-run would remove or kill B's: $(cat o4dry.txt)"
+grep -qF "$a: kept: it holds the cgroups of a live cgscale run (pid $b)" o4dry.txt ||
+	fail "O4: cleanup --dry-run does not keep A's leftover for B: $(cat o4dry.txt)"
+[ "$(val rc_o4c)" = 0 ] || fail "O4: the sweeping run failed: $(cat o4c.err.txt)"
+[ "$(val o4_b_alive)" = "3 of 3" ] && [ "$(val o4_b_leaf)" = 1 ] ||
+	fail "O4: another run's sweep hurt B: $(val o4_b_alive) alive, leaf $(val o4_b_leaf): $(cat o4c.err.txt)"
+grep -qF "$a: kept: it holds the cgroups of a live cgscale run (pid $b)" o4c.err.txt ||
+	fail "O4: the sweep does not say why A's leftover stays: $(cat o4c.err.txt)"
+[ "$(val rc_o4b)" = 130 ] || fail "O4: B after SIGINT: exit $(val rc_o4b)"
+grep -qF "removed $a, left behind by a cgscale run that was killed" o4d.err.txt && [ "$(val o4_adir_after)" = 0 ] ||
+	fail "O4: A's leftover not swept once B was gone: $(cat o4d.err.txt)"
+[ "$(val left_o)" = 1 ] || fail "O: $(val left_o) cgscale-* cgroups left (the decoy only expected)"
 
 # Boot 2: 2 packages x 2 cores x 2 threads
 vm_boot "$VM_KERNEL" initrd.cpio topo topo.txt topo.log -smp 8,sockets=2,cores=2,threads=2 \

@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "runner/cgroups/cgrun.h"
+#include "lib/pdeath.h"
 #include "lib/util.h"
 
 const char *const cgs_cg_leaf_names[] = { "shared", "per-task", NULL };
@@ -255,7 +256,7 @@ int cgs_cgrun_validate(const struct cgs_run_opts *o, bool dry, struct cgs_cgrun 
 /* Depth 0 under an explicit parent: can a process of ours join it? */
 static int try_join_parent(struct cgs_cgrun *c, char *err, size_t errlen)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	int st;
 
 	if (pid < 0)
@@ -263,6 +264,7 @@ static int try_join_parent(struct cgs_cgrun *c, char *err, size_t errlen)
 	if (!pid) {
 		char e[512];
 
+		cgs_die_with_parent(parent);
 		_exit(cg_lib_attach("memory", c->parent, getpid(), e, sizeof(e)) ? 1 : 0);
 	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
@@ -297,9 +299,17 @@ static void sweep(const struct cgs_cgrun *c, const struct cg_tree *t)
 	}
 }
 
+/* A process someone put in the trial tree: moved out, never killed. */
+static void trial_stray(void *arg, const char *from, pid_t pid, const char *comm,
+			const char *to, const char *why)
+{
+	(void)arg;
+	cgs_warn("pid %d (%s), which cgscale did not start, was in %s: %s%s", (int)pid, comm,
+		 from, to ? "moved to " : "left there: ", to ? to : why);
+}
+
 int cgs_cgrun_preflight(struct cgs_cgrun *c, char *err, size_t errlen)
 {
-
 	for (unsigned i = 0; i < c->nlayouts; i++) {
 		struct cg_spec spec = { .depth = c->L[i].depth, .per_task = c->per_task,
 					.nleaves = 1,
@@ -318,6 +328,7 @@ int cgs_cgrun_preflight(struct cgs_cgrun *c, char *err, size_t errlen)
 		snprintf(spec.id, sizeof(spec.id), CG_PREFIX "%d-%08x-check%u",
 			 (int)getpid(), c->rand, i);
 		rc = cg_tree_plan(&t, &c->lay, &spec, why, sizeof(why));
+		t.stray = trial_stray;
 		if (!rc)
 			sweep(c, &t);
 		if (!rc)

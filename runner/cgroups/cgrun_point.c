@@ -31,6 +31,7 @@ struct cgs_cgpoint {
 	struct cg_kv *ev0, *ev1;           /* per node, memory events */
 	int64_t *peak;                     /* per node, -1 unknown */
 	struct json_object *knobs;         /* read back after writing */
+	struct json_object *moved;         /* processes not ours moved out */
 	char error[1024];
 	bool json_done;
 };
@@ -132,10 +133,40 @@ static int obs_ready(void *priv, unsigned ntasks, const int *pid, const int *tid
 				return -EIO;
 			}
 		}
+	/* the tasks are the run's own: only they (and the workers, which
+	 * record themselves) are ever killed in these cgroups */
+	for (unsigned i = 0; i < ntasks; i++)
+		if ((!i || pid[i] != pid[i - 1]) && cg_tree_own(&cp->tree, pid[i])) {
+			snprintf(msg, len, "no memory to record the tasks");
+			return -ENOMEM;
+		}
 	snap_stats(cp, cp->gate);
 	snap_events(cp, cp->ev0, false);
 	cp->have_gate = true;
 	return 0;
+}
+
+/* A process cgscale did not start, found in the point's cgroups as they
+ * are removed: never killed; moved out, said and recorded. */
+static void stray(void *arg, const char *from, pid_t pid, const char *comm,
+		  const char *to, const char *why)
+{
+	struct cgs_cgpoint *cp = arg;
+	struct json_object *o = json_object_new_object();
+
+	if (to)
+		cgs_warn("pid %d (%s), which cgscale did not start, was in %s: moved to %s, not killed",
+			 (int)pid, comm, from, to);
+	else
+		cgs_warn("pid %d (%s), which cgscale did not start, is in %s and could not be moved out (%s): left there, not killed",
+			 (int)pid, comm, from, why);
+	if (!cp->moved)
+		cp->moved = json_object_new_array();
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	json_object_object_add(o, "comm", json_object_new_string(comm));
+	json_object_object_add(o, "from", json_object_new_string(from));
+	json_object_object_add(o, "to", to ? json_object_new_string(to) : NULL);
+	json_object_array_add(cp->moved, o);
 }
 
 static void obs_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
@@ -177,6 +208,8 @@ static int make_tree(struct cgs_cgpoint *cp, unsigned nleaves, char *err,
 	snprintf(s.id, sizeof(s.id), CG_PREFIX "%d-%08x-%u", (int)getpid(), c->rand,
 		 c->seq++);
 	rc = cg_tree_plan(&cp->tree, &c->lay, &s, err, errlen);
+	cp->tree.stray = stray;
+	cp->tree.stray_arg = cp;
 	if (!rc)
 		rc = cg_tree_create(&cp->tree, err, errlen);
 	return rc;
@@ -330,8 +363,13 @@ void cgs_cgpoint_end(struct cgs_cgrun *c, struct cgs_cgpoint *cp,
 		json_object_object_add(cg, "removed", json_object_new_boolean(!rc));
 		if (rc)
 			json_object_object_add(cg, "cleanup_error", json_object_new_string(err));
+		if (cp->moved) {
+			json_object_object_add(cg, "moved_out", cp->moved);
+			cp->moved = NULL;
+		}
 	}
 	cg_tree_free(&cp->tree);
+	json_object_put(cp->moved);
 	json_object_put(cp->knobs);
 	free(cp->groups);
 	free(cp->gate);

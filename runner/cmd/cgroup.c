@@ -4,7 +4,7 @@
  * with these options would create, where, with which knobs, and creates
  * nothing; `cgscale cgroup cleanup [--dry-run]` removes what a killed run
  * left behind: only cgroups with our name prefix and our marker whose
- * runner is gone.
+ * runner is gone and whose lock no one holds (cgroup-setup/cg_clean.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,10 +29,11 @@ static const char help_head[] =
 	"           --topology DESC|XML, -t resolves on that machine (sweep, 50%, all).\n"
 	"  cleanup  remove the cgroups of cgscale runs that were killed: only those named\n"
 	"           " CG_PREFIX "* that carry the " CG_MARKER " marker of a runner that is\n"
-	"           gone; never anything else. The dead run's workers in them are killed;\n"
-	"           a cgroup that holds any other process (one a person moved there) is\n"
-	"           kept and its pids named, unless --force. --dry-run shows what would\n"
-	"           be removed and killed.\n";
+	"           gone and whose lock no one holds; never anything else, nor a dead\n"
+	"           run's cgroup that holds a live run's. The workers the dead run recorded\n"
+	"           in them (pid and start time) are killed; a cgroup that holds any other\n"
+	"           process, whatever its name, is kept and its pids named, unless --force.\n"
+	"           --dry-run shows what would be removed and killed.\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"

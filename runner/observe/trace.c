@@ -23,6 +23,7 @@
 
 #include "runner/observe/trace.h"
 #include "lib/util.h"
+#include "lib/pdeath.h"
 
 const char *const cgs_trace_set_names[] = { "memcg-flush", NULL };
 
@@ -133,10 +134,11 @@ static int read_private(struct cgs_trace *t, char *err, size_t errlen)
 {
 	int st = 0, fd[2];
 	char why[160] = "";
-	pid_t pid;
+	pid_t parent, pid;
 
 	if (pipe2(fd, O_CLOEXEC))
 		return cgs_errf(err, errlen, -errno, "--trace: pipe: %s", strerror(errno));
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fd[0]);
@@ -146,6 +148,7 @@ static int read_private(struct cgs_trace *t, char *err, size_t errlen)
 	if (!pid) {
 		const char *step = "unshare(CLONE_NEWNS)";
 
+		cgs_die_with_parent(parent);
 		close(fd[0]);
 		if (!unshare(CLONE_NEWNS) &&
 		    (step = "making the mounts private",

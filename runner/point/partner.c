@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/futex.h"
+#include "lib/pdeath.h"
 #include "runner/point/point.h"
 #include "runner/point/task.h"
 
@@ -173,9 +174,7 @@ static int partner_launch(struct cgs_task *t, struct cgs_partner *p)
 		pid_t parent = getpid(), pid = fork();
 
 		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != parent)
-				_exit(127);
+			cgs_die_with_parent(parent);
 			partner_main(p);
 			_exit(p->rc ? 1 : 0);
 		}

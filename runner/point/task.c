@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/futex.h"
+#include "lib/pdeath.h"
 #include "lib/pidmap.h"
 #include "runner/point/task.h"
 
@@ -202,14 +203,6 @@ static void *task_thread(void *p)
 	return NULL;
 }
 
-/* Die with our parent; if it is already gone, leave now. */
-static void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
-}
-
 /* Task threads' stacks: the workloads need a few KiB; glibc's default
  * (RLIMIT_STACK, often 8 MiB) would reserve 64 GiB for 8192 threads,
  * which a box with strict overcommit refuses. */
@@ -280,7 +273,7 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			die_with_parent(self);
+			cgs_die_with_parent(self);
 			_exit(task_run(pt, g->first + i) ? 1 : 0);
 		}
 		if (pid < 0) {
@@ -325,7 +318,7 @@ pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
 		return pid < 0 ? -errno : pid;
 	/* the worker: its own process group, so ^C reaches only the runner */
 	setpgid(0, 0);
-	die_with_parent(pt->runner);
+	cgs_die_with_parent(pt->runner);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_IGN);

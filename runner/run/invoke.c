@@ -7,7 +7,8 @@
  * re-exec) that runs every point -r times and writes its own file
  * DIR/cgscale-STAMP-invI.json. SIGINT/SIGTERM/SIGHUP are passed on to the
  * running invocation, which keeps its completed points, and no further
- * invocation starts. Knobs: INVOKE_ENV.
+ * invocation starts; a kill -9 takes the running invocation down with it
+ * (PR_SET_PDEATHSIG). Knobs: INVOKE_ENV.
  */
 #include <errno.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "runner/run/invoke.h"
 #include "runner/run/run.h"
 #include "lib/exit.h"
+#include "lib/pdeath.h"
 #include "lib/util.h"
 
 #define INVOKE_ENV "CGSCALE_INVOCATION"
@@ -119,7 +121,7 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 	char self[PATH_MAX], env[128], **av = calloc(r->argc + 4, sizeof(*av));
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status = 70;
-	pid_t pid;
+	pid_t parent, pid;
 
 	if (!av || n <= 0) {
 		free(av);
@@ -134,8 +136,12 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 	snprintf(env, sizeof(env), "%u/%lld/%s", i, (long long)r->o.invocations,
 		 r->inv_series);
 	fprintf(stderr, "cgscale: invocation %u of %lld\n", i, (long long)r->o.invocations);
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
+		/* a kill -9 of this process takes the invocation (and, as
+		 * each dies with its parent, its workers and tasks) down */
+		cgs_die_with_parent(parent);
 		setenv(INVOKE_ENV, env, 1);
 		sigprocmask(SIG_SETMASK, old, NULL);
 		execv(self, av);
