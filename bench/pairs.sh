@@ -106,10 +106,11 @@ pair_window() {
 pair_compare() {
 	_r=$1 _test=$2 _common=$3 _na=$4 _oa=$5 _nb=$6 _ob=$7
 	command -v taskset >/dev/null || { echo "pairs: skipped: needs taskset (util-linux)"; return 1; }
+	# shellcheck disable=SC2046
 	set -- $(pair_cpus)
 	[ $# -ge 2 ] || { echo "pairs: skipped: needs 2 CPUs, this shell may use $#"; return 1; }
 	_c0=$1 _c1=$2
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046,SC2086
 	set -- $(pair_window $_common)
 	_w=$1 _dur=$2
 	_d=$(mktemp -d)
