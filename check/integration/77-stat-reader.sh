@@ -85,6 +85,18 @@ fi
 jq_check s.json "$s.content.delta.pgfault > 0" "pgfault grew at the leaf"
 jq_check s.json ".points[0] as \$p | $s.content.delta.pgfault >= 0.5 * \$p.summary.ops" \
 	"the leaf's pgfault grew by at least half the faults counted ($(jq "$s.content.delta.pgfault" s.json) vs $(jq .points[0].summary.ops s.json) ops)"
+# the window opens with the gate (-w 0) and the reader thread's first read
+# comes 400 ms late (CGSCALE_TEST_SR_LATE_MS, as a reader starved on a
+# busy machine): the window's start is still read, before the gate, so
+# the delta is never null (as it was, in 75-cgroup-v2-vm's S4 under load)
+CGSCALE_TEST_SR_LATE_MS=400 "$CGSCALE_SAN" run -q -t 1 -m thread -w 0 -d 0.6 -i 0.2 --cgroup-depth $depth \
+	--stat-reader 50 --stat-reader-target leaf -o late.json page_fault1 >/dev/null 2>err.txt ||
+	fail "late reader run: $(cat err.txt)"
+grep -q Sanitizer err.txt && fail "sanitizer report: $(head -n 20 err.txt)"
+jq_check late.json "$s.content.start.t_ns <= 0 and $s.content.end.t_ns > 400000000" \
+	"the start read before the gate, the end by the late thread: $(jq -c "[$s.content.start.t_ns, $s.content.end.t_ns]" late.json)"
+jq_check late.json ".points[0] as \$p | $s.content.delta.pgfault >= 0.5 * \$p.summary.ops" \
+	"a late first read: the leaf's pgfault grew by the faults ($(jq "$s.content.delta.pgfault" late.json) for $(jq .points[0].summary.ops late.json) ops)"
 # without --stat-reader there is no section
 "$CGSCALE" run -q -t 1 -m thread -w 0 -d 0.2 -i 0.1 --cgroup-depth 0 -o n.json page_fault1 >/dev/null 2>&1 ||
 	fail "plain run"

@@ -2,7 +2,9 @@
 /*
  * test_placement.c - the placement orders on synthetic hwloc topologies
  * (pack:2 core:4 pu:2 and pack:2 numa:2 core:8 pu:2), for every policy:
- * which PU each task's place starts at, and the place sizes.
+ * which PU each task's place starts at, and the place sizes; and the
+ * same inside an allowed set (an affinity mask, a cpuset, both), where
+ * every place stays inside it and spread that cannot spread is refused.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -10,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -140,6 +143,118 @@ static void t_summary(void **state)
 	assert_int_equal(cgs_topo_load(&topo, "pack:2 nonsense:3"), -EINVAL);
 }
 
+/* @syn narrowed to @cpuset and @affinity (lists; NULL: none): @policy's
+ * @total places (@n if 0) start at first[0..n), each of @weight PUs, all
+ * inside. */
+static void check_in_of(const char *syn, const char *cpuset, const char *affinity,
+			enum cgs_placement policy, const int *first, unsigned n,
+			unsigned total, int weight)
+{
+	hwloc_bitmap_t cs = hwloc_bitmap_alloc(), af = hwloc_bitmap_alloc();
+	struct cgs_topo topo;
+	struct cgs_places pl;
+	int got[64];
+
+	assert_int_equal(cgs_topo_load(&topo, syn), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(cs, cpuset ? cpuset : "0-63"), 0);
+	assert_int_equal(hwloc_bitmap_list_sscanf(af, affinity ? affinity : "0-63"), 0);
+	assert_int_equal(cgs_topo_limit(&topo, cpuset ? cs : NULL, affinity ? af : NULL), 0);
+	assert_int_equal(cgs_places_build(&topo, policy, &pl), 0);
+	assert_int_equal(pl.n, total ? total : n);
+	cgs_places_first_pus(&pl, got);
+	for (unsigned i = 0; i < pl.n; i++) {
+		if (i < n && got[i] != first[i])
+			fail_msg("%s in %s/%s %s: place %u starts at PU %d, expected %d", syn,
+				 cpuset, affinity, cgs_placement_names[policy], i, got[i], first[i]);
+		assert_int_equal(hwloc_bitmap_weight(pl.set[i]), weight);
+		assert_true(hwloc_bitmap_isincluded(pl.set[i], cs));
+		assert_true(hwloc_bitmap_isincluded(pl.set[i], af));
+	}
+	cgs_places_free(&pl);
+	cgs_topo_free(&topo);
+	hwloc_bitmap_free(cs);
+	hwloc_bitmap_free(af);
+}
+#define check_in(syn, cs, af, policy, first, n, weight) \
+	check_in_of(syn, cs, af, policy, first, n, 0, weight)
+
+static void t_allowed_affinity(void **state)
+{
+	/* taskset -c 8-15 on SMALL: package 1's cores 4-7 */
+	const int cores[] = { 8, 10, 12, 14 }, pus[] = { 8, 10, 12, 14, 9, 11, 13, 15 };
+	/* taskset -c 1: one PU, the second of core 0 */
+	const int one[] = { 1 };
+	/* taskset -c 3,5-6: core 1 in part, core 2 in part, core 3 whole */
+	const int mixed[] = { 3, 5, 6 };
+
+	(void)state;
+	check_in(SMALL, NULL, "8-15", CGS_PLACE_CORES, cores, 4, 2);
+	check_in(SMALL, NULL, "8-15", CGS_PLACE_PUS, pus, 8, 1);
+	check_in(SMALL, NULL, "1", CGS_PLACE_CORES, one, 1, 1);
+	check_in(SMALL, NULL, "1", CGS_PLACE_PUS, one, 1, 1);
+	check_in(SMALL, NULL, "3,5-6", CGS_PLACE_PUS, mixed, 3, 1);
+	check_in(NUMA, NULL, "1", CGS_PLACE_SPREAD, one, 1, 1);
+}
+
+static void t_allowed_cpuset(void **state)
+{
+	/* a cpuset of package 0 (PUs 0-7) and a mask of 4-11: 4-7 left */
+	const int cores[] = { 4, 6 }, spread[] = { 4, 6, 5, 7 };
+	/* a cpuset of node 0 and node 2 (PUs 0-15, 32-47): spread goes on
+	 * alternating packages */
+	const int two[] = { 0, 32, 2, 34 };
+
+	(void)state;
+	check_in(SMALL, "0-7", "4-11", CGS_PLACE_CORES, cores, 2, 2);
+	check_in(SMALL, "0-7", "4-11", CGS_PLACE_SPREAD, spread, 4, 1);
+	check_in_of(NUMA, "0-15,32-47", NULL, CGS_PLACE_SPREAD, two, 4, 32, 1);
+}
+
+/* What narrowed the set, the counts, the cut cores, and spread refused
+ * where the allowed CPUs lie in one package and node of several. */
+static void t_allowed_record(void **state)
+{
+	hwloc_bitmap_t a = hwloc_bitmap_alloc(), c = hwloc_bitmap_alloc();
+	struct cgs_topo topo;
+	char err[512] = "", s[128];
+
+	(void)state;
+	hwloc_bitmap_list_sscanf(a, "1,4-7");
+	hwloc_bitmap_list_sscanf(c, "0-7");
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	assert_int_equal(cgs_topo_limit(&topo, c, a), 0);
+	assert_int_equal(topo.allowed_by, CGS_ALLOWED_CPUSET | CGS_ALLOWED_AFFINITY);
+	assert_int_equal(topo.pus, 5);
+	assert_int_equal(topo.cores, 3);
+	assert_int_equal(topo.packages, 1);
+	assert_int_equal(topo.cut_cores, 1);           /* core 0: PU 1 only */
+	cgs_topo_allowed_str(&topo, s, sizeof(s));
+	assert_string_equal(s, "1,4-7, by the affinity mask and the cpuset");
+	assert_int_equal(cgs_placement_check(&topo, CGS_PLACE_CORES, err, sizeof(err)), 0);
+	assert_int_equal(cgs_placement_check(&topo, CGS_PLACE_SPREAD, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--placement spread: the CPUs this run may use, 1,4-7, by the affinity mask and the cpuset, lie in one package"));
+	cgs_topo_free(&topo);
+	/* a mask of all CPUs narrows nothing; none left is an error */
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	hwloc_bitmap_fill(a);
+	assert_int_equal(cgs_topo_limit(&topo, NULL, a), 0);
+	assert_int_equal(topo.allowed_by, 0);
+	assert_int_equal(topo.pus, 16);
+	assert_int_equal(cgs_placement_check(&topo, CGS_PLACE_SPREAD, err, sizeof(err)), 0);
+	hwloc_bitmap_only(a, 99);
+	assert_int_equal(cgs_topo_limit(&topo, NULL, a), -ENODEV);
+	cgs_topo_free(&topo);
+	/* spread over the two packages of the mask: allowed */
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	hwloc_bitmap_list_sscanf(a, "6-9");
+	assert_int_equal(cgs_topo_limit(&topo, NULL, a), 0);
+	assert_int_equal(topo.allowed_by, CGS_ALLOWED_AFFINITY);
+	assert_int_equal(cgs_placement_check(&topo, CGS_PLACE_SPREAD, err, sizeof(err)), 0);
+	cgs_topo_free(&topo);
+	hwloc_bitmap_free(a);
+	hwloc_bitmap_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +267,9 @@ int main(void)
 		cmocka_unit_test(t_numa_spread),
 		cmocka_unit_test(t_numa_none),
 		cmocka_unit_test(t_summary),
+		cmocka_unit_test(t_allowed_affinity),
+		cmocka_unit_test(t_allowed_cpuset),
+		cmocka_unit_test(t_allowed_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

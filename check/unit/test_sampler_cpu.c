@@ -3,7 +3,8 @@
  * test_sampler_cpu.c - where --sampler-cpu puts the sampler, on synthetic
  * hwloc topologies (pack:2 core:4 pu:2, 16 PUs): auto takes the last PU no
  * task is bound to, else leaves it unbound; a number must be a PU the
- * runner may use; anything else is refused with the fix.
+ * runner may use; anything else is refused with the fix. Inside an
+ * allowed set (taskset), auto stays inside and a CPU outside is refused.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -103,7 +104,7 @@ static void t_parse(void **state)
 	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), 0);
 	assert_int_equal(set_cpu(&o, "16", err, sizeof(err)), 0);
 	assert_int_equal(cgs_sampler_cpu_check(o.sampler_cpu, &topo, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "--sampler-cpu 16 is not a CPU the runner may use (0-15)"));
+	assert_non_null(strstr(err, "--sampler-cpu 16 is not a CPU the runner may use (those are 0-15)"));
 	assert_int_equal(set_cpu(&o, "1x", err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--sampler-cpu '1x' is not a CPU number, auto or none");
 	assert_int_equal(set_cpu(&o, "-1", err, sizeof(err)), -EINVAL);
@@ -113,12 +114,40 @@ static void t_parse(void **state)
 	cgs_topo_free(&topo);
 }
 
+/* taskset -c 2-5 on SMALL: cores 1 and 2 whole. */
+static void t_allowed(void **state)
+{
+	hwloc_bitmap_t a = hwloc_bitmap_alloc();
+	struct cgs_sampler_pin pin;
+	struct cgs_topo topo;
+	struct cgs_places pl;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(cgs_topo_load(&topo, SMALL), 0);
+	hwloc_bitmap_list_sscanf(a, "2-5");
+	assert_int_equal(cgs_topo_limit(&topo, NULL, a), 0);
+	assert_int_equal(cgs_places_build(&topo, CGS_PLACE_PUS, &pl), 0);
+	/* one task on PU 2: the last free one allowed is 5, not 15 */
+	cgs_sampler_cpu_choose(CGS_SCPU_AUTO, &topo, &pl, 1, &pin);
+	assert_int_equal(pin.cpu, 5);
+	cgs_sampler_cpu_choose(CGS_SCPU_AUTO, &topo, &pl, 4, &pin);
+	assert_int_equal(pin.cpu, -1);
+	assert_int_equal(cgs_sampler_cpu_check(4, &topo, err, sizeof(err)), 0);
+	assert_int_equal(cgs_sampler_cpu_check(15, &topo, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--sampler-cpu 15 is not a CPU the runner may use (those are 2-5, by the affinity mask)"));
+	cgs_places_free(&pl);
+	cgs_topo_free(&topo);
+	hwloc_bitmap_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_auto),
 		cmocka_unit_test(t_asked),
 		cmocka_unit_test(t_parse),
+		cmocka_unit_test(t_allowed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

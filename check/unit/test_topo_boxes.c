@@ -5,8 +5,10 @@
  * Intel numbering (core k = PUs k and k+8), 8 NUMA nodes in 2 packages,
  * one big LLC, and an asymmetric box (package 1 lost two cores) written
  * to lstopo XML and read back. Expectations are worked out by hand in the
- * comments. Also: --topology's errors, and the refusal to run real tasks
- * on a topology that is not this machine's.
+ * comments. Also: the same box inside an allowed set (what taskset or a
+ * cpuset leaves), where the places, the ladder, all and 50% count only
+ * its CPUs; --topology's errors, and the refusal to run real tasks on a
+ * topology that is not this machine's.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -169,6 +171,67 @@ static void t_asymmetric_xml(void **state)
 	cgs_topo_free(&t);
 }
 
+/* @t narrowed to the affinity mask @list. */
+static void limit(struct cgs_topo *t, const char *list)
+{
+	hwloc_bitmap_t a = hwloc_bitmap_alloc();
+
+	assert_int_equal(hwloc_bitmap_list_sscanf(a, list), 0);
+	assert_int_equal(cgs_topo_limit(t, NULL, a), 0);
+	hwloc_bitmap_free(a);
+}
+
+static unsigned tasks_of(const struct cgs_topo *t, const char *arg)
+{
+	struct cgs_tasklist l;
+	char err[256] = "";
+	unsigned n;
+
+	assert_int_equal(cgs_tasklist_parse(arg, t, &l, err, sizeof(err)), 0);
+	assert_int_equal(l.n, 1);
+	n = l.v[0];
+	cgs_tasklist_free(&l);
+	return n;
+}
+
+/* The Intel-numbered SMT box inside taskset masks. */
+static void t_allowed_smt(void **state)
+{
+	struct cgs_topo t;
+	/* package 1 whole (cores 4-7 = PUs 4-7 and 12-15) */
+	const int cores[] = { 4, 5, 6, 7 }, pus[] = { 4, 5, 6, 7, 12, 13, 14, 15 };
+	const unsigned sweep[] = { 1, 4, 8 };
+	/* the first PU of package 0's cores: every core cut */
+	const int firsts[] = { 0, 1, 2, 3 };
+	const unsigned sweep_cut[] = { 1, 4 };
+
+	(void)state;
+	load(&t, "pack:2 [numa] core:4 pu:2(indexes=2*8:1*2)");
+	limit(&t, "4-7,12-15");
+	assert_int_equal(t.allowed_by, CGS_ALLOWED_AFFINITY);
+	assert_int_equal(t.machine_pus, 16);
+	assert_int_equal(t.pus, 8);
+	assert_int_equal(t.cut_cores, 0);
+	places(&t, CGS_PLACE_CORES, cores, 4);
+	places(&t, CGS_PLACE_PUS, pus, 8);
+	places(&t, CGS_PLACE_SPREAD, pus, 8);
+	ladder(&t, 3, sweep);
+	assert_int_equal(tasks_of(&t, "all"), 8);
+	assert_int_equal(tasks_of(&t, "50%"), 4);
+	cgs_topo_free(&t);
+
+	load(&t, "pack:2 [numa] core:4 pu:2(indexes=2*8:1*2)");
+	limit(&t, "0-3");
+	assert_int_equal(t.cut_cores, 4);
+	assert_int_equal(t.cores, 4);
+	places(&t, CGS_PLACE_CORES, firsts, 4);   /* a cut core: its allowed PU */
+	places(&t, CGS_PLACE_PUS, firsts, 4);
+	ladder(&t, 2, sweep_cut);
+	assert_int_equal(tasks_of(&t, "all"), 4);
+	assert_int_equal(tasks_of(&t, "1000%"), 40);
+	cgs_topo_free(&t);
+}
+
 static void t_desc_errors(void **state)
 {
 	struct cgs_topo t;
@@ -211,6 +274,7 @@ int main(void)
 		cmocka_unit_test(t_eight_numa),
 		cmocka_unit_test(t_one_llc),
 		cmocka_unit_test(t_asymmetric_xml),
+		cmocka_unit_test(t_allowed_smt),
 		cmocka_unit_test(t_desc_errors),
 		cmocka_unit_test(t_refuse_real),
 	};

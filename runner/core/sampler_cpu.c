@@ -24,18 +24,18 @@ bool cgs_cpu_allowed(const struct cgs_topo *topo, int cpu, char *list, size_t le
 
 	if (hwloc_bitmap_isset(allowed, (unsigned)cpu))
 		return true;
-	hwloc_bitmap_list_snprintf(list, len, allowed);
+	cgs_topo_allowed_str(topo, list, len);
 	return false;
 }
 
 int cgs_sampler_cpu_check(int64_t cpu, const struct cgs_topo *topo, char *err,
 			  size_t errlen)
 {
-	char list[64] = "";
+	char list[256] = "";
 
 	if (cpu >= 0 && !cgs_cpu_allowed(topo, (int)cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
-				"--sampler-cpu %d is not a CPU the runner may use (%s); give one of them, auto or none",
+				"--sampler-cpu %d is not a CPU the runner may use (those are %s); give one of them, auto or none",
 				(int)cpu, list);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tasklist.c - parse -t/--tasks into a sorted, unique list of task
- * counts. Percentages and "all" count the online CPUs (PUs) hwloc sees;
+ * counts. Percentages and "all" count the PUs the run may use (topo.h);
  * "sweep" follows the topology (see tasklist.h).
  */
 #include <errno.h>

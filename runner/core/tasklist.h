@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tasklist.h - the -t/--tasks parser: a number, a list "1,2,4", a range
- * "1-8", a percentage "50%" of the online CPUs (rounded down, at least 1,
- * as LKP's nr_task), "all", or "sweep" (1, then one LLC's cores, one
- * package's, one NUMA node's, all cores, all PUs). Items combine with
+ * "1-8", a percentage "50%" of the CPUs the run may use (rounded down, at
+ * least 1, as LKP's nr_task), "all", or "sweep" (1, then one LLC's cores,
+ * one package's, one NUMA node's, all cores, all PUs). Items combine with
  * commas; the result is sorted and without duplicates.
  */
 #ifndef CGS_TASKLIST_H

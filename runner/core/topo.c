@@ -2,7 +2,8 @@
 /*
  * topo.c - topology load and summary, and the placement orders (cores,
  * pus, spread) computed on hwloc objects, so that they can be unit-tested
- * on synthetic topologies (hwloc_topology_set_synthetic).
+ * on synthetic topologies (hwloc_topology_set_synthetic). The narrowing
+ * to the CPUs a run may use is topo_allowed.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,10 +66,28 @@ int cgs_topo_load(struct cgs_topo *topo, const char *synthetic)
 	return cgs_topo_load_from(topo, synthetic, NULL);
 }
 
+void cgs_topo_count(struct cgs_topo *topo)
+{
+	hwloc_obj_t llc = first_llc(topo->t, &topo->llcs);
+
+	topo->packages = nb(topo->t, HWLOC_OBJ_PACKAGE);
+	topo->numa_nodes = nb(topo->t, HWLOC_OBJ_NUMANODE);
+	topo->pus = nb(topo->t, HWLOC_OBJ_PU);
+	topo->cores = nb(topo->t, HWLOC_OBJ_CORE);
+	if (!topo->cores)
+		topo->cores = topo->pus;
+	topo->llc_cores = cores_in(topo->t, llc);
+	topo->package_cores =
+		cores_in(topo->t, hwloc_get_obj_by_type(topo->t,
+							HWLOC_OBJ_PACKAGE, 0));
+	topo->numa_cores =
+		cores_in(topo->t, hwloc_get_obj_by_type(topo->t,
+							HWLOC_OBJ_NUMANODE, 0));
+}
+
 int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,
 		       const char *xml)
 {
-	hwloc_obj_t llc;
 	int rc;
 
 	memset(topo, 0, sizeof(*topo));
@@ -84,20 +103,8 @@ int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,
 		goto fail;
 	}
 	topo->thissystem = hwloc_topology_is_thissystem(topo->t);
-	topo->packages = nb(topo->t, HWLOC_OBJ_PACKAGE);
-	topo->numa_nodes = nb(topo->t, HWLOC_OBJ_NUMANODE);
-	topo->pus = nb(topo->t, HWLOC_OBJ_PU);
-	topo->cores = nb(topo->t, HWLOC_OBJ_CORE);
-	if (!topo->cores)
-		topo->cores = topo->pus;
-	llc = first_llc(topo->t, &topo->llcs);
-	topo->llc_cores = cores_in(topo->t, llc);
-	topo->package_cores =
-		cores_in(topo->t, hwloc_get_obj_by_type(topo->t,
-							HWLOC_OBJ_PACKAGE, 0));
-	topo->numa_cores =
-		cores_in(topo->t, hwloc_get_obj_by_type(topo->t,
-							HWLOC_OBJ_NUMANODE, 0));
+	cgs_topo_count(topo);
+	topo->machine_pus = topo->pus;
 	if (!topo->pus) {
 		rc = -ENODEV;
 		goto fail;

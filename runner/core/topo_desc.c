@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * topo_desc.c - load the machine --topology describes, and refuse to run
- * real tasks on it (see topo_desc.h).
+ * topo_desc.c - load the machine --topology describes, or this one
+ * narrowed to the CPUs the run may use, and refuse to run real tasks on a
+ * described one (see topo_desc.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +29,12 @@ int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 
 	if (!desc) {
 		rc = cgs_topo_load(topo, NULL);
-		return rc ? cgs_errf(err, errlen, rc, "cannot read this machine's topology with hwloc: %s",
+		if (!rc && topo->thissystem) {
+			rc = cgs_topo_limit_self(topo);
+			if (rc)
+				cgs_topo_free(topo);
+		}
+		return rc ? cgs_errf(err, errlen, rc, "cannot read this machine's topology with hwloc (and the CPUs this process may use): %s",
 				     strerror(-rc)) : 0;
 	}
 	if (!*desc)

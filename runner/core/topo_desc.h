@@ -14,8 +14,9 @@
 
 #include "runner/core/topo.h"
 
-/* Load @desc (NULL: this machine; an existing file or a name ending in
- * .xml: lstopo XML; else a synthetic description). 0, or -EINVAL/-ENOENT
+/* Load @desc (NULL: this machine, narrowed to the CPUs this process may
+ * use; an existing file or a name ending in .xml: lstopo XML; else a
+ * synthetic description). 0, or -EINVAL/-ENOENT
  * with a one-line message that names the problem and the fix. */
 int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 		       size_t errlen);

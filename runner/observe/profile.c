@@ -340,7 +340,7 @@ static int prof_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *p
 
 static const struct cgs_opt prof_optdefs[] = {
 	OPT_OPTSTR("profile", 0, struct prof_opts, hz, .metavar = "HZ",
-		.help = "sample the tasks' kernel and user stacks in the measured window, HZ a second (default 997; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point"),
+		.help = "sample the tasks' kernel and user stacks in the measured window, HZ a second (default 397; cycles, else cpu-clock): per-symbol self/children % and folded stacks per point"),
 };
 
 const struct cgs_obs_def profile_observer = {

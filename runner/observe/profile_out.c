@@ -3,7 +3,9 @@
  * profile_out.c - a point's "profile" section (counts, per-symbol self
  * and children, bounded folded stacks) and its lines in the run table:
  * the top kernel functions by self %, as `perf report --no-children`
- * sorts them, and the share of samples in kernel and user mode. The
+ * sorts them, and the share of samples in kernel and user mode, each
+ * share with its sampling error (the binomial standard error from the
+ * number of samples: a share p of n samples is p +- sqrt(p(1-p)/n)). The
  * lines are read from the result, so a re-read file prints the same.
  */
 #include <math.h>
@@ -171,6 +173,25 @@ static size_t kernel_self(struct json_object *const *sec, unsigned n,
 	return nk;
 }
 
+/* The binomial standard error of a share @pct (%) of @n samples, in
+ * percentage points. */
+static double share_se(double pct, double n)
+{
+	double p = pct / 100;
+
+	return n > 0 ? 100 * sqrt(p * (1 - p) / n) : NAN;
+}
+
+/* The samples received in all @n runs. */
+static double received(struct json_object *const *sec, unsigned n)
+{
+	double recv = 0;
+
+	for (unsigned r = 0; r < n; r++)
+		recv += num(get(sec[r], "samples"), "received");
+	return recv;
+}
+
 static void print_head(struct json_object *const *sec, unsigned n, FILE *out)
 {
 	double recv = 0, lost = 0, thr = 0, kern = 0;
@@ -195,8 +216,11 @@ static void print_head(struct json_object *const *sec, unsigned n, FILE *out)
 		recv > 0 ? 100 * (recv - kern) / recv : NAN);
 	if (note)
 		fprintf(out, "  profile: %s\n", json_object_get_string(note));
-	else if (recv == 0)
+	if (recv == 0)
 		fprintf(out, "  profile: no samples were received\n");
+	else
+		fprintf(out, "  profile: sampling error of a share (+-, 1 standard error from %.0f samples): %.2f points at 50%%, %.2f at 10%%, %.2f at 1%%\n",
+			recv, share_se(50, recv), share_se(10, recv), share_se(1, recv));
 }
 
 void cgs_profile_print_rows(const struct res_file *f, const char *test,
@@ -223,5 +247,6 @@ void cgs_profile_print_rows(const struct res_file *f, const char *test,
 	print_head(sec, n, out);
 	nk = kernel_self(sec, n, k, ARRAY_SIZE(k));
 	for (size_t j = 0; j < nk && j < TOP_KERNEL; j++)
-		fprintf(out, "    %6.2f%%  %s\n", k[j].self_pct, k[j].name);
+		fprintf(out, "    %6.2f%% +-%.2f  %s\n", k[j].self_pct,
+			share_se(k[j].self_pct, received(sec, n)), k[j].name);
 }

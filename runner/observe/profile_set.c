@@ -38,7 +38,7 @@ static int parse_rate(struct cgs_profile_set *ps, const char *arg, char *err,
 		ps->hz = strtoll(arg, &end, 10);
 		if (errno || *end || ps->hz < 1)
 			return cgs_errf(err, errlen, -EINVAL,
-					"--profile=%s: the rate must be a whole number of Hz >= 1, e.g. --profile=997",
+					"--profile=%s: the rate must be a whole number of Hz >= 1, e.g. --profile=397",
 					arg);
 	}
 	if (!cgs_read_line("/proc/sys/kernel/perf_event_max_sample_rate", line,

@@ -16,7 +16,8 @@
  * instant before it is skipped and counted as missed, as a ticker that
  * keeps one pending tick: a slow read never causes a burst. A read
  * belongs to the interval in which it completed. Knobs: --stat-reader HZ,
- * --stat-reader-cpu, --stat-reader-file, --stat-reader-target.
+ * --stat-reader-cpu, --stat-reader-file, --stat-reader-target; for tests,
+ * CGSCALE_TEST_SR_LATE_MS delays the thread's first read by that long.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -115,6 +116,11 @@ static void *reader_main(void *arg)
 
 	if (reader_bind(sr))
 		return NULL;
+	if (sr->late_ns) {   /* a test's stand-in for a reader starved at the start */
+		struct timespec late = { sr->late_ns / 1000000000, sr->late_ns % 1000000000 };
+
+		nanosleep(&late, NULL);
+	}
 	next = cgs_now_ns();
 	for (;;) {
 		struct timespec ts;
@@ -176,14 +182,15 @@ static int choose_cpu(struct cgs_statread *sr, unsigned ntasks)
 }
 
 /* All tasks are at the gate: find the target from task 0, read it once,
- * and start the thread. */
+ * and start the thread. That read is the latest until the thread's own
+ * first one: the content at the window's start is never missing, even
+ * when the window opens with the gate (-w 0) before the thread has read
+ * (a busy machine). Nothing runs between it and the gate. */
 static int reader_ready(void *priv, unsigned ntasks, const int *pid,
 			const int *tid, char *msg, size_t len)
 {
 	struct cgs_statread *sr = priv;
 	pthread_condattr_t ca;
-	char *buf = NULL;
-	size_t cap = 0;
 	ssize_t n;
 	int rc;
 
@@ -192,11 +199,11 @@ static int reader_ready(void *priv, unsigned ntasks, const int *pid,
 			     msg, len);
 	if (rc)
 		return rc;
-	n = cgs_stat_read(sr->where.path, &buf, &cap);
-	free(buf);
+	n = cgs_stat_read(sr->where.path, &sr->latest, &sr->latest_cap);
 	if (n < 0)
 		return cgs_errf(msg, len, (int)n, "reading %s: %s", sr->where.path,
 				strerror((int)-n));
+	sr->latest_done = cgs_now_ns();
 	rc = choose_cpu(sr, ntasks);
 	if (rc)
 		return rc;
@@ -297,6 +304,7 @@ static int reader_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point 
 {
 	const struct cgs_sr_opts *o = ctx->opts;
 	struct cgs_statread *sr = calloc(1, sizeof(*sr));
+	const char *late;
 
 	if (!sr || sr_alloc(sr)) {
 		free(sr);
@@ -309,6 +317,9 @@ static int reader_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point 
 	sr->cpu_asked = (int)o->cpu;
 	sr->file = (enum cgs_stat_file)o->file;
 	sr->target = (enum cgs_stat_target)o->target;
+	late = getenv("CGSCALE_TEST_SR_LATE_MS");
+	if (late)
+		sr->late_ns = strtoll(late, NULL, 10) * 1000000;
 	*priv = sr;
 	return 0;
 }

@@ -49,6 +49,7 @@ struct cgs_statread {
 	/* the reader: settings */
 	int64_t hz;
 	int cpu_asked;                /* -1: auto */
+	int64_t late_ns;              /* CGSCALE_TEST_SR_LATE_MS: first read delayed */
 	enum cgs_stat_file file;
 	enum cgs_stat_target target;
 	/* resolved at ready */

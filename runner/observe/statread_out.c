@@ -192,11 +192,11 @@ void sr_add_json(struct cgs_statread *sr, struct res_point *p)
 
 int sr_check_cpu(int cpu, const struct cgs_topo *topo, char *err, size_t errlen)
 {
-	char list[128];
+	char list[256];
 
 	if (cpu >= 0 && !cgs_cpu_allowed(topo, cpu, list, sizeof(list)))
 		return cgs_errf(err, errlen, -EINVAL,
-				"--stat-reader-cpu %d: no such CPU here; give one of %s",
+				"--stat-reader-cpu %d is not a CPU the runner may use; give one of %s",
 				cpu, list);
 	return 0;
 }

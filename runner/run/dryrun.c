@@ -212,6 +212,14 @@ static void print_machine(const struct cgs_run *r, FILE *out)
 		tp->packages, tp->packages == 1 ? "" : "s", tp->numa_nodes,
 		tp->numa_nodes == 1 ? "" : "s", tp->llcs, tp->llcs == 1 ? "" : "s",
 		tp->cores, tp->pus, tp->pus > tp->cores ? " (SMT)" : "");
+	if (tp->allowed_by) {
+		char allowed[600];
+
+		cgs_topo_allowed_str(tp, allowed, sizeof(allowed));
+		fprintf(out, "  the run may use CPUs %s (%u of %u online); the counts above are of those%s\n",
+			allowed, tp->pus, tp->machine_pus, tp->cut_cores ?
+			"; some cores only in part (their places are the allowed PUs)" : "");
+	}
 	if (hwloc_topology_export_synthetic(tp->t, synth, sizeof(synth),
 					    HWLOC_TOPOLOGY_EXPORT_SYNTHETIC_FLAG_IGNORE_MEMORY) > 0)
 		fprintf(out, "  as hwloc synthetic: %s\n", synth);

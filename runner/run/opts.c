@@ -400,6 +400,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 				"more than %d samples per point; give a longer --interval",
 				CGS_MAX_SAMPLES);
 	rc = cgs_sampler_cpu_check(r->o.sampler_cpu, &r->topo, err, errlen);
+	if (!rc)
+		rc = cgs_placement_check(&r->topo, r->o.placement, err, errlen);
 	if (rc)
 		return rc;
 	if (r->o.governor && (!*r->o.governor || strpbrk(r->o.governor, "/ \n")))
