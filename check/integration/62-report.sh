@@ -104,7 +104,8 @@ grep -qF "($(printf %s "$long" | wc -c) characters: show all)</summary>$long</de
 
 # a disturbed run, as the runner marks it: the summary's notes say so in
 # the words of cgscale run's table, the row is marked, a warning counts
-# it, its section says why; show counts the same run
+# it, its section says why; show counts the same run. Other notes may
+# follow (a task that did no op on a busy machine), so only the start is fixed
 jq '.points |= map(.disturbed = [])
   | (.points[] | select(.test == "page_fault1" and .mode == "process" and .tasks == 2 and .run == 1)
      | .disturbed) = ["steal 5.0% (above 1%)"]' r.json >dist.json
@@ -112,7 +113,7 @@ jq '.points |= map(.disturbed = [])
 wellformed dist.html
 row=$(grep -o '<tr class="disturbed"><td><a href="#p[0-9]*">page_fault1</a></td><td>process</td><td class="n">2</td>.*' dist.html)
 [ -n "$row" ] || fail "the disturbed point's row is not marked"
-printf '%s' "$row" | grep -qF '<td>1 of 2 runs disturbed (compare leaves them out), e.g. steal 5.0% (above 1%)</td></tr>' ||
+printf '%s' "$row" | grep -qF '<td>1 of 2 runs disturbed (compare leaves them out), e.g. steal 5.0% (above 1%)' ||
 	fail "the summary's notes do not say the run was disturbed: $row"
 [ "$(count 'class="disturbed"' dist.html)" -eq 1 ] || fail "more rows marked disturbed than one"
 grep -qF '<p class="warn">1 run was disturbed' dist.html || fail "no warning of the disturbed run"
