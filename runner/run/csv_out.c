@@ -99,7 +99,7 @@ int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen)
 		if (rc)
 			return cgs_errf(err, errlen, rc, "--csv-dir: cannot write %s: %s (the results "
 					"are in the JSON file)", path, strerror(-rc));
-		fprintf(stderr, "cgscale: CSV of %s in %s\n", r->tests[b / (nblocks(r) / r->ntests)]->name,
+		cgs_info("CSV of %s in %s", r->tests[b / (nblocks(r) / r->ntests)]->name,
 			path);
 	}
 	return rc;
