@@ -132,6 +132,17 @@ int cg_knob_version(const char *name, const char **other);
 int cg_knob_check(const struct cg_layout *l, const struct cg_knob *k,
 		  char *err, size_t errlen);
 
+/*
+ * Does knob @name, written as @written, read back (@read, as the file
+ * shows it) as the same value? Each family's equivalences are in
+ * cg_readback.c: whole pages and "no limit" for byte limits, the same set
+ * for CPU lists, more words after the value written (cpu.max). 1 the
+ * same; 0 not, with @why saying what it reads back as and what to give.
+ * @page: the page size in bytes.
+ */
+int cg_knob_same(const char *name, const char *written, const char *read,
+		 uint64_t page, char *why, size_t len);
+
 /* ---- libcgroup boundary (cg_lib.c) ---- */
 
 /* cgroup_init(); 0 or -errno with cgroup_strerror's text in @err. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -176,13 +177,40 @@ static int check_lib(const struct cg_tree *t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Read knob @name of @rel back and compare it with @value: a knob that
+ * does not keep what was written stops the run before its first point
+ * (the trial tree), naming both. A write-only file (memory.reclaim) is
+ * an action, not a setting: nothing to compare.
+ */
+static int readback(const char *ctrl, const char *rel, const char *full,
+		    const char *name, const char *value, char *err, size_t errlen)
+{
+	char buf[4096], why[4600], path[PATH_MAX + 100];
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", full, name);
+	if (!stat(path, &st) && !(st.st_mode & 0444))
+		return 0;
+	rc = cg_lib_read(ctrl, rel, name, buf, sizeof(buf));
+	if (rc)
+		return cgs_errf(err, errlen, rc, "%s was written but cannot be read back: %s",
+				name, strerror(-rc));
+	if (cg_knob_same(name, value, buf, page > 0 ? (uint64_t)page : 4096, why,
+			 sizeof(why)))
+		return 0;
+	return cgs_errf(err, errlen, -EINVAL, "the kernel %s", why);
+}
+
 /* v1 cpuset: a new cgroup has empty cpus and mems and takes no task;
  * copy the parent's unless a knob of this level sets them. */
 static int cpuset_inherit(struct cg_tree *t, struct cg_thier *h, unsigned i,
-			  const char *rel, char *err, size_t errlen)
+			  const char *rel, const char *full, char *err, size_t errlen)
 {
 	static const char *const files[] = { "cpuset.cpus", "cpuset.mems" };
-	char up[PATH_MAX], val[4096];
+	char up[PATH_MAX], val[4096], why[5000];
 
 	if (h->version != 1 || !cg_list_has(h->need, "cpuset"))
 		return 0;
@@ -204,6 +232,9 @@ static int cpuset_inherit(struct cg_tree *t, struct cg_thier *h, unsigned i,
 		val[strcspn(val, "\n")] = 0;
 		if (!rc)
 			rc = cg_lib_set("cpuset", rel, 1, &name, &v, err, errlen);
+		if (!rc && readback("cpuset", rel, full, name, val, why, sizeof(why)))
+			return cgs_errf(err, errlen, -EINVAL, "%s/%s, copied from the parent as %s: %s",
+					full, name, val, why);
 		if (rc)
 			return rc;
 	}
@@ -235,7 +266,7 @@ static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
 			snprintf(mark + strlen(mark), sizeof(mark) - strlen(mark),
 				 " parent_enabled=%s", h->enabled);
 		if ((rc = cg_mark(full, mark, err, errlen)) ||
-		    (rc = cpuset_inherit(t, h, i, rel, err, errlen)))
+		    (rc = cpuset_inherit(t, h, i, rel, full, err, errlen)))
 			return rc;
 		for (unsigned k = 0; k < t->spec.nknobs; k++) {
 			const struct cg_knob *kn = &t->spec.knobs[k];
@@ -244,6 +275,8 @@ static int create_node(struct cg_tree *t, unsigned i, char *err, size_t errlen)
 			if (kn->level != t->level[i] || !cg_list_has(h->need, kn->ctrl))
 				continue;
 			rc = cg_lib_set(kn->ctrl, rel, 1, &name, &value, err, errlen);
+			if (!rc)
+				rc = readback(kn->ctrl, rel, full, name, value, err, errlen);
 			if (rc) {
 				char why[512];
 

@@ -194,7 +194,7 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 {
 	const struct cg_hier *lh = &t->lay->h[h->hi];
 	bool root = !strcmp(h->parent, "/"), us = false;
-	char full[PATH_MAX], missing[256];
+	char full[PATH_MAX], missing[256], still[256];
 	int rc;
 
 	snprintf(full, sizeof(full), "%s%s", lh->mount, root ? "" : h->parent);
@@ -213,6 +213,12 @@ int cg_v2_prepare(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 		return cgs_errf(err, errlen, rc, "cannot enable %s in %s/cgroup.subtree_control: %s",
 				missing, full, strerror(-rc));
 	snprintf(h->enabled, sizeof(h->enabled), "%s", missing);
+	/* read back: what the kernel took is what the tree relies on */
+	if ((rc = find_missing(h, full, still, sizeof(still), err, errlen)))
+		return rc;
+	if (still[0])
+		return cgs_errf(err, errlen, -EIO, "wrote +%s to %s/cgroup.subtree_control, but it reads back without %s",
+				missing, full, still);
 	return 0;
 }
 

@@ -89,19 +89,18 @@ static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 static int set_number(const struct cgs_opt *o, void *base, const char *val,
 		      char *err, size_t errlen)
 {
-	char *end;
-	double v = strtod(val, &end);
+	double v;
 
-	if (end != val && !*end && isfinite(v) && v >= o->dmin && v <= o->dmax) {
+	if (!cgs_parse_number(val, &v) && v >= o->dmin && v <= o->dmax) {
 		*(double *)opt_field(o, base) = v;
 		return 0;
 	}
 	if (isinf(o->dmax))
 		return cgs_errf(err, errlen, -EINVAL,
-			       "--%s: '%s' is not a number of at least %g",
+			       "--%s: '%s' is not a number of at least %g; give a plain decimal such as 2 or 0.5",
 			       o->name, val, o->dmin);
 	return cgs_errf(err, errlen, -EINVAL,
-		       "--%s: '%s' is not a number from %g to %g",
+		       "--%s: '%s' is not a number from %g to %g; give a plain decimal such as 2 or 0.5",
 		       o->name, val, o->dmin, o->dmax);
 }
 
@@ -174,7 +173,14 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
 		return set_checked(o, base, val, err, errlen);
 	case CGS_OPT_STRING:
 	case CGS_OPT_OPTSTR: {
-		char *copy = strdup(val ? val : "");
+		char *copy;
+
+		/* "--name=" is neither --name (the default) nor a value */
+		if (o->type == CGS_OPT_OPTSTR && val && !*val)
+			return cgs_errf(err, errlen, -EINVAL,
+					"--%s=: an empty value; give --%s alone for its default, or --%s=%s",
+					o->name, o->name, o->name, cgs_opt_metavar(o));
+		copy = strdup(val ? val : "");
 
 		if (!copy)
 			return -ENOMEM;
@@ -447,6 +453,14 @@ static int getopt_error(int c, char **argv, char *err, size_t errlen)
 int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 		  char **argv, int *first_pos, char *err, size_t errlen)
 {
+	return cgs_opt_parse_given(sets, nsets, argc, argv, first_pos, NULL,
+				   err, errlen);
+}
+
+int cgs_opt_parse_given(struct cgs_optset *sets, size_t nsets, int argc,
+			char **argv, int *first_pos, const struct cgs_opt **given,
+			char *err, size_t errlen)
+{
 	size_t n = count_opts(sets, nsets);
 	struct option *lopts = calloc(n + 2, sizeof(*lopts));
 	struct opt_ref *refs = calloc(n + 1, sizeof(*refs));
@@ -458,6 +472,8 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 		goto out;
 	}
 	getopt_tables(sets, nsets, lopts, refs, shorts);
+	for (size_t s = 0; given && s < nsets; s++)
+		given[s] = NULL;
 	optind = 0;  /* full re-initialisation, so parsing can run twice */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
@@ -485,6 +501,8 @@ int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 		rc = cgs_opt_set(r->opt, r->set->base, optarg, err, errlen);
 		if (rc)
 			goto out;
+		if (given && !given[r->set - sets])
+			given[r->set - sets] = r->opt;
 	}
 	*first_pos = optind;
 out:

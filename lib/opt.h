@@ -129,6 +129,11 @@ int cgs_opt_set(const struct cgs_opt *o, void *base, const char *val,
  */
 int cgs_opt_parse(struct cgs_optset *sets, size_t nsets, int argc,
 		  char **argv, int *first_pos, char *err, size_t errlen);
+/* The same, and @given[s] (of @nsets) the first row of set s that the
+ * command line gave, or NULL: a knob given for nothing can be refused. */
+int cgs_opt_parse_given(struct cgs_optset *sets, size_t nsets, int argc,
+			char **argv, int *first_pos, const struct cgs_opt **given,
+			char *err, size_t errlen);
 
 /* Free the strings and lists that parsing allocated in @set. */
 void cgs_opt_free(const struct cgs_optset *set);
@@ -155,11 +160,15 @@ struct json_object *cgs_opt_echo(const struct cgs_optset *set);
 int cgs_opt_check_table(const struct cgs_opt *opts, size_t nopts,
 			const char *owner, char *err, size_t errlen);
 
-/* Shared value parsers, also used outside tables (opt_value.c). 0 or
- * -EINVAL. */
+/* Shared value parsers, also used outside tables (opt_value.c), of one
+ * strict grammar: decimal digits, one '.' with digits on both sides (not
+ * for whole numbers), '-' only for cgs_parse_int and cgs_parse_number and
+ * never before zero; no '+', space, hex, exponent, inf or nan. A whole
+ * number beyond int64_t is refused, not clamped. 0 or -EINVAL. */
 int cgs_parse_duration(const char *s, int64_t *ns);
 int cgs_parse_size(const char *s, int64_t *bytes);
 int cgs_parse_int(const char *s, int64_t *v);
+int cgs_parse_number(const char *s, double *v);
 
 /* Format a duration in ns as the shortest exact text ("2s", "10ms"). */
 void cgs_fmt_duration(int64_t ns, char *buf, size_t len);

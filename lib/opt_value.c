@@ -2,7 +2,15 @@
 /*
  * opt_value.c - the value syntax shared by the option tables and the
  * rest: durations ("5s", "500ms", "1.5"), sizes ("10K" = 10240, "10k" =
- * 10000), whole numbers, and their shortest exact text. See opt.h.
+ * 10000), whole numbers, plain decimals, and their shortest exact text.
+ * See opt.h.
+ *
+ * One strict grammar for every number a user types: decimal digits, at
+ * most one '.' with digits on both sides, a '-' only where negative
+ * values make sense and never before zero; no '+', spaces, hex, octal,
+ * exponents, "inf" or "nan", and nothing after it but a unit where the
+ * type has units. strtod/strtoll take all of those, so they only convert
+ * what this grammar has accepted.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,22 +26,58 @@
 
 #define NSEC_PER_SEC ((int64_t)1000000000)
 
+/* The length of "D+" or, with @frac, "D+(.D+)?" at @s; 0: none. */
+static size_t digits_len(const char *s, bool frac)
+{
+	size_t n = 0, f = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	if (!n || !frac || s[n] != '.')
+		return n;
+	while (isdigit((unsigned char)s[n + 1 + f]))
+		f++;
+	return f ? n + 1 + f : 0;   /* "5." is not a number */
+}
+
+/* "-0", "-0.00": a minus before zero is a typo or a trick, never meant. */
+static bool negative_zero(const char *s, size_t n)
+{
+	if (*s != '-')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (s[i] != '0' && s[i] != '.')
+			return false;
+	return true;
+}
+
+/* A number of the grammar at the start of @s (a '-' with @neg): its
+ * length, or 0 when there is none. */
+static size_t number_len(const char *s, bool neg, bool frac)
+{
+	size_t sign, n;
+
+	if (!s)
+		return 0;
+	sign = neg && *s == '-';
+	n = digits_len(s + sign, frac);
+	if (!n || negative_zero(s, sign + n))
+		return 0;
+	return sign + n;
+}
+
 /* Split "1.5ms" into a finite non-negative number and its unit. */
 static int split_number(const char *s, double *num, const char **unit)
 {
-	char *end;
+	size_t n = number_len(s, false, true);
 
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+	if (!n)
 		return -EINVAL;
 	errno = 0;
-	*num = strtod(s, &end);
-	if (errno || end == s || !isfinite(*num) || *num < 0)
+	*num = strtod(s, NULL);
+	if (errno || !isfinite(*num))
 		return -EINVAL;
-	/* strtod also takes hex and "inf"; accept plain decimals only */
-	for (const char *p = s; p < end; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.')
-			return -EINVAL;
-	*unit = end;
+	*unit = s + n;
 	return 0;
 }
 
@@ -90,14 +134,29 @@ int cgs_parse_size(const char *s, int64_t *bytes)
 
 int cgs_parse_int(const char *s, int64_t *v)
 {
-	char *end;
+	size_t n = number_len(s, true, false);
 	long long x;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!n || s[n])
 		return -EINVAL;
 	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno || *end)
+	x = strtoll(s, NULL, 10);
+	if (errno)                  /* beyond int64: not silently clamped */
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int cgs_parse_number(const char *s, double *v)
+{
+	size_t n = number_len(s, true, true);
+	double x;
+
+	if (!n || s[n])
+		return -EINVAL;
+	errno = 0;
+	x = strtod(s, NULL);
+	if (errno || !isfinite(x))
 		return -EINVAL;
 	*v = x;
 	return 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/safefile.h"
+#include "lib/esc.h"
 #include "lib/util.h"
 
 int cgs_read_file(const char *path, char *buf, size_t len)
@@ -118,21 +119,10 @@ char *cgs_fmt(const char *fmt, ...)
 static void say_as(const char *who, const char *tag, const char *fmt, va_list ap)
 {
 	char line[1024], safe[4096];
-	size_t o = 0;
 
 	vsnprintf(line, sizeof(line), fmt, ap);
-	for (const unsigned char *c = (const unsigned char *)line; *c && o + 5 < sizeof(safe); c++) {
-		if (*c == '\n')
-			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\n");
-		else if (*c == '\t')
-			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\t");
-		else if (*c < 0x20 || *c == 0x7f)
-			o += (size_t)snprintf(safe + o, sizeof(safe) - o, "\\x%02x", *c);
-		else
-			safe[o++] = (char)*c;
-	}
-	safe[o] = 0;
-	fprintf(stderr, "cgscale%s%s: %s%s\n", who ? " " : "", who ? who : "", tag, safe);
+	fprintf(stderr, "cgscale%s%s: %s%s\n", who ? " " : "", who ? who : "", tag,
+		cgs_esc(line, safe, sizeof(safe)));
 }
 
 static void say(const char *tag, const char *fmt, va_list ap)
@@ -150,6 +140,15 @@ void cgs_errs(const char *who, const char *fmt, ...)
 }
 
 void cgs_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
+void cgs_info(const char *fmt, ...)
 {
 	va_list ap;
 

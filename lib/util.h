@@ -53,6 +53,8 @@ char *cgs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "cgscale: <message>" to stderr, with a newline. */
 void cgs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cgs_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for what is not an error ("results in PATH"). */
+void cgs_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same as "cgscale @who: <message>" (a subcommand's errors). Control
  * characters in any of them are shown escaped, never written raw. */
 void cgs_errs(const char *who, const char *fmt, ...)

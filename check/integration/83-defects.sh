@@ -4,7 +4,9 @@
 # checked before any work (run -o, report -o, compare --junit/--html), a
 # failed write never reported as written, garbled or raw messages, and a
 # reader that refuses what parses but makes no sense. Bad input: exit 2,
-# nothing written, nothing printed on stdout.
+# nothing written, nothing printed on stdout. Issue 25: knobs read back
+# (14), --topology bounded (15), control characters escaped in echoes and
+# in show/compare (16), strict numbers and knobs for nothing refused (18).
 . "$(dirname "$0")/lib.sh"
 # every defect is checked, each failure counted: on a build that has them
 # all, the output lists each one
@@ -90,5 +92,146 @@ jq '.points[0].test = "page\tfault\n1"' a.json >"$(printf 'tab\tfile.json')"
 "$CGSCALE" export --tsv "$(printf 'tab\tfile.json')" >tab.tsv 2>e.txt || fail "export: $(cat e.txt)"
 awk -F'\t' 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' tab.tsv || fail "export: a row with a split field"
 grep -q 'page\\tfault\\n1' tab.tsv || fail "export: the tab and newline not escaped"
+
+# ---- issue 25 ----
+# 14. a knob that does not read back what was written stops the run before
+#     its first point, exit 2, naming both values
+if [ "$(id -u)" = 0 ]; then
+	if grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo; then
+		lim=memory.limit_in_bytes
+	else
+		lim=memory.max
+	fi
+	# knob_refused KNOB=VALUE NEEDLE: exit 2 before any point, nothing on
+	# stdout, one line (a sweep's warnings aside) naming both values
+	knob_refused() {
+		rm -f kb.json kb.json.partial
+		"$CGSCALE" run -q -m process -t 1 -w 0 -d 0.2 -i 0.1 --cgroup-depth 1 \
+			--cgroup-set "1:$1" -o kb.json page_fault1 >out.txt 2>err.txt
+		rc=$?
+		grep -v '^cgscale: warning: ' err.txt >err1.txt
+		[ $rc -eq 2 ] || { fail "knob $1: exit $rc, expected 2: $(head -c 300 err.txt)"; return; }
+		[ -s out.txt ] && fail "knob $1: printed on stdout"
+		[ "$(wc -l <err1.txt)" -eq 1 ] || fail "knob $1: $(wc -l <err1.txt) lines: $(cat err1.txt)"
+		grep -q -- "$1.*reads it back as $2" err1.txt || fail "knob $1: both values not named: $(cat err1.txt)"
+		[ -e kb.json ] || [ -e kb.json.partial ] && fail "knob $1: a point ran"
+		echo "ok: knob $1 -> $(cat err1.txt)"
+	}
+	knob_refused "$lim=18446744073709551616" 0
+	knob_refused "$lim=1000" 0
+	[ "$lim" = memory.limit_in_bytes ] && [ -e /sys/fs/cgroup/cpu/cpu.shares ] &&
+		knob_refused cpu.shares=1 "'2'"
+	# kept values still run: whole pages, the unlimited top, a list as a set
+	"$CGSCALE" run -q -m process -t 1 -w 0 -d 0.2 -i 0.1 --cgroup-depth 1 \
+		--cgroup-set "1:$lim=1073741825" -o kept.json page_fault1 >/dev/null 2>err.txt ||
+		fail "a limit of 1G + 1 byte (a page down) refused: $(cat err.txt)"
+	jq_check kept.json '[.points[].cgroup.knobs[].read_back[0] == "1073741824"] | all' "the limit read back"
+else
+	echo "skipped (not root): knob read-back"
+fi
+
+# 15. --topology bounded: refused at once above the limit, named; below,
+#     the plan is made
+bad2t() {
+	timeout 10 "$CGSCALE" run --dry-run --topology "$1" -t 1 page_fault1 >out.txt 2>err.txt
+	rc=$?
+	[ $rc -eq 2 ] || { fail "--topology '$1': exit $rc, expected 2 at once"; return; }
+	[ -s out.txt ] && fail "--topology '$1': printed a plan"
+	grep -q "$2" err.txt || fail "--topology '$1': the limit not named: $(cat err.txt)"
+	echo "ok: --topology '$1' -> $(cat err.txt)"
+}
+bad2t "pack:64 core:64 pu:64" "262144 PUs; cgscale plans for at most 8192"
+bad2t "pack:8 core:1024 pu:2" "16384 PUs; cgscale plans for at most 8192"
+bad2t "core:2048 pu:1" "2048 objects under one parent; at most 1024"
+timeout 60 "$CGSCALE" run --dry-run --topology "pack:4 numa:2 l3:4 core:32 pu:4" -t 1-4096 \
+	--placement pus page_fault1 >plan.txt 2>err.txt || fail "a 4096-PU plan: $(cat err.txt)"
+grep -q "^    4096         4     8    32   1024   4096  1$" plan.txt ||
+	fail "the 4096-task line of the plan: $(grep '^    4096 ' plan.txt)"
+
+# 16. control characters of paths escaped in every echo, and of strings
+#     in result files in show and compare
+esc=$(printf '\033')
+c1=$(printf '\302\233')
+"$CGSCALE" run -q -m thread -t 1 -w 0 -d 0.2 -i 0.1 -o "$(printf 'r\033[31m.json')" page_fault1 \
+	>/dev/null 2>err.txt || fail "a run into a name with ESC: $(cat err.txt)"
+grep -q "$esc" err.txt && fail "results in: a raw ESC: $(cat -v err.txt)"
+grep -q 'results in r\\x1b\[31m.json' err.txt || fail "results in: not escaped: $(cat -v err.txt)"
+"$CGSCALE" report --no-charts -o "$(printf 'p\033]0;x\007.html')" a.json >/dev/null 2>err.txt ||
+	fail "report into a name with ESC: $(cat err.txt)"
+grep -q "$esc" err.txt && fail "report in: a raw ESC: $(cat -v err.txt)"
+grep -q 'report in p\\x1b\]0;x\\x07.html' err.txt || fail "report in: not escaped: $(cat -v err.txt)"
+mkdir "$(printf 'c\033d')"
+"$CGSCALE" run -q -m thread -t 1 -w 0 -d 0.2 -i 0.1 -o c.json --csv-dir "$(printf 'c\033d')" \
+	page_fault1 >/dev/null 2>err.txt || fail "--csv-dir with ESC: $(cat err.txt)"
+grep -q "$esc" err.txt && fail "CSV of: a raw ESC: $(cat -v err.txt)"
+grep -q 'CSV of page_fault1 in c\\x1bd/page_fault1.csv' err.txt || fail "CSV of: not escaped: $(cat -v err.txt)"
+jq '.points[].test = "pf\u001b[31m\nfake: line" | .machine.hostname = "h\u001b]0;pwn\u0007"
+	| .kernel.release = "k\u009b2J"' a.json >evil.json
+for what in show "compare --format text" "compare --format markdown" "compare --format lkp" \
+	"compare --format mmtests"; do
+	# shellcheck disable=SC2086
+	"$CGSCALE" $what evil.json $( [ "$what" = show ] || echo evil.json) >out.txt 2>/dev/null
+	grep -q "$esc" out.txt && fail "$what: a raw ESC from the file: $(grep "$esc" out.txt | head -n 1 | cat -v)"
+	grep -q "$c1" out.txt && fail "$what: a raw C1 control from the file"
+	grep -q '^fake: line' out.txt && fail "$what: a newline from the file split a line"
+	grep -q 'pf\\x1b\[31m\\nfake: line' out.txt || fail "$what: the test name not shown escaped"
+done
+"$CGSCALE" show evil.json | grep -q 'h\\x1b\]0;pwn\\x07' || fail "show: the hostname not shown escaped"
+
+# 18. loose numbers and knobs for nothing: exit 2, one line naming the
+#     option, the value and the fix
+bad2 "-T 0x10" run --dry-run -t 1 -T 0x10 page_fault1
+bad2 "-T 2^63" run --dry-run -t 1 -T 9223372036854775808 page_fault1
+bad2 "--max-runs +5" run --dry-run -t 1 -r auto --max-runs +5 page_fault1
+grep -q -- "--max-runs: '+5' is not a whole number" err.txt || fail "--max-runs: $(cat err.txt)"
+bad2 "--sampler-cpu -0" run --dry-run -t 1 --sampler-cpu -0 page_fault1
+bad2 "--duration .5" run --dry-run -t 1 -d .5 -i 0.1 page_fault1
+grep -q -- "--duration: '.5' is not a duration" err.txt || fail "--duration .5: $(cat err.txt)"
+bad2 "--trace memcg-flush," run --dry-run -t 1 --trace memcg-flush, page_fault1
+grep -q "trailing comma" err.txt || fail "--trace: $(cat err.txt)"
+bad2 "--profile=" run --dry-run -t 1 --profile= page_fault1
+bad2 "compare -T ' 5'" compare -T ' 5' a.json a.json
+bad2 "compare -T +5" compare -T +5 a.json a.json
+bad2 "compare -T .5e2" compare -T .5e2 a.json a.json
+grep -q -- "--threshold: '.5e2' is not a number from 0 to 1000; give a plain decimal" err.txt ||
+	fail "compare -T: $(cat err.txt)"
+bad2 "--pf2-spin without page_fault2" run --dry-run -t 1 --pf2-spin 5 page_fault1
+grep -q -- "--pf2-spin is a knob of page_fault2, which this run does not run" err.txt ||
+	fail "--pf2-spin: $(cat err.txt)"
+bad2 "--msg-size without sendfile" run --dry-run -t 1 --msg-size 4K page_fault1
+"$CGSCALE" run --dry-run -t 1 --pf2-spin 5 page_fault2 >/dev/null 2>err.txt ||
+	fail "--pf2-spin with page_fault2: $(cat err.txt)"
+# -m thread warns of oversubscription as process mode does
+np=$("$CGSCALE" run --dry-run -t 1 page_fault1 | sed -n 's/^places (--placement cores, \([0-9]*\) of them.*/\1/p')
+for m in process thread; do
+	"$CGSCALE" run -q -m $m -t $((np + 1)) -w 0 -d 0.2 -i 0.1 -o "o$m.json" page_fault1 \
+		>/dev/null 2>err.txt || fail "-m $m -t $((np + 1)): $(cat err.txt)"
+	grep -q "oversubscribed" err.txt || fail "-m $m -t $((np + 1)) on $np places: no oversubscription warning"
+done
+# recover into a directory it cannot write: exit 2, the journal kept
+"$CGSCALE" run -q -m process -t 1,2 -r 10 -w 0 -d 0.3 -i 0.1 --cgroup-depth 0 -o k.json page_fault1 \
+	>/dev/null 2>err.txt &
+pid=$!
+for i in $(seq 100); do
+	[ -f k.json.partial ] && [ "$(wc -l <k.json.partial)" -ge 2 ] && break
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+mkdir ro
+if [ -f k.json.partial ] && unshare -m true 2>/dev/null; then
+	unshare -m sh -c "mount --bind -o ro ro ro && exec \"$CGSCALE\" recover -o ro/k.json k.json.partial" \
+		>out.txt 2>err.txt
+	rc=$?
+	[ $rc -eq 2 ] || fail "recover into a read-only directory: exit $rc, expected 2: $(cat err.txt)"
+	[ -f k.json.partial ] || fail "recover into a read-only directory: the journal is gone"
+	# and its echo of a path with ESC is escaped
+	"$CGSCALE" recover -o "$(printf 'k\033.json')" k.json.partial >/dev/null 2>err.txt ||
+		fail "recover: $(cat err.txt)"
+	grep -q "$esc" err.txt && fail "recovered into: a raw ESC: $(cat -v err.txt)"
+	grep -q 'into k\\x1b.json' err.txt || fail "recovered into: not escaped: $(cat -v err.txt)"
+else
+	echo "skipped (no journal or no unshare -m): recover into a read-only directory"
+fi
 [ $nfail -eq 0 ] || { echo "$nfail defect check(s) failed" >&2; exit 1; }
 exit 0

@@ -81,6 +81,67 @@ static void t_values(void **state)
 	assert_int_equal(cgs_parse_size("5X", &v), -EINVAL);
 }
 
+/* One strict grammar for every number typed (issue 25, 18): what strtoll
+ * and strtod take besides plain decimals is refused, and a whole number
+ * beyond int64 is not clamped. */
+static void t_strict_numbers(void **state)
+{
+	static const char *const bad_int[] = {
+		"", " 5", "5 ", "+5", "-0", "-00", "0x10", "1e3", "5.0", "9223372036854775808",
+		"-9223372036854775809", "--5", "5-", "\t5", "five",
+	};
+	static const char *const bad_num[] = {
+		"", " 5", "+5", ".5e2", ".5", "5.", "1e3", "0x10", "-0", "-0.0", "inf",
+		"nan", "5..0", "1.2.3", "1,5",
+	};
+	static const char *const bad_dur[] = { ".5s", "5.s", "+5s", "-0", "1e3ms", " 5s" };
+	int64_t v;
+	double d;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad_int); i++)
+		if (cgs_parse_int(bad_int[i], &v) != -EINVAL)
+			fail_msg("cgs_parse_int took '%s'", bad_int[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_num); i++)
+		if (cgs_parse_number(bad_num[i], &d) != -EINVAL)
+			fail_msg("cgs_parse_number took '%s'", bad_num[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_dur); i++)
+		if (cgs_parse_duration(bad_dur[i], &v) != -EINVAL)
+			fail_msg("cgs_parse_duration took '%s'", bad_dur[i]);
+	assert_int_equal(cgs_parse_int("-5", &v), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(cgs_parse_int("007", &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(cgs_parse_int("9223372036854775807", &v), 0);
+	assert_true(v == INT64_MAX);
+	assert_int_equal(cgs_parse_number("-2.5", &d), 0);
+	assert_true(d == -2.5);
+	assert_int_equal(cgs_parse_number("0", &d), 0);
+	assert_true(d == 0);
+	assert_int_equal(cgs_parse_duration("0.5s", &v), 0);
+	assert_int_equal(v, 500000000);
+}
+
+/* cgs_opt_parse_given: the first row of each set the command line gave,
+ * so that a knob given for a test that is not run can be refused. */
+static void t_given(void **state)
+{
+	struct o a = { 0 }, b = { 0 };
+	struct cgs_optset sets[2] = { { "a", table, 2, &a }, { "b", table + 2, 2, &b } };
+	const struct cgs_opt *given[2] = { table, table };
+	char *argv[] = { "run", "--colour", "red", "--size", "1M", "x", NULL };
+	char err[256];
+	int first = 0;
+
+	(void)state;
+	assert_int_equal(cgs_opt_defaults(&sets[0], err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_defaults(&sets[1], err, sizeof(err)), 0);
+	assert_int_equal(cgs_opt_parse_given(sets, 2, 6, argv, &first, given, err,
+					     sizeof(err)), 0);
+	assert_null(given[0]);                      /* nothing of set a */
+	assert_ptr_equal(given[1], &table[3]);      /* --colour came first */
+}
+
 static void t_parse(void **state)
 {
 	struct o o = { 0 };
@@ -159,10 +220,11 @@ static void t_number(void **state)
 		OPT_NUMBER("alpha", 'a', struct on, a, .def = "0.05", .dmin = 1e-6,
 			   .dmax = 0.5, .metavar = "P", .help = "a level"),
 	};
-	static const char *const bad[] = { "x", "0.9", "0", "nan", "inf", "0.05x", "" };
+	static const char *const bad[] = { "x", "0.9", "0", "nan", "inf", "0.05x", "1e-3",
+					   " 0.1", "+0.1", ".1", "0.1 ", "0x0.1p0", "" };
 	double a = -1;
 	struct cgs_optset set = { "n", nt, ARRAY_SIZE(nt), &a };
-	char *argv[] = { "compare", "-a", "1e-3", NULL };
+	char *argv[] = { "compare", "-a", "0.001", NULL };
 	char err[256] = "";
 	int first = 0;
 
@@ -176,8 +238,8 @@ static void t_number(void **state)
 		assert_int_equal(cgs_opt_set(&nt[0], &a, bad[i], err, sizeof(err)), -EINVAL);
 		assert_true(a == 1e-3);
 	}
-	/* the message compare gave when it parsed these by hand */
-	assert_string_equal(err, "--alpha: '' is not a number from 1e-06 to 0.5");
+	/* the option, the value and the fix */
+	assert_string_equal(err, "--alpha: '' is not a number from 1e-06 to 0.5; give a plain decimal such as 2 or 0.5");
 	struct json_object *e = cgs_opt_echo(&set);
 	assert_string_equal(json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN),
 			    "{\"alpha\":0.001}");
@@ -256,7 +318,7 @@ static void t_int_or(void **state)
 	assert_int_equal(cgs_opt_set(&ktable[1], &v, "Auto", err, sizeof(err)), -EINVAL);
 	assert_int_equal(cgs_opt_set(&ktable[1], &v, "", err, sizeof(err)), -EINVAL);
 	assert_int_equal(cgs_opt_set(&ktable[2], &v, "-1", err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--t: '-1' is not a number of at least 0");
+	assert_string_equal(err, "--t: '-1' is not a number of at least 0; give a plain decimal such as 2 or 0.5");
 	assert_int_equal(cgs_opt_set(&ktable[2], &v, "inf", err, sizeof(err)), -EINVAL);
 	/* a row's own words for a refused value (.bad), else the engine's */
 	{
@@ -428,6 +490,15 @@ static void t_optional_value(void **state)
 	free(v.rate);
 	parse_o(&v, 3, a3, &first);
 	assert_string_equal(v.rate, "499");
+	{	/* "--rate=" is neither the default nor a value */
+		struct oo w = { 0 };
+		struct cgs_optset ws = { "t", otable, ARRAY_SIZE(otable), &w };
+		char *a4[] = { "x", "--rate=", NULL }, err[256] = "";
+
+		assert_int_equal(cgs_opt_parse(&ws, 1, 2, a4, &first, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--rate=: an empty value"));
+		cgs_opt_free(&ws);
+	}
 	set.base = &v;
 	m = open_memstream(&buf, &len);
 	cgs_opt_help(&set, m);
@@ -442,6 +513,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_values),
+		cmocka_unit_test(t_strict_numbers),
+		cmocka_unit_test(t_given),
 		cmocka_unit_test(t_parse),
 		cmocka_unit_test(t_refused),
 		cmocka_unit_test(t_help),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/esc.h"
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
 
@@ -65,10 +66,13 @@ bool cmp_fmt_significant(const struct cmp_result *r, const struct cmp_delta *d,
 
 void cmp_fmt_header(const struct cmp_result *r, FILE *out, const char *lead)
 {
+	char arg[1024];
+
 	fprintf(out, "%scgscale compare:", lead);
 	for (unsigned s = 0; s < r->nsides; s++)
 		fprintf(out, "%s %s = %s (%u file%s)%s", s ? "," : "",
-			r->sides[s].label, r->sides[s].arg, r->sides[s].nfiles,
+			r->sides[s].label, cgs_esc(r->sides[s].arg, arg, sizeof(arg)),
+			r->sides[s].nfiles,
 			r->sides[s].nfiles == 1 ? "" : "s", s ? "" : " [baseline]");
 	fprintf(out, "\n%saxis %s; T = %g%% primary, %g%% secondary, %g%% tail; --max-cov %g%%; %g%% CI %s; p by %s\n",
 		lead, r->o.axis, r->o.threshold[CMP_PRIMARY],
@@ -86,8 +90,10 @@ static bool env_shown(const struct cmp_envrow *e)
 	       (e->differs || e->mixed || (e->axis && strcmp(e->field, "cgroup.layout")));
 }
 
+/* The strings of an environment row are the result files': escaped. */
 void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 {
+	char f[256], v[512];
 	bool any = false;
 
 	for (unsigned i = 0; i < r->nenv; i++) {
@@ -110,18 +116,18 @@ void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 			any = true;
 		}
 		if (md) {
-			fprintf(out, "| %s | %s |", e->field, e->axis ? "axis" :
-				e->critical ? "critical" : "info");
+			fprintf(out, "| %s | %s |", cgs_esc(e->field, f, sizeof(f)),
+				e->axis ? "axis" : e->critical ? "critical" : "info");
 			for (unsigned s = 0; s < r->nsides; s++)
-				fprintf(out, " %.80s |", e->val[s] ? e->val[s] : "-");
+				fprintf(out, " %.80s |", e->val[s] ? cgs_esc(e->val[s], v, sizeof(v)) : "-");
 			fprintf(out, "\n");
 			continue;
 		}
-		fprintf(out, "  %-34s %-8s", e->field, e->axis ? "axis" :
-			e->critical ? "critical" : "info");
+		fprintf(out, "  %-34s %-8s", cgs_esc(e->field, f, sizeof(f)),
+			e->axis ? "axis" : e->critical ? "critical" : "info");
 		for (unsigned s = 0; s < r->nsides; s++)
 			fprintf(out, "%s %s: %.70s", s ? " |" : "", r->sides[s].label,
-				e->val[s] ? e->val[s] : "-");
+				e->val[s] ? cgs_esc(e->val[s], v, sizeof(v)) : "-");
 		fprintf(out, "\n");
 	}
 	if (!any)
@@ -130,8 +136,10 @@ void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 
 void cmp_fmt_notes(const struct cmp_result *r, FILE *out, const char *lead)
 {
+	char n[4096];
+
 	for (unsigned i = 0; i < r->nnotes; i++)
-		fprintf(out, "%snote: %s\n", lead, r->notes[i]);
+		fprintf(out, "%snote: %s\n", lead, cgs_esc(r->notes[i], n, sizeof(n)));
 }
 
 void cmp_fmt_totals(const struct cmp_result *r, FILE *out, const char *lead)
@@ -146,12 +154,14 @@ void cmp_fmt_totals(const struct cmp_result *r, FILE *out, const char *lead)
 void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 			FILE *out, const char *lead)
 {
+	char why[1024];
+
 	for (unsigned s = 0; s < r->nsides; s++)
 		if (g->cell[s].runs > g->cell[s].ok + g->cell[s].disturbed)
 			fprintf(out, "%sfail:runs %s %u:%u (%s)\n", lead,
 				r->sides[s].label,
 				g->cell[s].runs - g->cell[s].ok - g->cell[s].disturbed,
-				g->cell[s].runs, g->cell[s].fail_reason);
+				g->cell[s].runs, cgs_esc(g->cell[s].fail_reason, why, sizeof(why)));
 	for (unsigned s = 0; s < r->nsides; s++)
 		if (g->cell[s].disturbed)
 			fprintf(out, "%sdisturbed %s %u of %u ok runs, left out (see the notes; --keep-disturbed uses them)\n",

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/esc.h"
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
 #include "results/compare/profile.h"
@@ -23,9 +24,12 @@
 #define LKP_ERR_WIDTH 6
 
 /* An axis value without spaces ("depth=2 leaf=shared" -> depth=2:leaf=shared). */
+/* The strings are the result files': escaped (lib/esc.h), spaces as ':'. */
 static void axis_value(FILE *out, const char *v)
 {
-	for (; *v; v++)
+	char esc[1024];
+
+	for (v = cgs_esc(v, esc, sizeof(esc)); *v; v++)
 		fputc(*v == ' ' ? ':' : *v, out);
 }
 
@@ -44,8 +48,10 @@ static const char *axis_of(const struct cmp_result *r, unsigned s, const char **
 static void compare_axes(const struct cmp_result *r, unsigned s, char *buf, size_t len)
 {
 	const char *field, *v = axis_of(r, s, &field);
+	char raw[1024];
 
-	snprintf(buf, len, "%s%s%s", r->sides[s].name, v ? "/" : "", v ? v : "");
+	snprintf(raw, sizeof(raw), "%s%s%s", r->sides[s].name, v ? "/" : "", v ? v : "");
+	cgs_esc(raw, buf, len);
 	for (char *c = buf; *c; c++)
 		if (*c == ' ')
 			*c = ':';
@@ -54,12 +60,12 @@ static void compare_axes(const struct cmp_result *r, unsigned s, char *buf, size
 static void group_header(const struct cmp_result *r, const struct cmp_group *g, FILE *out)
 {
 	const char *field = NULL;
-	char buf[512];
+	char buf[512], t[256], m[64];
 
 	fputs("=========================================================================================\n", out);
 	fprintf(out, "testcase/test/mode/nr_task%s%s:\n  cgscale/%s/%s/%u",
-		g->layout ? "/cgroup" : "", *g->wopts ? "/options" : "", g->test, g->mode,
-		g->tasks);
+		g->layout ? "/cgroup" : "", *g->wopts ? "/options" : "",
+		cgs_esc(g->test, t, sizeof(t)), cgs_esc(g->mode, m, sizeof(m)), g->tasks);
 	if (g->layout) {
 		fputc('/', out);
 		axis_value(out, g->layout);
@@ -69,7 +75,7 @@ static void group_header(const struct cmp_result *r, const struct cmp_group *g, 
 		axis_value(out, g->wopts);
 	}
 	axis_of(r, 0, &field);
-	fprintf(out, "\n\nside%s%s: \n", field ? "/" : "", field ? field : "");
+	fprintf(out, "\n\nside%s%s: \n", field ? "/" : "", field ? cgs_esc(field, buf, sizeof(buf)) : "");
 	for (unsigned s = 0; s < r->nsides; s++) {
 		compare_axes(r, s, buf, sizeof(buf));
 		fprintf(out, "  %s\n", buf);
@@ -134,6 +140,7 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 		    FILE *out)
 {
 	double avg0, sd0;
+	char t[256];
 
 	lkp_stat(&g->cell[0], m, &avg0, &sd0);
 	lkp_value(out, avg0, sd0);
@@ -148,7 +155,7 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 			fprintf(out, "%+*.2g%% ", LKP_REL_WIDTH, p);
 		lkp_value(out, avg, sd);
 	}
-	fprintf(out, "  %s.%s\n", g->test, r->ms.m[m].name);
+	fprintf(out, "  %s.%s\n", cgs_esc(g->test, t, sizeof(t)), r->ms.m[m].name);
 }
 
 void cmp_print_lkp(const struct cmp_result *r, FILE *out)

@@ -16,6 +16,7 @@
 
 #include "results/compare/compare.h"
 #include "results/model/perf_metric.h"
+#include "lib/esc.h"
 #include "lib/macros.h"
 #include "lib/util.h"
 
@@ -160,6 +161,7 @@ void cmp_mset_init(struct cmp_mset *ms)
 int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
 {
 	for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++) {
+		char esc[256];
 		unsigned a;
 
 		for (a = 0; a < ms->naux && strcmp(ms->aux_src[a], p->aux_name[k]); a++)
@@ -170,8 +172,9 @@ int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
 			return -E2BIG;
 		ms->aux_src[a] = p->aux_name[k];
 		ms->aux_unit[a] = p->aux_unit[k] ? p->aux_unit[k] : "";
+		/* the file's name, escaped: it is a column of text formats */
 		snprintf(ms->aux_name[a], sizeof(ms->aux_name[a]), "aux.%s",
-			 p->aux_name[k]);
+			 cgs_esc(p->aux_name[k], esc, sizeof(esc)));
 		ms->naux++;
 	}
 	mset_assemble(ms);
@@ -298,12 +301,17 @@ int cmp_note(struct cmp_result *r, const char *fmt, ...)
 	return 0;
 }
 
+/* The strings come from the result files: escaped (lib/esc.h), so that a
+ * name is one line that drives no terminal, in every format. */
 void cmp_group_name(const struct cmp_group *g, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s %s tasks=%u%s%s%s%s", g->test, g->mode, g->tasks,
-		 g->layout && strcmp(g->layout, "none") ? " cgroup=" : "",
-		 g->layout && strcmp(g->layout, "none") ? g->layout : "",
-		 *g->wopts ? " " : "", g->wopts);
+	char t[256], m[64], l[512], w[512];
+	bool lay = g->layout && strcmp(g->layout, "none");
+
+	snprintf(buf, len, "%s %s tasks=%u%s%s%s%s", cgs_esc(g->test, t, sizeof(t)),
+		 cgs_esc(g->mode, m, sizeof(m)), g->tasks, lay ? " cgroup=" : "",
+		 lay ? cgs_esc(g->layout, l, sizeof(l)) : "",
+		 *g->wopts ? " " : "", cgs_esc(g->wopts, w, sizeof(w)));
 }
 
 int cmp_exit_status(const struct cmp_result *r)

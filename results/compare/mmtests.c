@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/esc.h"
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
 
@@ -67,11 +68,15 @@ static double mm_cidiff(const double b[MM_NSTAT], const double n[MM_NSTAT])
 	return cisum == 0 ? n[MM_MEAN] - b[MM_MEAN] : (n[MM_MEAN] - b[MM_MEAN]) / cisum;
 }
 
+/* The strings are the result files': escaped (lib/esc.h). */
 static void op_name(const struct cmp_group *g, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s-%u%s%s%s%s", g->mode, g->tasks,
+	char raw[1200];
+
+	snprintf(raw, sizeof(raw), "%s-%u%s%s%s%s", g->mode, g->tasks,
 		 g->layout ? "-" : "", g->layout ? g->layout : "",
 		 *g->wopts ? "-" : "", g->wopts);
+	cgs_esc(raw, buf, len);
 	for (char *c = buf; *c; c++)
 		if (*c == ' ')
 			*c = ':';
@@ -158,7 +163,7 @@ static void mm_table(const struct cmp_result *r, const char *test, size_t m, FIL
 		}
 	if (!oplen)
 		return;
-	fprintf(out, "\n%s %s (%s, %s is better)\n", test, r->ms.m[m].name,
+	fprintf(out, "\n%s %s (%s, %s is better)\n", cgs_esc(test, op, sizeof(op)), r->ms.m[m].name,
 		r->ms.m[m].unit, r->ms.m[m].dir > 0 ? "higher" : "lower");
 	for (int row = 0; row < 2; row++) {
 		fprintf(out, "%*s", 10 + oplen, "");

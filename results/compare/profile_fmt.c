@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/esc.h"
 #include "lib/json.h"
 #include "results/compare/profile.h"
 
@@ -17,8 +18,10 @@
  * the event; its tools read these names). */
 static void lkp_key(const struct cmp_prof_row *w, char *buf, size_t len)
 {
+	char sym[1024];
+
 	snprintf(buf, len, "perf-profile.%s.cycles-pp.%s",
-		 cmp_prof_kind_names[w->kind], w->sym);
+		 cmp_prof_kind_names[w->kind], cgs_esc(w->sym, sym, sizeof(sym)));
 }
 
 /* As results/compare/lkp.c prints a value: %.2f, "± N%" (population stddev,
@@ -81,7 +84,7 @@ static void text_rows(const struct cmp_result *r, const struct cmp_profile *p,
 		r->sides[p->rows[from].side].label, "CI (pp)", "p", "q", "verdict", "key");
 	for (size_t i = from; i < to && i < from + most; i++) {
 		const struct cmp_prof_row *w = &p->rows[i];
-		char ci[64];
+		char ci[64], sym[1024];
 
 		if (isfinite(w->d.lo))
 			snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", w->d.lo, w->d.hi);
@@ -89,7 +92,7 @@ static void text_rows(const struct cmp_result *r, const struct cmp_profile *p,
 			snprintf(ci, sizeof(ci), "-");
 		fprintf(out, "  %+8.2f %7.2f %7.2f  %-19s %8.3g %8.3g  %-12s %s.%s\n",
 			w->d.pct, w->mean_a, w->mean_b, ci, w->d.p, w->d.q, w->verdict,
-			cmp_prof_kind_names[w->kind], w->sym);
+			cmp_prof_kind_names[w->kind], cgs_esc(w->sym, sym, sizeof(sym)));
 	}
 	if (to - from > most)
 		fprintf(out, "  ... %zu more at or above the floor (--format lkp lists all)\n",

@@ -7,6 +7,7 @@
  * runner is gone and whose lock no one holds (cgroup-setup/cg_clean.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
+#include "lib/esc.h"
 #include "lib/macros.h"
 #include "lib/optdoc.h"
 #include "lib/util.h"
@@ -84,7 +86,7 @@ static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 	struct cgs_run *r = calloc(1, sizeof(*r));
 	struct cgs_optset sets[CGS_RUN_MAX_SETS];
 	size_t nsets = 0;
-	char err[1024];
+	char err[1024], desc[4 * PATH_MAX];
 	int rc, first = 0, status = CGS_EXIT_BADINPUT;
 	unsigned maxtasks = 1;
 
@@ -113,7 +115,7 @@ static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 		printf("note: %s\n", r->cg->note);
 	if (r->o.topology)
 		printf("topology: %s (%u PUs); the cgroup file systems are this machine's\n",
-		       r->o.topology, r->topo.pus);
+		       cgs_esc(r->o.topology, desc, sizeof(desc)), r->topo.pus);
 	status = cgs_cg_plan_print(r->cg, maxtasks);
 out:
 	cgs_run_optsets_free(r, sets, nsets);
@@ -132,8 +134,9 @@ struct tally {
 static void report(void *arg, const char *path, const char *what)
 {
 	struct tally *t = arg;
+	char safe[4 * PATH_MAX];
 
-	printf("%s: %s\n", path, what);
+	printf("%s: %s\n", cgs_esc(path, safe, sizeof(safe)), what);
 	if (!strcmp(what, "removed") || !strcmp(what, "would remove"))
 		t->removed++;
 	else if (strncmp(what, "turned off", 10) && strncmp(what, "would kill", 10) &&

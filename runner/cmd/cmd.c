@@ -39,8 +39,16 @@ void cgs_cmd_help(const struct cgs_command *c, const struct cgs_optset *sets,
 int cgs_cmd_parse(const struct cgs_command *c, struct cgs_optset *sets,
 		  size_t nsets, int argc, char **argv, int *first)
 {
+	return cgs_cmd_parse_given(c, sets, nsets, argc, argv, first, NULL);
+}
+
+int cgs_cmd_parse_given(const struct cgs_command *c, struct cgs_optset *sets,
+			size_t nsets, int argc, char **argv, int *first,
+			const struct cgs_opt **given)
+{
 	char err[1024] = "";
-	int rc = cgs_opt_parse(sets, nsets, argc, argv, first, err, sizeof(err));
+	int rc = cgs_opt_parse_given(sets, nsets, argc, argv, first, given, err,
+				     sizeof(err));
 
 	if (rc == 1) {
 		cgs_cmd_help(c, sets, nsets, stdout);

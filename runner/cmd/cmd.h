@@ -108,6 +108,11 @@ void cgs_cmd_help(const struct cgs_command *c, const struct cgs_optset *sets,
  */
 int cgs_cmd_parse(const struct cgs_command *c, struct cgs_optset *sets,
 		  size_t nsets, int argc, char **argv, int *first);
+/* The same, with the first row of each set the command line gave in
+ * @given[nsets] (lib/opt.h cgs_opt_parse_given). */
+int cgs_cmd_parse_given(const struct cgs_command *c, struct cgs_optset *sets,
+			size_t nsets, int argc, char **argv, int *first,
+			const struct cgs_opt **given);
 
 /* The same for a command of one table, c->opts: check it and fill in its
  * defaults in @base first (CGS_EXIT_INTERNAL when that fails: a broken

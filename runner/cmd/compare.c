@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/esc.h"
 #include "lib/macros.h"
 #include "lib/opt.h"
 #include "lib/outpath.h"
@@ -311,6 +312,23 @@ static int load_sides(struct cmp_result *r, int nsides, char **args)
 	return 0;
 }
 
+/* The output on stdout; the human formats escaped whole (lib/esc.h):
+ * strings from result files drive no terminal. JSON is json-c's own. */
+static int print_escaped(const struct cmp_result *r, int format)
+{
+	struct cgs_esc_buf b;
+	int rc;
+
+	if (format == CMP_FMT_JSON)
+		return cmp_print(r, format, stdout) || fflush(stdout) ? -EIO : 0;
+	if (cgs_esc_open(&b))
+		return -ENOMEM;
+	rc = cmp_print(r, format, b.f) ? -EIO : 0;
+	if (cgs_esc_close(&b, stdout) || fflush(stdout))
+		rc = -EIO;
+	return rc;
+}
+
 /* The profiles' comparison, then the output, --junit and --html; -errno,
  * said on stderr. */
 static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
@@ -323,7 +341,7 @@ static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
 		return -ENOMEM;
 	}
 	r->prof = prof;
-	if (cmp_print(r, cli->format, stdout) || fflush(stdout)) {
+	if (print_escaped(r, cli->format)) {
 		cgs_errs("compare", "cannot write the output: %s", strerror(errno));
 		return -EIO;
 	}

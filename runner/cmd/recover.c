@@ -8,9 +8,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/macros.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/util.h"
 #include "runner/cmd/cmd.h"
 #include "runner/run/run_journal.h"
@@ -35,7 +38,8 @@ static const char help_tail[] =
 	"\nexit status:\n"
 	"  0  written\n"
 	"  1  the write failed (the journal is kept)\n"
-	"  2  bad input: no journal, not a journal, or one a running cgscale still writes\n";
+	"  2  bad input: no journal, not a journal, one a running cgscale still writes,\n"
+	"     or an output directory that cannot be written\n";
 
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
@@ -66,6 +70,37 @@ static const char man[] =
 	".BR cgscale\\-run (1),\n"
 	".BR cgscale\\-show (1)\n";
 
+/* Where the result goes can be written: -o, else the journal's own
+ * directory (its default is beside it). Bad input, before anything is
+ * read: 0, or -errno said on stderr. */
+static int check_target(const char *output, const char *journal)
+{
+	char err[1024], dir[PATH_MAX];
+	const char *slash = strrchr(journal, '/');
+	struct stat st;
+	int rc;
+
+	if (output) {
+		rc = cgs_check_out_path("recover -o", output, err, sizeof(err));
+		if (rc)
+			cgs_err("%s", err);
+		return rc;
+	}
+	if (stat(journal, &st))
+		return 0;       /* cgs_rj_recover says what is wrong with it */
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - journal + (slash == journal)),
+			 journal);
+	if (!access(dir, W_OK))
+		return 0;
+	rc = -errno;
+	cgs_err("recover %s: cannot write in %s (%s), where the result goes; give -o FILE in a writable directory",
+		journal, dir, strerror(-rc));
+	return rc;
+}
+
 /* Recover the one journal of @args into -o or its default: the status. */
 static int recover(const struct rcv_cli *cli, int nargs, char **args)
 {
@@ -83,11 +118,13 @@ static int recover(const struct rcv_cli *cli, int nargs, char **args)
 	}
 	if (cli->output)
 		snprintf(out, sizeof(out), "%s", cli->output);
+	if (check_target(cli->output, args[0]))
+		return CGS_EXIT_BADINPUT;
 	rc = cgs_rj_recover(args[0], NULL, out, sizeof(out), &n, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
 	else
-		fprintf(stderr, "cgscale: recovered %u point(s) into %s (\"complete\": false)\n",
+		cgs_info("recovered %u point(s) into %s (\"complete\": false)",
 			n, out);
 	if (!rc)
 		return CGS_EXIT_OK;

@@ -141,7 +141,7 @@ static int write_report(const struct rpt_cli *cli, const struct rpt_input *in,
 		goto out;
 	}
 	if (path)
-		fprintf(stderr, "cgscale: report in %s\n", path);
+		cgs_info("report in %s", path);
 	status = rc == -EIO ? CGS_EXIT_FAIL : CGS_EXIT_OK;
 out:
 	rpt_doc_free(&doc);

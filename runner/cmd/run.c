@@ -122,6 +122,7 @@ static int open_run(const struct cgs_command *self, struct cgs_run *r,
 		    struct cgs_optset *sets, size_t *nsets, int argc,
 		    char **argv, int *first)
 {
+	const struct cgs_opt *given[CGS_RUN_MAX_SETS];
 	char err[1024];
 	int rc;
 
@@ -134,7 +135,10 @@ static int open_run(const struct cgs_command *self, struct cgs_run *r,
 		cgs_err("internal error: %s", err);
 	if (rc)
 		return rc == -EINVAL ? CGS_EXIT_INTERNAL : CGS_EXIT_BADINPUT;
-	return cgs_cmd_parse(self, sets, *nsets, argc, argv, first);
+	rc = cgs_cmd_parse_given(self, sets, *nsets, argc, argv, first, given);
+	if (rc < 0)
+		cgs_run_note_given(r, sets, given, *nsets);
+	return rc;
 }
 
 static int cmd_run(const struct cgs_command *self, int argc, char **argv)

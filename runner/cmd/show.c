@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/esc.h"
 #include "lib/macros.h"
 #include "lib/opt.h"
 #include "lib/util.h"
@@ -20,21 +21,25 @@
 #include "runner/cmd/cmd.h"
 
 /* The file(s) of the input and the environment that matters. */
+/* Every string here is the file's (or its name): escaped (lib/esc.h). */
 static void show_head(const struct cmp_result *r, FILE *out)
 {
 	const struct cmp_side *s = &r->sides[0];
+	const struct res_file *f = s->nfiles == 1 ? &s->files[0].res : NULL;
+	char a[1024], b[128], c[128];
 
-	fprintf(out, "%s: %u file%s", s->arg, s->nfiles, s->nfiles == 1 ? "" : "s");
-	if (s->nfiles == 1)
-		fprintf(out, ", %s to %s%s", s->files[0].res.start_time ? s->files[0].res.start_time : "?",
-			s->files[0].res.end_time ? s->files[0].res.end_time : "?",
-			s->files[0].res.complete ? "" : " (incomplete)");
+	fprintf(out, "%s: %u file%s", cgs_esc(s->arg, a, sizeof(a)), s->nfiles,
+		s->nfiles == 1 ? "" : "s");
+	if (f)
+		fprintf(out, ", %s to %s%s", f->start_time ? cgs_esc(f->start_time, b, sizeof(b)) : "?",
+			f->end_time ? cgs_esc(f->end_time, c, sizeof(c)) : "?",
+			f->complete ? "" : " (incomplete)");
 	fprintf(out, "\n");
 	for (unsigned i = 0; i < r->nenv; i++)
 		if (r->env[i].critical || !strncmp(r->env[i].field, "tool.", 5) ||
 		    !strcmp(r->env[i].field, "machine.hostname"))
-			fprintf(out, "  %-34s %.100s\n", r->env[i].field,
-				r->env[i].val[0] ? r->env[i].val[0] : "-");
+			fprintf(out, "  %-34s %.100s\n", cgs_esc(r->env[i].field, b, sizeof(b)),
+				r->env[i].val[0] ? cgs_esc(r->env[i].val[0], a, sizeof(a)) : "-");
 }
 
 /* The line of one point: runs, each metric's mean and CoV, drift. */
@@ -42,7 +47,7 @@ static void show_point(const struct cmp_result *r, const struct cmp_group *g,
 		       unsigned width, FILE *out)
 {
 	const struct cmp_cell *c = &g->cell[0];
-	char name[512], ok[32];
+	char name[512], ok[32], why[1024];
 
 	cmp_group_name(g, name, sizeof(name));
 	snprintf(ok, sizeof(ok), "%u/%u", c->ok, c->runs);
@@ -66,7 +71,7 @@ static void show_point(const struct cmp_result *r, const struct cmp_group *g,
 		fprintf(out, " %8s", "-");
 	if (c->runs > c->ok + c->disturbed)
 		fprintf(out, "  %u not ok: %s", c->runs - c->ok - c->disturbed,
-			c->fail_reason);
+			cgs_esc(c->fail_reason, why, sizeof(why)));
 	if (c->disturbed)
 		fprintf(out, "  %u disturbed, left out (reasons in the notes)", c->disturbed);
 	fprintf(out, "\n");
@@ -74,6 +79,7 @@ static void show_point(const struct cmp_result *r, const struct cmp_group *g,
 
 static void show_one(const struct cmp_result *r, FILE *out)
 {
+	char note[4096];
 	unsigned width = 30;
 
 	show_head(r, out);
@@ -91,7 +97,7 @@ static void show_one(const struct cmp_result *r, FILE *out)
 	for (unsigned i = 0; i < r->ngroups; i++)
 		show_point(r, &r->groups[i], width, out);
 	for (unsigned i = 0; i < r->nnotes; i++)
-		fprintf(out, "  note: %s\n", r->notes[i]);
+		fprintf(out, "  note: %s\n", cgs_esc(r->notes[i], note, sizeof(note)));
 }
 
 /* The options of show. */
@@ -141,6 +147,22 @@ static const char man[] =
 	".BR cgscale\\-compare (1),\n"
 	".BR cgscale\\-export (1)\n";
 
+/* show_one on stdout, escaped whole (lib/esc.h): strings from the file
+ * drive no terminal. 0, or -errno said on stderr. */
+static int print_one(const struct cmp_result *r)
+{
+	struct cgs_esc_buf b;
+	int rc = cgs_esc_open(&b);
+
+	if (!rc) {
+		show_one(r, b.f);
+		rc = cgs_esc_close(&b, stdout);
+	}
+	if (rc)
+		cgs_errs("show", "cannot write the output: %s", strerror(-rc));
+	return rc;
+}
+
 static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 {
 	int status = 0, shown = 0, first = 0, rc;
@@ -182,7 +204,8 @@ static int cmd_show(const struct cgs_command *self, int argc, char **argv)
 		} else {
 			if (shown++)
 				printf("\n");
-			show_one(&r, stdout);
+			if (print_one(&r))
+				status = CGS_EXIT_FAIL;
 		}
 		cmp_result_free(&r);
 	}

@@ -157,24 +157,26 @@ static int core_list(const struct cgs_topo *topo, hwloc_obj_t **out)
 	return 0;
 }
 
-/* Index of the package and NUMA node that hold @core (0 when none). */
+/* Index of the package and NUMA node that hold @core (0 when none): the
+ * first NUMA node, in logical order, of those attached to the core or an
+ * ancestor (the nodes whose cpuset holds it). Found up the tree, so the
+ * cost is the depth, not the number of nodes. */
 static void core_domains(const struct cgs_topo *topo, hwloc_obj_t core,
 			 unsigned *pkg, unsigned *numa)
 {
 	hwloc_obj_t p = hwloc_get_ancestor_obj_by_type(topo->t,
 						       HWLOC_OBJ_PACKAGE, core);
+	bool found = false;
 
 	*pkg = p ? p->logical_index : 0;
 	*numa = 0;
-	for (unsigned i = 0; i < topo->numa_nodes; i++) {
-		hwloc_obj_t n = hwloc_get_obj_by_type(topo->t,
-						      HWLOC_OBJ_NUMANODE, i);
-
-		if (n && hwloc_bitmap_isincluded(core->cpuset, n->cpuset)) {
-			*numa = i;
-			break;
-		}
-	}
+	for (hwloc_obj_t a = core; a; a = a->parent)
+		for (hwloc_obj_t m = a->memory_first_child; m; m = m->next_sibling)
+			if (m->type == HWLOC_OBJ_NUMANODE &&
+			    (!found || m->logical_index < *numa)) {
+				*numa = m->logical_index;
+				found = true;
+			}
 }
 
 /*
@@ -256,7 +258,8 @@ static int pu_places(const struct cgs_topo *topo, hwloc_obj_t *cores,
 	int rc = -ENOMEM;
 
 	pl->set = calloc(npu, sizeof(*pl->set));
-	if (!pos || !start || !fill || !pu || !pl->set)
+	pl->obj = calloc(npu, sizeof(*pl->obj));
+	if (!pos || !start || !fill || !pu || !pl->set || !pl->obj)
 		goto out;
 	for (unsigned c = 0; c < nc; c++)
 		pos[cores[c]->logical_index] = c;
@@ -282,6 +285,7 @@ static int pu_places(const struct cgs_topo *topo, hwloc_obj_t *cores,
 		for (unsigned c = 0; !rc && c < nc; c++) {
 			if (fill[c] <= level)
 				continue;
+			pl->obj[pl->n] = pu[start[c] + level];
 			pl->set[pl->n] = hwloc_bitmap_dup(pu[start[c] + level]->cpuset);
 			rc = pl->set[pl->n] ? 0 : -ENOMEM;
 			pl->n += !rc;
@@ -310,8 +314,10 @@ int cgs_places_build(const struct cgs_topo *topo, enum cgs_placement p,
 		return rc;
 	if (p == CGS_PLACE_CORES) {
 		pl->set = calloc(topo->cores, sizeof(*pl->set));
-		rc = pl->set ? 0 : -ENOMEM;
+		pl->obj = calloc(topo->cores, sizeof(*pl->obj));
+		rc = pl->set && pl->obj ? 0 : -ENOMEM;
 		for (unsigned i = 0; !rc && i < topo->cores; i++) {
+			pl->obj[i] = cores[i];
 			pl->set[i] = hwloc_bitmap_dup(cores[i]->cpuset);
 			rc = pl->set[i] ? 0 : -ENOMEM;
 			pl->n = i + 1;
@@ -333,7 +339,9 @@ void cgs_places_free(struct cgs_places *pl)
 	for (unsigned i = 0; pl->set && i < pl->n; i++)
 		hwloc_bitmap_free(pl->set[i]);
 	free(pl->set);
+	free(pl->obj);
 	pl->set = NULL;
+	pl->obj = NULL;
 	pl->n = 0;
 }
 

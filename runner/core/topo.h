@@ -52,6 +52,9 @@ extern const char *const cgs_placement_names[];  /* NULL-terminated */
 struct cgs_places {
 	unsigned n;             /* 0 for CGS_PLACE_NONE */
 	hwloc_bitmap_t *set;    /* n cpusets, in task order */
+	hwloc_obj_t *obj;       /* the core or PU each was made from, so that
+				 * what holds a place is found without a
+				 * search of the tree */
 };
 
 /*

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * topo_desc.c - load the machine --topology describes, or this one
- * narrowed to the CPUs the run may use, and refuse to run real tasks on a
- * described one (see topo_desc.h).
+ * topo_desc.c - load the machine --topology describes (within the size
+ * bound of topo_desc.h), or this one narrowed to the CPUs the run may use,
+ * and refuse to run real tasks on a described one (see topo_desc.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,9 +21,22 @@ static bool looks_like_file(const char *desc)
 	       (n > 4 && !strcmp(desc + n - 4, ".xml"));
 }
 
+/* What hwloc built is within the bound too (a text the size check could
+ * not read, an XML file whose PUs it miscounted). */
+static int built_size(struct cgs_topo *topo, const char *desc, char *err,
+		      size_t errlen)
+{
+	int rc = cgs_topo_size_check(desc, topo->pus, 0, err, errlen);
+
+	if (rc)
+		cgs_topo_free(topo);
+	return rc;
+}
+
 int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 		       size_t errlen)
 {
+	uint64_t pus = 0, widest = 0;
 	struct stat st;
 	int rc;
 
@@ -45,15 +58,23 @@ int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 			return cgs_errf(err, errlen, -ENOENT,
 					"--topology %s: no such file; write one on the box with 'lstopo --of xml FILE'",
 					desc);
+		if ((rc = cgs_topo_xml_size(desc, &pus, err, errlen)) ||
+		    (rc = cgs_topo_size_check(desc, pus, 0, err, errlen)))
+			return rc;
 		rc = cgs_topo_load_from(topo, NULL, desc);
 		return rc ? cgs_errf(err, errlen, -EINVAL,
 				     "--topology %s: hwloc cannot read it as topology XML (%s); write it with 'lstopo --of xml FILE'",
-				     desc, strerror(-rc)) : 0;
+				     desc, strerror(-rc)) : built_size(topo, desc, err, errlen);
 	}
+	/* not sized here: hwloc says what is wrong with it (and the PUs
+	 * are checked once it is built) */
+	if (!cgs_topo_synth_size(desc, &pus, &widest) &&
+	    (rc = cgs_topo_size_check(desc, pus, widest, err, errlen)))
+		return rc;
 	rc = cgs_topo_load_from(topo, desc, NULL);
 	return rc ? cgs_errf(err, errlen, -EINVAL,
 			     "--topology '%s' is not an hwloc synthetic description (e.g. \"pack:2 numa:2 l3:1 core:56 pu:2\"; see hwloc-gather-topology(1), or test it with 'lstopo -i \"...\"') nor an existing XML file",
-			     desc) : 0;
+			     desc) : built_size(topo, desc, err, errlen);
 }
 
 int cgs_topo_check_real(const struct cgs_topo *topo, const char *desc,

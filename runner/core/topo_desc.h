@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runner/core/topo.h"
 
@@ -20,6 +21,29 @@
  * with a one-line message that names the problem and the fix. */
 int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 		       size_t errlen);
+
+/*
+ * The size bound of a described machine (topo_size.c), checked on its
+ * text before hwloc builds it: at most CGS_TOPO_MAX_PUS PUs (NR_CPUS of
+ * a MAXSMP kernel, the most any Linux is built for) and at most
+ * CGS_TOPO_MAX_ARITY objects under one parent (hwloc's synthetic build
+ * compares each object with its siblings, one bit per PU each time); an
+ * XML file of at most CGS_TOPO_MAX_XML bytes. Beyond: exit 2, the limit
+ * named. Below, the work is hwloc's build and linear passes of ours.
+ */
+#define CGS_TOPO_MAX_PUS 8192
+#define CGS_TOPO_MAX_ARITY 1024
+#define CGS_TOPO_MAX_XML (64 << 20)
+
+/* The PUs a synthetic description makes and its largest count ("pack:2
+ * core:56 pu:2": 224 and 56). 0, or -EINVAL when it cannot be read so. */
+int cgs_topo_synth_size(const char *desc, uint64_t *pus, uint64_t *widest);
+/* The PUs of an lstopo XML file (its type="PU" objects); -EFBIG beyond
+ * CGS_TOPO_MAX_XML. 0 or -errno with @err. */
+int cgs_topo_xml_size(const char *path, uint64_t *pus, char *err, size_t errlen);
+/* 0, or -E2BIG with @err naming the limit @desc is beyond. */
+int cgs_topo_size_check(const char *desc, uint64_t pus, uint64_t widest,
+			char *err, size_t errlen);
 
 /* Refuse real tasks on a topology that is not this machine's (from
  * --topology, or HWLOC_SYNTHETIC/HWLOC_XMLFILE in the environment).

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "lib/opt.h"
 #include "lib/util.h"
 #include "runner/observe/profile.h"
 
@@ -30,13 +31,10 @@ static int parse_rate(struct cgs_profile_set *ps, const char *arg, char *err,
 {
 	char line[64];
 	int64_t max = 0;
-	char *end;
 
 	ps->hz = CGS_PROFILE_DEFAULT_HZ;
 	if (*arg) {
-		errno = 0;
-		ps->hz = strtoll(arg, &end, 10);
-		if (errno || *end || ps->hz < 1)
+		if (cgs_parse_int(arg, &ps->hz) || ps->hz < 1)
 			return cgs_errf(err, errlen, -EINVAL,
 					"--profile=%s: the rate must be a whole number of Hz >= 1, e.g. --profile=397",
 					arg);

@@ -230,6 +230,10 @@ int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
 		for (int k = 0; k < CGS_TP_NKIND; k++)
 			t->tp[k].wanted |= cgs_trace_set_uses((unsigned)found,
 							      (enum cgs_tp_kind)k);
+		if (s[n] == ',' && !s[n + 1])
+			return cgs_errf(err, errlen, -EINVAL,
+					"--trace '%s': a trailing comma; give the sets as SET[,SET...], e.g. memcg-flush",
+					list);
 		s += n + (s[n] == ',');
 	}
 	return 0;

@@ -125,7 +125,7 @@ int cgs_csv_write(const struct cgs_run *r, char *err, size_t errlen)
 			rc = write_block(r, b, dirfd, path, why, sizeof(why));
 		if (rc)
 			break;
-		fprintf(stderr, "cgscale: CSV of %s in %s\n", r->tests[b / (nblocks(r) / r->ntests)]->name,
+		cgs_info("CSV of %s in %s", r->tests[b / (nblocks(r) / r->ntests)]->name,
 			path);
 	}
 	close(dirfd);

@@ -3,12 +3,14 @@
  * dryrun.c - print the plan of a run without running it (dryrun.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
 
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/dryrun.h"
+#include "lib/esc.h"
 #include "lib/macros.h"
 
 /* The points as run_all() runs them: runs, tests, task counts, modes,
@@ -42,18 +44,81 @@ static hwloc_obj_type_t llc_type(hwloc_topology_t t)
 	return HWLOC_OBJ_TYPE_MAX;
 }
 
-/* Objects of @type that share a PU with @set. */
-static unsigned touched(hwloc_topology_t t, hwloc_const_bitmap_t set,
-			hwloc_obj_type_t type)
-{
-	unsigned n = 0;
-	hwloc_obj_t o = NULL;
+/*
+ * What the first places cover, counted as places are added (task counts
+ * ascend, so each count adds to the one before): every object is marked
+ * once, from a place's own object up to the root and down to the PUs of
+ * the place, so all counts together are linear in the objects.
+ */
+struct cover {
+	hwloc_topology_t t;
+	hwloc_obj_type_t llc;
+	unsigned char **seen;        /* [depth][logical index] */
+	unsigned char *numa_seen;    /* [NUMA logical index] */
+	int depth;
+	unsigned n[5];               /* packages, NUMA, LLCs, cores, PUs */
+};
 
-	if (type == HWLOC_OBJ_TYPE_MAX)
-		return 0;
-	while ((o = hwloc_get_next_obj_by_type(t, type, o)))
-		n += o->cpuset && hwloc_bitmap_intersects(o->cpuset, set);
-	return n;
+static void cover_count(struct cover *c, hwloc_obj_t o)
+{
+	c->n[0] += o->type == HWLOC_OBJ_PACKAGE;
+	c->n[2] += o->type == c->llc;
+	c->n[3] += o->type == HWLOC_OBJ_CORE;
+	c->n[4] += o->type == HWLOC_OBJ_PU;
+	for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling)
+		if (m->type == HWLOC_OBJ_NUMANODE && !c->numa_seen[m->logical_index]) {
+			c->numa_seen[m->logical_index] = 1;
+			c->n[1]++;
+		}
+}
+
+static bool cover_mark(struct cover *c, hwloc_obj_t o)
+{
+	if (o->depth < 0 || o->depth >= c->depth || c->seen[o->depth][o->logical_index])
+		return false;
+	c->seen[o->depth][o->logical_index] = 1;
+	cover_count(c, o);
+	return true;
+}
+
+/* @o's children that share a PU with @place, and theirs. */
+static void cover_down(struct cover *c, hwloc_obj_t o, hwloc_const_bitmap_t place)
+{
+	for (hwloc_obj_t k = o->first_child; k; k = k->next_sibling)
+		if (k->cpuset && hwloc_bitmap_intersects(k->cpuset, place) &&
+		    cover_mark(c, k))
+			cover_down(c, k, place);
+}
+
+static void cover_add(struct cover *c, hwloc_obj_t o, hwloc_const_bitmap_t place)
+{
+	cover_down(c, o, place);
+	/* an object already marked has its ancestors marked too */
+	for (; o && cover_mark(c, o); o = o->parent)
+		;
+}
+
+static int cover_init(struct cover *c, hwloc_topology_t t)
+{
+	c->t = t;
+	c->llc = llc_type(t);
+	c->depth = hwloc_topology_get_depth(t);
+	c->seen = calloc((size_t)c->depth, sizeof(*c->seen));
+	c->numa_seen = calloc((size_t)hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE) + 1, 1);
+	if (!c->seen || !c->numa_seen)
+		return -ENOMEM;
+	for (int d = 0; d < c->depth; d++)
+		if (!(c->seen[d] = calloc(hwloc_get_nbobjs_by_depth(t, (unsigned)d) + 1, 1)))
+			return -ENOMEM;
+	return 0;
+}
+
+static void cover_free(struct cover *c)
+{
+	for (int d = 0; c->seen && d < c->depth; d++)
+		free(c->seen[d]);
+	free(c->seen);
+	free(c->numa_seen);
 }
 
 /* The logical index of @o's ancestor (or itself) of @type, as text. */
@@ -84,25 +149,22 @@ static const char *numa_of(hwloc_obj_t o, char *buf, size_t len)
 static void print_counts(const struct cgs_run *r, FILE *out)
 {
 	hwloc_topology_t t = r->topo.t;
-	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	hwloc_obj_type_t llc = llc_type(t);
-	unsigned np = r->places.n;
+	unsigned np = r->places.n, added = 0;
+	struct cover c = { 0 };
+	bool ok = !cover_init(&c, t);
 
 	fprintf(out, "\ntask counts (each task's place is the same in every test, mode and run):\n");
 	fprintf(out, "  %6s %9s %5s %5s %6s %6s  %s\n", "tasks", "packages", "NUMA",
 		"LLCs", "cores", "PUs", "tasks per place");
-	for (unsigned k = 0; set && k < r->tasks.n; k++) {
+	if (ok && !np)      /* unbound: the tasks may run anywhere */
+		cover_add(&c, hwloc_get_root_obj(t), hwloc_topology_get_topology_cpuset(t));
+	for (unsigned k = 0; ok && k < r->tasks.n; k++) {
 		unsigned n = r->tasks.v[k];
 
-		hwloc_bitmap_zero(set);
-		for (unsigned i = 0; i < n && i < np; i++)
-			hwloc_bitmap_or(set, set, r->places.set[i]);
-		if (!np)
-			hwloc_bitmap_copy(set, hwloc_topology_get_topology_cpuset(t));
-		fprintf(out, "  %6u %9u %5u %5u %6u %6u  ", n,
-			touched(t, set, HWLOC_OBJ_PACKAGE), touched(t, set, HWLOC_OBJ_NUMANODE),
-			touched(t, set, llc), touched(t, set, HWLOC_OBJ_CORE),
-			touched(t, set, HWLOC_OBJ_PU));
+		for (; added < n && added < np; added++)
+			cover_add(&c, r->places.obj[added], r->places.set[added]);
+		fprintf(out, "  %6u %9u %5u %5u %6u %6u  ", n, c.n[0], c.n[1], c.n[2],
+			c.n[3], c.n[4]);
 		if (!np)
 			fprintf(out, "unbound: the scheduler places them\n");
 		else if (n > np)
@@ -111,7 +173,7 @@ static void print_counts(const struct cgs_run *r, FILE *out)
 		else
 			fprintf(out, "1\n");
 	}
-	hwloc_bitmap_free(set);
+	cover_free(&c);
 }
 
 /* Every task's place, for the largest count (smaller ones are its start). */
@@ -135,8 +197,8 @@ static void print_places(const struct cgs_run *r, FILE *out)
 		"NUMA", "LLC");
 	for (unsigned i = 0; i < n; i++) {
 		hwloc_const_bitmap_t s = r->places.set[i];
-		/* the smallest object holding the place: the core or the PU */
-		hwloc_obj_t o = hwloc_get_obj_covering_cpuset(t, s);
+		/* the object the place was made of: the core or the PU */
+		hwloc_obj_t o = r->places.obj[i];
 
 		hwloc_bitmap_list_snprintf(pus, sizeof(pus), s);
 		fprintf(out, "  %6u  %-12s %5s %8s %5s %4s\n", i, pus,
@@ -175,6 +237,7 @@ static void print_space(const struct cgs_run *r, FILE *out)
 	unsigned n = r->tasks.n ? r->tasks.v[r->tasks.n - 1] : 0;
 	uint64_t most = 0;
 	const char *who = NULL;
+	char dir[4 * PATH_MAX];
 	struct statvfs sv;
 
 	for (unsigned t = 0; t < r->ntests; t++) {
@@ -191,7 +254,8 @@ static void print_space(const struct cgs_run *r, FILE *out)
 			who = w->name;
 		}
 	}
-	fprintf(out, "\ntmpdir %s: up to %.1f MiB at once (%s, %u tasks)", r->tmpdir,
+	fprintf(out, "\ntmpdir %s: up to %.1f MiB at once (%s, %u tasks)",
+		cgs_esc(r->tmpdir, dir, sizeof(dir)),
 		most / 1048576.0, who ? who : "-", n);
 	if (r->topo.thissystem && statvfs(r->tmpdir, &sv) == 0)
 		fprintf(out, "; %.1f MiB free there now\n",
@@ -203,10 +267,10 @@ static void print_space(const struct cgs_run *r, FILE *out)
 static void print_machine(const struct cgs_run *r, FILE *out)
 {
 	const struct cgs_topo *tp = &r->topo;
-	char synth[1024];
+	char synth[1024], desc[4 * PATH_MAX];
 
 	fprintf(out, "plan of 'cgscale run' (--dry-run: nothing runs, nothing is made or written)\n\n");
-	fprintf(out, "machine: %s\n", r->o.topology ? r->o.topology :
+	fprintf(out, "machine: %s\n", r->o.topology ? cgs_esc(r->o.topology, desc, sizeof(desc)) :
 		tp->thissystem ? "this one" : "from HWLOC_SYNTHETIC/HWLOC_XMLFILE");
 	fprintf(out, "  %u package%s, %u NUMA node%s, %u last-level cache%s, %u cores, %u PUs%s\n",
 		tp->packages, tp->packages == 1 ? "" : "s", tp->numa_nodes,

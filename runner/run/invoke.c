@@ -200,7 +200,7 @@ int cgs_invoke_all(struct cgs_run *r)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (sig && worst < 128)
 		worst = 128 + sig;
-	fprintf(stderr, "cgscale: %s: the files of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation\n",
+	cgs_info("%s: the files of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation",
 		dir, (long long)r->o.invocations, r->inv_series);
 	return worst;
 }

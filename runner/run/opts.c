@@ -67,8 +67,8 @@ const struct cgs_opt cgs_run_optdefs[] = {
 		.max = 100, .metavar = "K",
 		.help = "run it all K times, each a fresh process writing its own file into the -o directory, so that compare sees the variance between invocations"),
 	OPT_NUMBER("threshold", 'T', RO, threshold_pct, .def = "2", .dmin = 0,
-		.dmax = INFINITY, .echo_text = true, .metavar = "PCT",
-		.bad = ": give the practical threshold T in % above 0, e.g. 2",
+		.dmax = 1e6, .echo_text = true, .metavar = "PCT",
+		.bad = ": give the practical threshold T in %, a plain decimal from 0 to 1000000, e.g. 2",
 		.help = "-r auto: the practical threshold T of compare (%); the target is a CI half-width of T/2"),
 	OPT_STRING("output", 'o', RO, output, .metavar = "PATH",
 		.help = "result file, or a directory for it (default: a new directory under results/runs/)"),
@@ -173,6 +173,15 @@ int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
 		if (cgs_opt_defaults(&sets[i], err, errlen))
 			return -EINVAL;
 	return 0;
+}
+
+void cgs_run_note_given(struct cgs_run *r, const struct cgs_optset *sets,
+			const struct cgs_opt *const *given, size_t nsets)
+{
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		for (size_t k = 0; r->wopts[i] && k < nsets; k++)
+			if (sets[k].base == r->wopts[i])
+				r->wopt_given[i] = given[k];
 }
 
 void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
@@ -378,6 +387,24 @@ static int collect_tests(struct cgs_run *r, int argc, char **argv, int first,
 	return 0;
 }
 
+/* A workload's knob for a test that is not run would be ignored
+ * silently: refused, naming the test it belongs to. */
+static int check_knobs_used(const struct cgs_run *r, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cgs_nworkloads; i++) {
+		bool run = false;
+
+		for (unsigned k = 0; k < r->ntests; k++)
+			run |= r->tests[k] == cgs_workloads[i];
+		if (r->wopt_given[i] && !run)
+			return cgs_errf(err, errlen, -EINVAL,
+					"--%s is a knob of %s, which this run does not run; add %s to the tests or leave --%s out",
+					r->wopt_given[i]->name, cgs_workloads[i]->name,
+					cgs_workloads[i]->name, r->wopt_given[i]->name);
+	}
+	return 0;
+}
+
 /* Everything that can be wrong with the input, before anything runs. */
 int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 		    char *err, size_t errlen)
@@ -385,6 +412,8 @@ int cgs_run_validate(struct cgs_run *r, int argc, char **argv, int first,
 	char a[32], b[32];
 	int rc = collect_tests(r, argc, argv, first, err, errlen);
 
+	if (!rc)
+		rc = check_knobs_used(r, err, errlen);
 	if (rc)
 		return rc;
 	if (r->o.interval_ns > r->o.duration_ns) {

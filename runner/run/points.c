@@ -167,7 +167,10 @@ int cgs_run_all(struct cgs_run *r, int *signo)
 			for (unsigned k = 0; k < r->tasks.n; k++)
 				for (int m = 0; m < 2; m++)
 					for (unsigned l = 0; modes[m] && l < nl; l++) {
-						if (r->places.n && r->tasks.v[k] > r->places.n && !run && !t && !m && !l)
+						/* once per task count, at its first point in
+						 * either mode */
+						if (r->places.n && r->tasks.v[k] > r->places.n && !run && !t &&
+						    m == !modes[0] && !l)
 							cgs_warn("%u tasks on %u places: some places run more than one task (oversubscribed)",
 								 r->tasks.v[k], r->places.n);
 						rc = run_point(r, run, r->tests[t], r->tasks.v[k], m,

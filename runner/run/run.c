@@ -302,7 +302,7 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 	}
 	cgs_rj_close(&r->journal, false);
 	print_results(r);
-	fprintf(stderr, "cgscale: results in %s%s\n", r->outpath,
+	cgs_info("results in %s%s", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
 	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
 		cgs_err("%s", err);

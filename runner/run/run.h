@@ -31,6 +31,8 @@ extern const size_t cgs_run_noptdefs;
 struct cgs_run {
 	struct cgs_run_opts o;
 	void *wopts[64];                 /* per registry entry */
+	const struct cgs_opt *wopt_given[64];  /* its first knob on the command
+						* line (cgs_run_note_given) */
 	const struct cgs_workload *tests[64];
 	unsigned ntests;
 	struct cgs_topo topo;
@@ -72,6 +74,10 @@ int cgs_run_optsets(struct cgs_run *r, struct cgs_optset *sets, size_t *nsets,
  * at their place (observer.h opts_after), the first titled "run options";
  * bases in @r (NULL: none, for the docs). Returns how many. */
 size_t cgs_run_own_optsets(struct cgs_run *r, struct cgs_optset *sets);
+/* After parsing: which workloads' knobs the command line gave, so that
+ * a knob of a test that is not run is refused (cgs_run_validate). */
+void cgs_run_note_given(struct cgs_run *r, const struct cgs_optset *sets,
+			const struct cgs_opt *const *given, size_t nsets);
 /* Free what cgs_run_optsets allocated and parsing put in @sets. */
 void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets);
 /* Check the registry and the option tables; 0 or -EINVAL with @err. */
