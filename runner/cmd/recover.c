@@ -76,8 +76,8 @@ static const char man[] =
 /* Recover the one journal of @args into -o or its default: the status. */
 static int recover(const struct rcv_cli *cli, int nargs, char **args)
 {
-	char err[1024], out[PATH_MAX] = "";
-	unsigned n = 0;
+	struct cgs_rj_recovered rv;
+	char err[1024];
 	int rc;
 
 	if (nargs != 1) {
@@ -88,14 +88,15 @@ static int recover(const struct rcv_cli *cli, int nargs, char **args)
 		cgs_err("recover -o '': give a file name");
 		return CGS_EXIT_BADINPUT;
 	}
-	if (cli->output)
-		snprintf(out, sizeof(out), "%s", cli->output);
-	rc = cgs_rj_recover(args[0], NULL, out, sizeof(out), &n, err, sizeof(err));
+	rc = cgs_rj_recover(args[0], NULL, cli->output, &rv, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
+	else if (rv.already)
+		fprintf(stderr, "cgscale: nothing to recover: %s holds all %u point(s) of this journal's run already (the same run id); the journal is removed\n",
+			rv.out, rv.npoints);
 	else
 		fprintf(stderr, "cgscale: recovered %u point(s) into %s (\"complete\": false)\n",
-			n, out);
+			rv.npoints, rv.out);
 	if (!rc)
 		return CGS_EXIT_OK;
 	return rc == -EBUSY || rc == -EINVAL || rc == -ENOENT ? CGS_EXIT_BADINPUT : CGS_EXIT_FAIL;

@@ -2,10 +2,13 @@
 /*
  * run_journal.c - the run's journal (<output>.partial), and what
  * `cgscale recover` (runner/cmd/recover.c) does with a dead one.
- * A finished point is appended at once (lib/linelog.c: one write, fsync),
- * so a SIGKILL, an OOM kill of the runner, a power cut or a failed final
- * write loses no finished point: `cgscale recover` and the next run into
- * the same output turn the journal into a result marked "complete": false.
+ * A finished point is appended at once (lib/linelog.c: one checksummed
+ * line, one write, fsync), so a SIGKILL, an OOM kill of the runner, a
+ * power cut or a failed final write loses no finished point; a journal
+ * that cannot take a point moves to the fallback place (journal_keep.c).
+ * `cgscale recover` and the next run into the same output turn the
+ * journal into a result marked "complete": false, unless a result of the
+ * same run id holds its points already (a kill after the final rename).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,8 @@
 #include "lib/linelog.h"
 #include "lib/util.h"
 #include "results/model/result.h"
+#include "runner/run/fallback.h"
+#include "runner/run/journal_keep.h"
 #include "runner/run/run_journal.h"
 
 #define SUFFIX ".partial"
@@ -91,11 +96,10 @@ static int recovered_name(const char *journal, const char *avoid, char *out,
 	return -EEXIST;
 }
 
-int cgs_rj_recover(const char *journal, const char *avoid, char *out,
-		   size_t outlen, unsigned *npoints, char *err, size_t errlen)
+/* Read the dead journal @journal: 0, or -errno with @err. */
+static int read_journal(const char *journal, struct res_file *f,
+			struct res_journal_info *info, char *err, size_t errlen)
 {
-	struct res_journal_info info;
-	struct res_file f;
 	char *buf = NULL;
 	size_t len;
 	int rc = cgs_linelog_idle(journal);
@@ -110,43 +114,196 @@ int cgs_rj_recover(const char *journal, const char *avoid, char *out,
 		return cgs_errf(err, errlen, rc == -ENOMEM ? rc : -ENOENT,
 				"cannot read the journal %s: %s", journal, strerror(-rc));
 	}
-	rc = res_journal_read(journal, buf, len, &f, &info, err, errlen);
+	rc = res_journal_read(journal, buf, len, f, info, err, errlen);
 	free(buf);
+	return rc;
+}
+
+/* @path made absolute (from the current directory) into @out. */
+static void abs_path(const char *path, char *out, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(out, len, "%s/%s", cwd, path);
+	else
+		snprintf(out, len, "%s", path);
+}
+
+/* The output of @journal: the journal's name without .partial. */
+static void stem_of(const char *journal, char *out, size_t len)
+{
+	size_t n = strlen(journal), sl = strlen(SUFFIX);
+
+	if (n > sl && !strcmp(journal + n - sl, SUFFIX))
+		n -= sl;
+	snprintf(out, len, "%.*s", (int)n, journal);
+}
+
+/* The journal that the run of @journal moved to the fallback place, when
+ * @journal is the older copy left beside the output: 1 with its path in
+ * @twin, -EBUSY when that run still runs, else 0. */
+static int find_twin(const char *journal, const struct res_file *f,
+		     const struct res_journal_info *info, char *twin, size_t len)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 1], stem[PATH_MAX];
+	struct stat a, b;
+	int rc;
+
+	stem_of(journal, stem, sizeof(stem));
+	if (cgs_fallback_path(dir, sizeof(dir)) ||
+	    cgs_fallback_name(*info->output ? info->output : stem, res_run_id(f),
+			      name, sizeof(name)) ||
+	    snprintf(twin, len, "%s/%s", dir, name) >= (int)len ||
+	    lstat(twin, &a) || !S_ISREG(a.st_mode) || stat(journal, &b) ||
+	    (a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+		return 0;
+	rc = cgs_linelog_idle(twin);
+	return rc == -EBUSY ? rc : !rc;
+}
+
+/* Add @out and the <stem>-recovered[-N].json beside it that exist to @v. */
+static void add_names(char **v, size_t *n, size_t max, const char *out)
+{
+	char stem[PATH_MAX], name[PATH_MAX + 32];
+	size_t len = strlen(out);
+
+	if (!*out || *n >= max)
+		return;
+	v[(*n)++] = strdup(out);
+	snprintf(stem, sizeof(stem), "%.*s", (int)(len > 5 && !strcmp(out + len - 5, ".json") ?
+						    len - 5 : len), out);
+	for (int k = 1; k < 1000 && *n < max; k++) {
+		if (k == 1)
+			snprintf(name, sizeof(name), "%s-recovered.json", stem);
+		else
+			snprintf(name, sizeof(name), "%s-recovered-%d.json", stem, k);
+		if (access(name, F_OK))
+			break;
+		v[(*n)++] = strdup(name);
+	}
+}
+
+/* Whether a result of the run of @src already holds its points: the one
+ * asked for, the output it was for, its own name, or their -recovered
+ * names. 1 with the name in @found, else 0. */
+static int already_there(const char *src, const char *want, const struct res_file *f,
+			 const struct res_journal_info *info, char *found, size_t len)
+{
+	char *v[64] = { 0 }, stem[PATH_MAX];
+	size_t n = 0;
+	int rc;
+
+	if (!res_run_id(f))
+		return 0;
+	stem_of(src, stem, sizeof(stem));
+	add_names(v, &n, 64, want ? want : "");
+	add_names(v, &n, 64, stem);
+	add_names(v, &n, 64, info->output);
+	rc = cgs_rj_finished(res_run_id(f), f->npoints, v, n, found, len);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	return rc;
+}
+
+/* Whether @path's directory exists and can be written to. */
+static bool dir_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? path : ".");
+	return !access(*dir ? dir : "/", W_OK);
+}
+
+/* The name of the result of @src: @want; else the output it was for, when
+ * @src is not beside it (a fallback journal) and it is free, in a
+ * directory that is there; else its own stem or a -recovered name
+ * (recovered_name). */
+static int result_name(const char *src, const char *avoid, const char *want,
+		       const struct res_journal_info *info, char *out, size_t len)
+{
+	char stem[PATH_MAX], abs[PATH_MAX + 8];
+
+	if (want) {
+		snprintf(out, len, "%s", want);
+		return 0;
+	}
+	stem_of(src, stem, sizeof(stem));
+	abs_path(stem, abs, sizeof(abs));
+	if (*info->output && strcmp(abs, info->output) && access(info->output, F_OK) &&
+	    dir_writable(info->output) && (!avoid || strcmp(avoid, info->output))) {
+		snprintf(out, len, "%s", info->output);
+		return 0;
+	}
+	return recovered_name(src, avoid, out, len);
+}
+
+int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
+		   struct cgs_rj_recovered *rv, char *err, size_t errlen)
+{
+	struct res_journal_info info;
+	struct res_file f;
+	char twin[PATH_MAX + 16] = "";
+	const char *src = journal;
+	int rc;
+
+	memset(rv, 0, sizeof(*rv));
+	rc = read_journal(journal, &f, &info, err, errlen);
 	if (rc)
 		return rc;
-	if (info.torn)
-		cgs_warn("%s: dropped a torn last line (%zu bytes): the point being written when the run died",
-			 journal, info.torn);
-	if (info.dropped)
-		cgs_warn("%s: dropped %u line(s) that are not JSON, the first at line %u",
-			 journal, info.dropped, info.first_dropped);
-	res_file_scalability(&f);
-	if (!*out && recovered_name(journal, avoid, out, outlen)) {
+	rc = find_twin(journal, &f, &info, twin, sizeof(twin));
+	if (rc) {
 		res_file_free(&f);
-		return cgs_errf(err, errlen, -EINVAL, "%s: no free name to recover it into; give one with -o",
-				journal);
+		res_journal_info_free(&info);
 	}
-	rc = res_write_file(&f, out, err, errlen);
-	*npoints = f.npoints;
+	if (rc == -EBUSY)
+		return cgs_errf(err, errlen, rc, "%s is an older copy of the journal of a cgscale run still running (its journal is now %s); wait for it to end or stop it",
+				journal, twin);
+	if (rc) {
+		cgs_warn("%s is an older copy of its run's journal: the run moved it to %s, which holds more; that one is recovered",
+			 journal, twin);
+		src = twin;
+		rc = read_journal(src, &f, &info, err, errlen);
+		if (rc)
+			return rc;
+	}
+	cgs_rj_name_bad(src, &info);
+	rv->npoints = f.npoints;
+	rv->already = already_there(src, want, &f, &info, rv->out, sizeof(rv->out));
+	if (!rv->already) {
+		res_file_scalability(&f);
+		if (result_name(src, avoid, want, &info, rv->out, sizeof(rv->out)))
+			rc = cgs_errf(err, errlen, -EINVAL, "%s: no free name to recover it into; give one with -o",
+				      src);
+		else
+			rc = res_write_file(&f, rv->out, err, errlen);
+	}
 	res_file_free(&f);
-	if (!rc)
-		unlink(journal);
+	res_journal_info_free(&info);
+	if (!rc) {
+		unlink(src);
+		if (src != journal)
+			unlink(journal);
+	}
 	return rc;
 }
 
 int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen)
 {
-	char old[PATH_MAX] = "", *line;
+	struct cgs_rj_recovered rv;
 	struct stat st;
-	unsigned n = 0;
 	int rc;
 
+	memset(j, 0, sizeof(*j));
 	j->fd = -1;
-	j->done = 0;
-	j->warned = false;
 	if (snprintf(j->path, sizeof(j->path), "%s" SUFFIX, outpath) >= (int)sizeof(j->path))
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", outpath);
+	abs_path(outpath, j->output, sizeof(j->output));
+	snprintf(j->id, sizeof(j->id), "%s", res_run_id(head) ? res_run_id(head) : "");
+	j->seed = cgs_linelog_seed(j->id);
 	rc = cgs_linelog_idle(j->path);
 	if (rc == -EBUSY)
 		return cgs_errf(err, errlen, rc, "-o %s: another cgscale run is writing this output (its journal %s is in use); choose another -o",
@@ -156,20 +313,24 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 	if (!rc && !stat(j->path, &st) && st.st_size == 0)
 		rc = -ENOENT;
 	if (!rc) {
-		rc = cgs_rj_recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
+		rc = cgs_rj_recover(j->path, outpath, NULL, &rv, err, errlen);
 		if (rc)
 			return rc;
-		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
-			 outpath, n, old);
+		if (rv.already)
+			cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed",
+				 outpath, rv.out, rv.npoints);
+		else
+			cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
+				 outpath, rv.npoints, rv.out);
 	}
 	rc = cgs_linelog_create(j->path);
 	if (rc < 0)
 		return cgs_errf(err, errlen, rc, "-o %s: cannot create the journal %s: %s; choose a writable path with -o",
 				outpath, j->path, strerror(-rc));
 	j->fd = rc;
-	line = res_journal_header(head);
-	rc = line ? cgs_linelog_append(j->fd, line, strlen(line)) : -ENOMEM;
-	free(line);
+	rc = cgs_rj_put_header(j->fd, head, j->output);
+	if (!rc)
+		rc = cgs_linelog_sync(j->fd);
 	if (rc) {
 		cgs_rj_close(j, false);
 		return cgs_errf(err, errlen, rc, "-o %s: cannot write the journal %s: %s; free some space or choose another -o",
@@ -180,19 +341,27 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 
 unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 {
-	int rc = 0;
+	int rc = 0, sync = 0;
 
-	while (j->fd >= 0 && !rc && j->done < f->npoints) {
-		char *line = res_journal_point(&f->points[j->done]);
-
-		rc = line ? cgs_linelog_append(j->fd, line, strlen(line)) : -ENOMEM;
-		free(line);
-		if (!rc)
-			j->done++;
+	if (j->fd >= 0)
+		rc = cgs_rj_put_points(j->fd, j->seed, f, &j->done, &sync);
+	if (j->fd >= 0 && !rc && !cgs_rj_still_there(j))
+		rc = -ENOENT;
+	if (!rc && sync && j->moved) {
+		/* the last place: its lines stay, the checksums judge them */
+		if (!j->unsynced)
+			cgs_warn("the disk does not confirm the lines of the journal %s (fsync: %s); they are kept, and recover checks each",
+				 j->path, strerror(-sync));
+		j->unsynced = sync;
+	} else if (!rc && sync) {
+		rc = sync;
 	}
-	if (rc && !j->warned) {
-		j->warned = true;
-		cgs_warn("cannot append to the journal %s: %s; the points go on being kept in memory",
+	if (rc && !j->moved) {
+		if (cgs_rj_move(j, f, rc) && sync)
+			j->unsynced = sync;     /* its lines stayed */
+	} else if (rc && !j->fb_warned) {
+		j->fb_warned = true;
+		cgs_warn("cannot append to the journal %s either (%s): the points not in it are kept in memory and printed at the end",
 			 j->path, strerror(-rc));
 	}
 	return f->npoints > j->done ? f->npoints - j->done : 0;
@@ -202,8 +371,14 @@ void cgs_rj_close(struct cgs_rjournal *j, bool keep)
 {
 	if (j->fd < 0)
 		return;
-	if (!keep)
+	if (!keep) {
 		unlink(j->path);
+		if (*j->beside)
+			unlink(j->beside);
+		if (j->moved)
+			cgs_warn("the result holds every point: the journal in the fallback place, %s, is removed",
+				 j->path);
+	}
 	close(j->fd);
 	j->fd = -1;
 }
