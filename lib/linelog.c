@@ -2,18 +2,71 @@
 /*
  * linelog.c - the append-only line journal of linelog.h: each record framed
  * with its CRC-32 in one line, one write() a line, cut back on a failed
- * write, fsync()ed; a record lock marks a live writer.
+ * write, fsync()ed; a record lock marks a live writer. The journal is
+ * created through its directory's fd (lib/safefile.h): a link, FIFO or
+ * device planted at its name is refused, never followed.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zlib.h>
 
 #include "lib/linelog.h"
+#include "lib/safefile.h"
+
+int cgs_linelog_adopt(int fd)
+{
+	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+		return -EINVAL;
+	if (fcntl(fd, F_SETLK, &whole))
+		return errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
+	return ftruncate(fd, 0) ? -errno : 0;
+}
+
+/* An existing @name: only a regular file with one link, never followed,
+ * never a FIFO waited on. */
+static int open_existing(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+			O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	if (fcntl(fd, F_SETFL, O_APPEND)) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int cgs_linelog_create_at(int dirfd, const char *name)
+{
+	int fd = cgs_create_at(dirfd, name, O_WRONLY | O_APPEND, 0644), rc;
+
+	if (fd == -EEXIST)
+		fd = open_existing(dirfd, name);
+	if (fd < 0)
+		return fd;
+	rc = cgs_linelog_adopt(fd);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
 
 #define FRAME_HEAD "{\"crc32\":\""
 #define FRAME_MID "\",\"rec\":"
@@ -22,33 +75,15 @@
 #define CRC_LEN 8
 #define FRAME_LEN (HEAD_LEN + CRC_LEN + MID_LEN + 1)   /* + the closing '}' */
 
-int cgs_linelog_lock(int fd)
-{
-	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-
-	if (fcntl(fd, F_SETLK, &whole))
-		return errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
-	return 0;
-}
-
 int cgs_linelog_create(const char *path)
 {
-	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_APPEND, 0644);
-	int rc;
+	char name[NAME_MAX + 1];
+	int dirfd = cgs_open_parent(path, name, sizeof(name)), fd;
 
-	if (fd < 0)
-		return -errno;
-	if (fcntl(fd, F_SETLK, &whole)) {
-		rc = errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
-		close(fd);
-		return rc;
-	}
-	if (ftruncate(fd, 0)) {
-		rc = -errno;
-		close(fd);
-		return rc;
-	}
+	if (dirfd < 0)
+		return dirfd;
+	fd = cgs_linelog_create_at(dirfd, name);
+	close(dirfd);
 	return fd;
 }
 
@@ -160,11 +195,17 @@ size_t cgs_linelog_inner_frame(const char *line, size_t len)
 int cgs_linelog_idle(const char *path)
 {
 	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	int rc = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fcntl(fd, F_GETLK, &whole))
+	if (fstat(fd, &st))
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else if (fcntl(fd, F_GETLK, &whole))
 		rc = -errno;
 	else if (whole.l_type != F_UNLCK)
 		rc = -EBUSY;

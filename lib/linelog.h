@@ -19,13 +19,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Create (truncate) @path for appending and lock it. Returns the fd, or
- * -errno: -EBUSY when another process holds the lock. */
+/* Create @name in @dirfd for appending (O_EXCL|O_NOFOLLOW), or truncate
+ * an existing regular file with one link, and lock it. Returns the fd, or
+ * -errno: -EBUSY when another process holds the lock, -ELOOP for a
+ * symbolic link, -EINVAL for anything but a regular file (a FIFO, a
+ * device, a hard link to another file). */
+int cgs_linelog_create_at(int dirfd, const char *name);
+
+/* The same for @path (its directory opened once). */
 int cgs_linelog_create(const char *path);
 
-/* Take the writer's lock on @fd, open for writing. 0, -EBUSY when another
- * process holds it, or -errno. */
-int cgs_linelog_lock(int fd);
+/* Lock @fd (a regular file just created with O_EXCL, e.g. the claim of a
+ * name) as a journal and empty it: 0, -EBUSY or -errno. */
+int cgs_linelog_adopt(int fd);
 
 /* The seed of the lines' checksums for @id (0 for NULL or ""). */
 uint32_t cgs_linelog_seed(const char *id);
@@ -55,7 +61,8 @@ int cgs_linelog_unframe(const char *line, size_t len, uint32_t seed,
 size_t cgs_linelog_inner_frame(const char *line, size_t len);
 
 /* 0 when @path exists and no process holds its lock, -EBUSY when one does,
- * or -errno (-ENOENT: no journal). */
+ * or -errno (-ENOENT: no journal; -ELOOP: a symbolic link, never followed;
+ * -EINVAL: not a regular file). */
 int cgs_linelog_idle(const char *path);
 
 /* Call @fn(line, len, lineno, arg) for each complete line of @buf (len

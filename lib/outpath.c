@@ -2,7 +2,8 @@
 /*
  * outpath.c - the output path check of outpath.h, shared by run, report,
  * compare --junit/--html and recover, so that a bad output is refused
- * with exit 2 before the first point or the first line of output.
+ * with exit 2 before the first point or the first line of output, a
+ * symbolic link or special file that lib/safefile.h would refuse included.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/outpath.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 
 void cgs_trim_slashes(const char *dir, char *buf, size_t len)
@@ -21,6 +23,21 @@ void cgs_trim_slashes(const char *dir, char *buf, size_t len)
 	snprintf(buf, len, "%s", dir);
 	for (n = strlen(buf); n > 1 && buf[n - 1] == '/'; n--)
 		buf[n - 1] = 0;
+}
+
+int cgs_check_out_kind(const char *what, const char *path, char *err,
+		       size_t errlen)
+{
+	char name[NAME_MAX + 1];
+	int dirfd = cgs_open_parent(path, name, sizeof(name)), rc;
+
+	if (dirfd < 0)
+		return 0;          /* said by cgs_check_out_path's own checks */
+	rc = cgs_out_in_place(dirfd, name);
+	close(dirfd);
+	if (rc < 0)
+		return cgs_errf(err, errlen, rc, "%s %s: %s", what, path, cgs_out_why(rc));
+	return 0;
 }
 
 int cgs_check_out_path(const char *what, const char *path, char *err,
@@ -55,5 +72,5 @@ int cgs_check_out_path(const char *what, const char *path, char *err,
 	if ((long)strlen(base) + CGS_OUT_NAME_EXTRA > max)
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "%s: the file name %.40s... is %zu characters; %s allows %ld here: choose a shorter name",
 				what, base, strlen(base), dir, max - CGS_OUT_NAME_EXTRA);
-	return 0;
+	return cgs_check_out_kind(what, path, err, errlen);
 }

@@ -9,14 +9,20 @@
 
 #include <stddef.h>
 
-/* Room a name needs beyond itself: cgs_write_atomic's ".NAME.XXXXXX" and
- * a run's "NAME.partial" journal. */
+/* Room a name needs beyond itself: a run's "NAME.partial" journal (the
+ * temporary names of lib/safefile.h shorten NAME to fit). */
 #define CGS_OUT_NAME_EXTRA 8
 
 /* 0, or -errno with a one-line message in @err naming @what (e.g. "-o"),
  * the path, the problem and the fix. An existing directory is refused:
  * the caller resolves directories first. */
 int cgs_check_out_path(const char *what, const char *path, char *err,
+		       size_t errlen);
+
+/* Only the kind of file at @path: 0 when it may be written (nothing, a
+ * regular file, a device or FIFO written in place), else -errno and a
+ * message (a symbolic link not followed, a directory, a block device). */
+int cgs_check_out_kind(const char *what, const char *path, char *err,
 		       size_t errlen);
 
 /* Copy @dir to @buf without trailing slashes ("/" stays "/"). */

@@ -3,7 +3,6 @@
  * util.c - one-line file I/O, atomic writes, time stamps and messages.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/safefile.h"
 #include "lib/util.h"
 
 int cgs_read_file(const char *path, char *buf, size_t len)
@@ -169,60 +169,37 @@ void cgs_warn(const char *fmt, ...)
 int cgs_write_atomic(const char *path, const char *data, size_t len,
 		     char *err, size_t errlen)
 {
-	char *dcopy = strdup(path), *tmp = NULL;
+	return cgs_write_atomic_at(-1, path, data, len, err, errlen);
+}
+
+int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
+			size_t len, char *err, size_t errlen)
+{
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct cgs_out o;
 	sigset_t hold, old;
-	int fd = -1, rc = 0;
+	int rc;
 
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	sigprocmask(SIG_BLOCK, &hold, &old);
-	if (!dcopy || asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dcopy), base) < 0) {
-		tmp = NULL;
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", path);
+	rc = dirfd < 0 ? cgs_out_begin(&o, path, 0644) : cgs_out_begin_at(&o, dirfd, base, 0644);
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, cgs_out_why(rc));
 		goto out;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create a file next to %s: %s", path,
-			 strerror(errno));
+	rc = cgs_out_write(&o, data, len);
+	if (rc) {
+		snprintf(err, errlen, "writing %s: %s", path, strerror(-rc));
+		cgs_out_abort(&o);
 		goto out;
 	}
-	for (size_t off = 0; off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = w < 0 ? -errno : -EIO;
-			snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-			goto out;
-		}
-		off += (size_t)w;
-	}
-	if (fchmod(fd, 0644) || fsync(fd) || close(fd)) {
-		rc = -errno;
-		fd = -1;
-		snprintf(err, errlen, "writing %s: %s", tmp, strerror(-rc));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		rc = -errno;
-		snprintf(err, errlen, "renaming %s to %s: %s", tmp, path,
-			 strerror(-rc));
-	}
+	rc = cgs_out_commit(&o);
+	if (rc)
+		snprintf(err, errlen, "cannot put %s in place: %s", path, cgs_out_why(rc));
 out:
-	if (fd >= 0)
-		close(fd);
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dcopy);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

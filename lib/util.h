@@ -34,12 +34,18 @@ int cgs_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /*
- * Write @len bytes to @path atomically: a temporary name in the same
- * directory, fsync, rename; SIGINT/SIGTERM/SIGHUP are held meanwhile so
- * no temporary file is left. 0 or -errno, with @err saying what failed.
+ * Write @len bytes to @path atomically by lib/safefile.h's rules: a random
+ * O_EXCL temporary name in the same directory, fsync, rename only over a
+ * regular file or nothing (a device, FIFO or tty is written in place);
+ * SIGINT/SIGTERM/SIGHUP are held meanwhile so no temporary file is left.
+ * 0 or -errno, with @err saying what failed.
  */
 int cgs_write_atomic(const char *path, const char *data, size_t len,
 		     char *err, size_t errlen);
+/* The same in the open directory @dirfd (the last part of @path is the
+ * name; the whole of it is for messages); @dirfd < 0: @path's own. */
+int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
+			size_t len, char *err, size_t errlen);
 
 /* asprintf that returns NULL on failure. */
 char *cgs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -199,10 +199,15 @@ void res_journal_info_free(struct res_journal_info *info);
 
 /*
  * Write @f to @path: a temporary name in the same directory, fsync, then
- * rename, so a reader never sees half a file. 0 or -errno (@err says).
+ * rename, so a reader never sees half a file (lib/safefile.h: never over
+ * a link or device; a device or FIFO is written in place). 0 or -errno
+ * (@err says). res_write_file_at: in the open directory @dirfd (< 0:
+ * @path's own), @path's last part being the name.
  */
 int res_write_file(const struct res_file *f, const char *path, char *err,
 		   size_t errlen);
+int res_write_file_at(const struct res_file *f, int dirfd, const char *path,
+		      char *err, size_t errlen);
 
 /*
  * Read a result file. Returns 0, or -errno with a one-line message in

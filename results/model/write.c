@@ -213,6 +213,12 @@ struct json_object *res_to_json(const struct res_file *f)
 int res_write_file(const struct res_file *f, const char *path, char *err,
 		   size_t errlen)
 {
+	return res_write_file_at(f, -1, path, err, errlen);
+}
+
+int res_write_file_at(const struct res_file *f, int dirfd, const char *path,
+		      char *err, size_t errlen)
+{
 	struct json_object *root = res_to_json(f);
 	char *text = NULL;
 	int rc;
@@ -223,7 +229,7 @@ int res_write_file(const struct res_file *f, const char *path, char *err,
 		snprintf(err, errlen, "%s: out of memory building JSON", path);
 		return -ENOMEM;
 	}
-	rc = cgs_write_atomic(path, text, strlen(text), err, errlen);
+	rc = cgs_write_atomic_at(dirfd, path, text, strlen(text), err, errlen);
 	free(text);
 	json_object_put(root);
 	return rc;

@@ -52,16 +52,19 @@ int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
 int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd = open(t->ctx->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
-	if (snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
+	/* a file with no name at all; else mkostemp's O_EXCL name, unlinked */
+	if (fd < 0 && snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
 	    (int)sizeof(path))
 		return cgs_task_fail(t, -ENAMETOOLONG, "tmpdir path");
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return cgs_task_fail(t, -errno, "creating a file in %s",
-				     t->ctx->tmpdir);
-	unlink(path);
+	if (fd < 0) {
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd < 0)
+			return cgs_task_fail(t, -errno, "creating a file in %s",
+					     t->ctx->tmpdir);
+		unlink(path);
+	}
 	if (size && ftruncate(fd, size)) {
 		int err = -errno;
 

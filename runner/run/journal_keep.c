@@ -52,12 +52,45 @@ int cgs_rj_put_points(int fd, uint32_t seed, const struct res_file *f,
 	return 0;
 }
 
+const char *cgs_rj_path(const struct cgs_rjournal *j)
+{
+	return j->moved ? j->fbpath : j->path;
+}
+
+/* The name of <output>.partial in the output's directory. */
+static const char *beside_name(const struct cgs_rjournal *j)
+{
+	const char *slash = strrchr(j->path, '/');
+
+	return slash ? slash + 1 : j->path;
+}
+
 bool cgs_rj_still_there(const struct cgs_rjournal *j)
 {
 	struct stat a, b;
+	int rc;
 
-	return j->fd >= 0 && !stat(j->path, &a) && !fstat(j->fd, &b) &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (j->fd < 0 || fstat(j->fd, &b))
+		return false;
+	if (j->moved || j->dirfd < 0)
+		rc = stat(cgs_rj_path(j), &a);
+	else
+		rc = fstatat(j->dirfd, beside_name(j), &a, AT_SYMLINK_NOFOLLOW);
+	return !rc && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+void cgs_rj_drop_moved(struct cgs_rjournal *j)
+{
+	struct stat st;
+
+	if (cgs_rj_still_there(j))
+		unlink(j->fbpath);
+	if (j->left_beside && j->dirfd >= 0 &&
+	    !fstatat(j->dirfd, beside_name(j), &st, AT_SYMLINK_NOFOLLOW) &&
+	    st.st_dev == j->bdev && st.st_ino == j->bino)
+		unlinkat(j->dirfd, beside_name(j), 0);
+	cgs_warn("the result holds every point: the journal in the fallback place, %s, is removed",
+		 j->fbpath);
 }
 
 static const char *why_text(int why)
@@ -81,8 +114,8 @@ static int fallback_fill(const struct cgs_rjournal *j, const struct res_file *f,
 		return cgs_errf(err, errlen, rc, "no name for it in %s (%s)", path,
 				rc == -EINVAL ? "the run has no id" : strerror(-rc));
 	}
-	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
-	rc = fd < 0 ? -errno : cgs_linelog_lock(fd);
+	fd = cgs_linelog_create_at(dfd, name);
+	rc = fd < 0 ? fd : 0;
 	if (!rc)
 		rc = cgs_rj_put_header(fd, f, j->output);
 	if (!rc)
@@ -119,8 +152,13 @@ int cgs_rj_move(struct cgs_rjournal *j, const struct res_file *f, int why)
 	}
 	/* the old journal is a part of the new one: remove it if it is
 	 * still the file we wrote (never whatever took its name since) */
-	if (cgs_rj_still_there(j) && unlink(j->path))
-		snprintf(j->beside, sizeof(j->beside), "%s", j->path);
+	if (cgs_rj_still_there(j) && unlinkat(j->dirfd, beside_name(j), 0)) {
+		struct stat st = { 0 };
+
+		j->left_beside = !fstat(j->fd, &st);
+		j->bdev = st.st_dev;
+		j->bino = st.st_ino;
+	}
 	cgs_warn("cannot write the journal %s (%s): it moves to the fallback place with its %u point(s): %s%s%s; if this run dies, run 'cgscale recover %s'",
 		 j->path, why_text(why), done, path, sync ? ", though the disk did not confirm it: " : "",
 		 sync ? strerror(-sync) : "", path);
@@ -130,7 +168,7 @@ int cgs_rj_move(struct cgs_rjournal *j, const struct res_file *f, int why)
 	j->moved = true;
 	j->warned = true;
 	j->unsynced = sync;
-	snprintf(j->path, sizeof(j->path), "%s", path);
+	snprintf(j->fbpath, sizeof(j->fbpath), "%s", path);
 	return 0;
 }
 
@@ -146,14 +184,15 @@ void cgs_rj_say_kept(const struct cgs_rjournal *j, const char *outpath,
 		snprintf(unsynced, sizeof(unsynced), ", though the disk did not confirm every line (fsync: %s)",
 			 strerror(-j->unsynced));
 	if (j->fd < 0)
-		cgs_err("the result file %s was not written, and there is no journal: the %u point(s) are only in the table above",
+		cgs_err("the result file %s was not written, and it has no journal (it is written in place): the %u point(s) are only in the table above",
 			outpath, npoints);
 	else if (!left)
 		cgs_err("the result file %s was not written; all %u point(s) are in the journal %s%s%s: run 'cgscale recover %s' once the problem is fixed",
-			outpath, npoints, j->path, moved, unsynced, j->path);
+			outpath, npoints, cgs_rj_path(j), moved, unsynced, cgs_rj_path(j));
 	else
 		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s%s%s: run 'cgscale recover %s' once the problem is fixed; the other %u are only in the table above",
-			outpath, npoints - left, npoints, j->path, moved, unsynced, j->path, left);
+			outpath, npoints - left, npoints, cgs_rj_path(j), moved, unsynced,
+			cgs_rj_path(j), left);
 }
 
 int cgs_rj_finished(const char *id, unsigned npoints, char *const *cand,

@@ -26,9 +26,13 @@ int cgs_rj_put_header(int fd, const struct res_file *head, const char *output);
 int cgs_rj_put_points(int fd, uint32_t seed, const struct res_file *f,
 		      unsigned *done, int *sync);
 
-/* Whether the journal's fd is still the file at its path (not removed,
- * not moved away with its directory). */
+/* Whether the journal's fd is still the file at its name (not removed
+ * with its directory). */
 bool cgs_rj_still_there(const struct cgs_rjournal *j);
+
+/* Remove the fallback journal of @j (the result holds its points) and
+ * the <output>.partial the move left, if still the same file. */
+void cgs_rj_drop_moved(struct cgs_rjournal *j);
 
 /* Move @j, whose journal failed with @why, to the fallback place with
  * every point of @f; warns once either way. 0 or -errno. */

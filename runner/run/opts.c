@@ -24,8 +24,10 @@
 #include "runner/run/run.h"
 #include "runner/core/sampler_cpu.h"
 #include "runner/core/sched_prio.h"
-#include "lib/util.h"
 #include "lib/macros.h"
+#include "lib/outpath.h"
+#include "lib/safefile.h"
+#include "lib/util.h"
 
 const char *const cgs_mode_names[] = { "process", "thread", "both", NULL };
 
@@ -230,27 +232,26 @@ int cgs_run_check_registry(char *err, size_t errlen)
 }
 
 /* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
- * filesystem lacks it, a probe file is created and removed at once. */
+ * filesystem lacks it, a random O_EXCL temporary (lib/safefile.h) is
+ * created and removed at once. */
 static int dir_writable(const char *dir)
 {
-	char probe[PATH_MAX];
-	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, rc;
+	struct cgs_out o;
 
-	if (fd >= 0) {
+	if (dfd < 0)
+		return -errno;
+	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	rc = fd >= 0 ? 0 : -errno;
+	if (fd >= 0)
 		close(fd);
-		return 0;
+	if (rc == -EOPNOTSUPP || rc == -EISDIR) {
+		rc = cgs_out_begin_at(&o, dfd, ".cgscale-probe", 0600);
+		if (!rc)
+			cgs_out_abort(&o);
 	}
-	if (errno != EOPNOTSUPP && errno != EISDIR)
-		return -errno;
-	if (snprintf(probe, sizeof(probe), "%s/.cgscale-probe.XXXXXX", dir) >=
-	    (int)sizeof(probe))
-		return -ENAMETOOLONG;
-	fd = mkstemp(probe);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	unlink(probe);
-	return 0;
+	close(dfd);
+	return rc;
 }
 
 /* The name of the file itself must fit the filesystem, with the journal's
@@ -319,6 +320,8 @@ static int check_output(struct cgs_run *r, char *err, size_t errlen)
 					"-o %s: directory %s does not exist; create it or choose another path",
 					o, dir);
 		rc = check_name_length(o, dir, err, errlen);
+		if (!rc)
+			rc = cgs_check_out_kind("-o", o, err, errlen);
 		if (rc)
 			return rc;
 	}

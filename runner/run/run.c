@@ -174,7 +174,7 @@ static int write_results(struct cgs_run *r)
 	res_file_scalability(&r->res);
 	if (res_disturb_mark(&r->res))
 		return -ENOMEM;
-	rc = res_write_file(&r->res, r->outpath, err, sizeof(err));
+	rc = res_write_file_at(&r->res, r->journal.dirfd, r->outpath, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
 	return rc;
@@ -318,13 +318,13 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 static int journal_start(struct cgs_run *r)
 {
 	char err[1024];
-	int rc = cgs_rj_claim_output(r->outpath, sizeof(r->outpath), r->out_is_default,
-				     r->out_in_dir, err, sizeof(err));
+	int rc = cgs_rj_claim_output(&r->journal, r->outpath, sizeof(r->outpath),
+				     r->out_is_default, r->out_in_dir, err, sizeof(err));
 
 	if (!rc) {
 		rc = cgs_rj_open(&r->journal, r->outpath, &r->res, err, sizeof(err));
 		if (rc && r->out_in_dir)
-			cgs_rj_unclaim(r->outpath);
+			cgs_rj_unclaim(&r->journal);
 	}
 	if (!rc)
 		return -1;
@@ -341,6 +341,7 @@ struct cgs_run *cgs_run_new(int argc, char **argv)
 		return NULL;
 	r->sigfd = -1;
 	r->journal.fd = -1;
+	r->journal.dirfd = -1;
 	r->argc = argc;
 	r->argv = argv;
 	return r;

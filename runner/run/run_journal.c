@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/linelog.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/result.h"
 #include "runner/run/fallback.h"
@@ -30,7 +31,7 @@
 static int slurp(const char *path, char **buf, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
 
 	*buf = NULL;
 	*len = 0;
@@ -290,44 +291,91 @@ int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
 	return rc;
 }
 
-int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
-		const struct res_file *head, char *err, size_t errlen)
+static const char *jname(const struct cgs_rjournal *j)
+{
+	const char *slash = strrchr(j->path, '/');
+
+	return slash ? slash + 1 : j->path;
+}
+
+/* The output's directory, opened once (the claim of -o DIR has it). */
+static int open_dir(struct cgs_rjournal *j, const char *outpath, char *err,
+		    size_t errlen)
+{
+	char name[NAME_MAX + 1];
+	int fd;
+
+	if (j->dirfd >= 0)
+		return 0;
+	fd = cgs_open_parent(outpath, name, sizeof(name));
+	if (fd < 0)
+		return cgs_errf(err, errlen, fd, "-o %s: cannot open its directory: %s; choose a writable path with -o",
+				outpath, strerror(-fd));
+	j->dirfd = fd;
+	return 0;
+}
+
+/* Recover a dead journal at j->path, if there is one. */
+static int recover_old(struct cgs_rjournal *j, const char *outpath, char *err,
+		       size_t errlen)
 {
 	struct cgs_rj_recovered rv;
 	struct stat st;
+	int rc = cgs_linelog_idle(j->path);
+
+	if (rc == -EBUSY)
+		return cgs_errf(err, errlen, rc, "-o %s: another cgscale run is writing this output (its journal %s is in use); choose another -o",
+				outpath, j->path);
+	/* an empty journal holds no point: a run that died before its header */
+	if (!rc && !fstatat(j->dirfd, jname(j), &st, AT_SYMLINK_NOFOLLOW) && st.st_size == 0)
+		rc = -ENOENT;
+	if (rc)
+		return 0;
+	rc = cgs_rj_recover(j->path, outpath, NULL, &rv, err, errlen);
+	if (rc)
+		return rc;
+	if (rv.already)
+		cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed",
+			 outpath, rv.out, rv.npoints);
+	else
+		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
+			 outpath, rv.npoints, rv.out);
+	return 0;
+}
+
+int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
+		const struct res_file *head, char *err, size_t errlen)
+{
+	const char *base = strrchr(outpath, '/') ? strrchr(outpath, '/') + 1 : outpath;
 	int rc;
 
-	memset(j, 0, sizeof(*j));
-	j->fd = -1;
+	j->done = 0;
+	j->warned = j->fb_warned = j->moved = j->left_beside = false;
+	j->failed = j->unsynced = 0;
+	*j->fbpath = 0;
 	if (snprintf(j->path, sizeof(j->path), "%s" SUFFIX, outpath) >= (int)sizeof(j->path))
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", outpath);
 	abs_path(outpath, j->output, sizeof(j->output));
 	snprintf(j->id, sizeof(j->id), "%s", res_run_id(head) ? res_run_id(head) : "");
 	j->seed = cgs_linelog_seed(j->id);
-	rc = cgs_linelog_idle(j->path);
-	if (rc == -EBUSY)
-		return cgs_errf(err, errlen, rc, "-o %s: another cgscale run is writing this output (its journal %s is in use); choose another -o",
-				outpath, j->path);
-	/* an empty journal holds no point: the claim of -o DIR, or a run
-	 * that died before its header */
-	if (!rc && !stat(j->path, &st) && st.st_size == 0)
-		rc = -ENOENT;
-	if (!rc) {
-		rc = cgs_rj_recover(j->path, outpath, NULL, &rv, err, errlen);
+	if (j->fd < 0) {
+		rc = open_dir(j, outpath, err, errlen);
+		/* a device, FIFO or tty: written into, nothing made beside it */
+		if (rc || cgs_out_in_place(j->dirfd, base) == 1)
+			return rc;
+		rc = recover_old(j, outpath, err, errlen);
 		if (rc)
 			return rc;
-		if (rv.already)
-			cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed",
-				 outpath, rv.out, rv.npoints);
-		else
-			cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
-				 outpath, rv.npoints, rv.out);
+		rc = cgs_linelog_create_at(j->dirfd, jname(j));
+		if (rc == -ELOOP || rc == -EINVAL)
+			return cgs_errf(err, errlen, rc, "-o %s: the journal's name %s is %s, which cgscale never follows or replaces; remove it or choose another -o",
+					outpath, j->path, rc == -ELOOP ? "a symbolic link" : "not a regular file");
+		if (rc < 0)
+			return cgs_errf(err, errlen, rc, "-o %s: cannot create the journal %s: %s; choose a writable path with -o",
+					outpath, j->path, rc == -EBUSY ? "another cgscale run holds it" : strerror(-rc));
+		j->fd = rc;
 	}
-	rc = cgs_linelog_create(j->path);
-	if (rc < 0)
-		return cgs_errf(err, errlen, rc, "-o %s: cannot create the journal %s: %s; choose a writable path with -o",
-				outpath, j->path, strerror(-rc));
-	j->fd = rc;
+	cgs_sweep_temps(j->dirfd);     /* what a killed run's final write left */
 	rc = cgs_rj_put_header(j->fd, head, j->output);
 	if (!rc)
 		rc = cgs_linelog_sync(j->fd);
@@ -351,7 +399,7 @@ unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 		/* the last place: its lines stay, the checksums judge them */
 		if (!j->unsynced)
 			cgs_warn("the disk does not confirm the lines of the journal %s (fsync: %s); they are kept, and recover checks each",
-				 j->path, strerror(-sync));
+				 cgs_rj_path(j), strerror(-sync));
 		j->unsynced = sync;
 	} else if (!rc && sync) {
 		rc = sync;
@@ -362,98 +410,149 @@ unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 	} else if (rc && !j->fb_warned) {
 		j->fb_warned = true;
 		cgs_warn("cannot append to the journal %s either (%s): the points not in it are kept in memory and printed at the end",
-			 j->path, strerror(-rc));
+			 cgs_rj_path(j), strerror(-rc));
 	}
 	return f->npoints > j->done ? f->npoints - j->done : 0;
 }
 
-void cgs_rj_close(struct cgs_rjournal *j, bool keep)
+/* Remove the journal by its name only while the name is still ours. */
+static void unlink_ours(const struct cgs_rjournal *j)
 {
-	if (j->fd < 0)
-		return;
-	if (!keep) {
-		unlink(j->path);
-		if (*j->beside)
-			unlink(j->beside);
-		if (j->moved)
-			cgs_warn("the result holds every point: the journal in the fallback place, %s, is removed",
-				 j->path);
-	}
-	close(j->fd);
-	j->fd = -1;
+	struct stat a, b;
+
+	if (!fstat(j->fd, &a) && !fstatat(j->dirfd, jname(j), &b, AT_SYMLINK_NOFOLLOW) &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+		unlinkat(j->dirfd, jname(j), 0);
 }
 
-void cgs_rj_unclaim(const char *outpath)
+void cgs_rj_close(struct cgs_rjournal *j, bool keep)
 {
-	char j[PATH_MAX + 16];
+	if (j->fd >= 0) {
+		if (!keep && j->moved)
+			cgs_rj_drop_moved(j);
+		else if (!keep)
+			unlink_ours(j);
+		close(j->fd);
+		j->fd = -1;
+	}
+	if (j->dirfd >= 0)
+		close(j->dirfd);
+	j->dirfd = -1;
+}
+
+void cgs_rj_unclaim(struct cgs_rjournal *j)
+{
 	struct stat st;
 
-	snprintf(j, sizeof(j), "%s" SUFFIX, outpath);
-	if (!stat(j, &st) && st.st_size == 0)
-		unlink(j);
+	if (j->fd >= 0 && !fstat(j->fd, &st) && st.st_size == 0)
+		cgs_rj_close(j, false);
+}
+
+/* results/runs/<stamp>/result.json: the directory is the name, opened
+ * at once (O_NOFOLLOW) and kept. */
+static int claim_default(struct cgs_rjournal *j, char *outpath, size_t len,
+			 char *base, char *err, size_t errlen)
+{
+	char *slash = strrchr(base, '/');
+
+	if (!slash)
+		return cgs_errf(err, errlen, -EINVAL, "internal error: default output %s", base);
+	*slash = 0;
+	mkdir("results", 0755);
+	mkdir("results/runs", 0755);
+	for (int k = 1; k < 1000; k++) {
+		char dir[PATH_MAX];
+
+		if (k == 1)
+			snprintf(dir, sizeof(dir), "%s", base);
+		else
+			snprintf(dir, sizeof(dir), "%s-%d", base, k);
+		if (!mkdir(dir, 0755)) {
+			if (snprintf(outpath, len, "%s/result.json", dir) >= (int)len)
+				return cgs_errf(err, errlen, -ENAMETOOLONG, "the current directory's path is too long; give -o");
+			j->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			return j->dirfd < 0 ? cgs_errf(err, errlen, -errno, "cannot open %s: %s; give a path with -o",
+						       dir, strerror(errno)) : 0;
+		}
+		if (errno != EEXIST)
+			return cgs_errf(err, errlen, -errno, "cannot create %s: %s; give a path with -o",
+					dir, strerror(errno));
+	}
+	return cgs_errf(err, errlen, -EEXIST, "no free directory name under results/runs; give a path with -o");
+}
+
+/* Claim <dir>/<base>[-k].json by creating its empty journal with O_EXCL
+ * through the directory's fd, locked at once: atomic against a run that
+ * picks a name in the same directory at the same moment, and the fd is
+ * kept, so nothing swapped in at the name afterwards is ever opened. */
+static int claim_name(struct cgs_rjournal *j, int dirfd, const char *name)
+{
+	char jn[NAME_MAX + 1];
+	struct stat st;
+	int fd, rc;
+
+	if (snprintf(jn, sizeof(jn), "%s" SUFFIX, name) >= (int)sizeof(jn))
+		return -ENAMETOOLONG;
+	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -EEXIST;
+	fd = cgs_create_at(dirfd, jn, O_WRONLY | O_APPEND, 0644);
+	if (fd < 0)
+		return fd;
+	rc = cgs_linelog_adopt(fd);
+	if (rc) {
+		unlinkat(dirfd, jn, 0);
+		close(fd);
+		return rc;
+	}
+	j->fd = fd;
+	return 0;
+}
+
+static int claim_in_dir(struct cgs_rjournal *j, char *outpath, size_t len,
+			char *base, char *err, size_t errlen)
+{
+	char name[NAME_MAX + 1];
+	size_t n = strlen(base);
+	int dirfd = cgs_open_parent(outpath, name, sizeof(name)), rc;
+
+	if (dirfd < 0)
+		return cgs_errf(err, errlen, dirfd, "-o: cannot open the directory of %s: %s; choose a writable directory",
+				outpath, strerror(-dirfd));
+	if (n > 5)
+		base[n - 5] = 0;       /* <dir>/cgscale-<stamp>.json */
+	for (int k = 1; k < 1000; k++) {
+		int w = k == 1 ? snprintf(outpath, len, "%s.json", base)
+			       : snprintf(outpath, len, "%s-%d.json", base, k);
+
+		if (w >= (int)len) {
+			close(dirfd);
+			return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is too long");
+		}
+		rc = claim_name(j, dirfd, strrchr(outpath, '/') ? strrchr(outpath, '/') + 1 : outpath);
+		if (!rc) {
+			j->dirfd = dirfd;
+			return 0;
+		}
+		if (rc != -EEXIST) {
+			close(dirfd);
+			return cgs_errf(err, errlen, rc, "-o: cannot create %s" SUFFIX ": %s; choose a writable directory",
+					outpath, strerror(-rc));
+		}
+	}
+	close(dirfd);
+	return cgs_errf(err, errlen, -EEXIST, "no free result name in -o's directory; give a file name with -o");
 }
 
 /* Make the default output's directory, and pick a name no other run uses:
  * two runs started in the same second get two files. */
-int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
-			bool in_dir, char *err, size_t errlen)
+int cgs_rj_claim_output(struct cgs_rjournal *j, char *outpath, size_t len,
+			bool is_default, bool in_dir, char *err, size_t errlen)
 {
-	char base[PATH_MAX], *slash;
-	size_t n;
-	int fd;
+	char base[PATH_MAX];
 
 	if (!is_default && !in_dir)
 		return 0;
 	snprintf(base, sizeof(base), "%s", outpath);
-	if (is_default) {
-		/* results/runs/<stamp>/result.json: the directory is the name */
-		slash = strrchr(base, '/');
-		if (!slash)
-			return cgs_errf(err, errlen, -EINVAL, "internal error: default output %s", base);
-		*slash = 0;
-		mkdir("results", 0755);
-		mkdir("results/runs", 0755);
-		for (int k = 1; k < 1000; k++) {
-			char dir[PATH_MAX];
-
-			if (k == 1)
-				snprintf(dir, sizeof(dir), "%s", base);
-			else
-				snprintf(dir, sizeof(dir), "%s-%d", base, k);
-			if (!mkdir(dir, 0755)) {
-				if (snprintf(outpath, len, "%s/result.json", dir) >= (int)len)
-					return cgs_errf(err, errlen, -ENAMETOOLONG, "the current directory's path is too long; give -o");
-				return 0;
-			}
-			if (errno != EEXIST)
-				return cgs_errf(err, errlen, -errno, "cannot create %s: %s; give a path with -o",
-						dir, strerror(errno));
-		}
-		return cgs_errf(err, errlen, -EEXIST, "no free directory name under results/runs; give a path with -o");
-	}
-	n = strlen(base);
-	if (n > 5)
-		base[n - 5] = 0;       /* <dir>/cgscale-<stamp>.json */
-	for (int k = 1; k < 1000; k++) {
-		char j[PATH_MAX + 16];
-		int w = k == 1 ? snprintf(outpath, len, "%s.json", base)
-			       : snprintf(outpath, len, "%s-%d.json", base, k);
-
-		if (w >= (int)len)
-			return cgs_errf(err, errlen, -ENAMETOOLONG, "-o: the path is too long");
-		snprintf(j, sizeof(j), "%s" SUFFIX, outpath);
-		if (!access(outpath, F_OK))
-			continue;
-		/* the empty journal is the claim: atomic against a run that
-		 * picks a name in the same directory at the same moment */
-		fd = open(j, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			close(fd);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return cgs_errf(err, errlen, -errno, "-o: cannot create %s: %s; choose a writable directory",
-					j, strerror(errno));
-	}
-	return cgs_errf(err, errlen, -EEXIST, "no free result name in -o's directory; give a file name with -o");
+	return is_default ? claim_default(j, outpath, len, base, err, errlen)
+			  : claim_in_dir(j, outpath, len, base, err, errlen);
 }

@@ -17,16 +17,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct res_file;
 
 /* A run's journal, held by the run. */
 struct cgs_rjournal {
 	int fd;                      /* -1: none open */
-	char path[PATH_MAX + 16];    /* the journal written: <output>.partial,
-				      * or the fallback one after a move */
-	char beside[PATH_MAX + 16];  /* <output>.partial after a move that
-				      * could not remove it; "" */
+	int dirfd;                   /* the output's directory, opened once; -1: none */
+	char path[PATH_MAX + 16];    /* <output>.partial */
+	char fbpath[PATH_MAX];       /* the journal in the fallback place, after
+				      * a move; "" */
 	char output[PATH_MAX];       /* the output, absolute */
 	char id[40];                 /* the run id ("": none) */
 	uint32_t seed;               /* of the lines' checksums (the run id) */
@@ -34,7 +35,10 @@ struct cgs_rjournal {
 	int failed;                  /* the first error of the journal beside
 				      * the output (-errno), 0: none */
 	int unsynced;                /* a failed fsync of the journal (-errno) */
-	bool moved;                  /* path is in the fallback place */
+	bool moved;                  /* fd is the fallback journal's */
+	bool left_beside;            /* the move could not remove <output>.partial */
+	dev_t bdev;                  /* its file then, to remove it at the end */
+	ino_t bino;
 	bool warned;                 /* said once that appending failed */
 	bool fb_warned;              /* and that the fallback one failed too */
 };
@@ -42,16 +46,20 @@ struct cgs_rjournal {
 /* Create the default output's directory (@is_default: results/runs/<stamp>/)
  * or pick a free name in -o DIR (@in_dir), adding -2, -3... to @outpath
  * when another run has it; in -o DIR the name is claimed by creating its
- * empty journal (O_EXCL). 0 or -errno with @err. */
+ * empty journal (O_EXCL|O_NOFOLLOW through the directory's fd, locked at
+ * once), kept open in @j for cgs_rj_open: never reopened by path. @j->fd
+ * and @j->dirfd are -1 on entry. 0 or -errno with @err. */
+int cgs_rj_claim_output(struct cgs_rjournal *j, char *outpath, size_t len,
+			bool is_default, bool in_dir, char *err, size_t errlen);
+
 /* Remove the empty journal of a claim that was not used. */
-void cgs_rj_unclaim(const char *outpath);
+void cgs_rj_unclaim(struct cgs_rjournal *j);
 
-int cgs_rj_claim_output(char *outpath, size_t len, bool is_default,
-			bool in_dir, char *err, size_t errlen);
-
-/* Recover a dead journal left at @outpath, then create @j and write the
- * header of @head (no points yet). 0, or -errno with @err: the run must
- * not start (exit 2). */
+/* Recover a dead journal left at @outpath, then create @j (through the
+ * output's directory fd; a link or device at its name is refused) and
+ * write the header of @head (no points yet). An output that is written
+ * in place (a device, FIFO or tty) has no journal beside it: 0 with
+ * @j->fd -1. 0, or -errno with @err: the run must not start (exit 2). */
 int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen);
 
@@ -61,12 +69,16 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
  * journal. */
 unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f);
 
+/* The journal written now: <output>.partial, or the fallback one. */
+const char *cgs_rj_path(const struct cgs_rjournal *j);
+
 /* Say where the @npoints points of a run whose result file @outpath was
  * not written are (after cgs_rj_flush, which left @left out). */
 void cgs_rj_say_kept(const struct cgs_rjournal *j, const char *outpath,
 		     unsigned npoints, unsigned left);
 
-/* Close the journal; remove it unless @keep (the result was not written). */
+/* Close the journal (and the directory); remove it unless @keep (the
+ * result was not written). */
 void cgs_rj_close(struct cgs_rjournal *j, bool keep);
 
 /* What cgs_rj_recover did. */
