@@ -124,11 +124,14 @@ static int read_journal(const char *journal, struct res_file *f,
 static void abs_path(const char *path, char *out, size_t len)
 {
 	char cwd[PATH_MAX];
+	int w;
 
 	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(out, len, "%s/%s", cwd, path);
+		w = snprintf(out, len, "%s/%s", cwd, path);
 	else
-		snprintf(out, len, "%s", path);
+		w = snprintf(out, len, "%s", path);
+	if (w < 0 || (size_t)w >= len)
+		snprintf(out, len, "%s", path);     /* too long: as given */
 }
 
 /* The output of @journal: the journal's name without .partial. */
@@ -218,23 +221,30 @@ static bool dir_writable(const char *path)
 	return !access(*dir ? dir : "/", W_OK);
 }
 
-/* The name of the result of @src: @want; else the output it was for, when
- * @src is not beside it (a fallback journal) and it is free, in a
- * directory that is there; else its own stem or a -recovered name
- * (recovered_name). */
+/* Whether the journal @src lies in the fallback place. */
+static bool in_fallback(const char *src)
+{
+	char dir[PATH_MAX], fb[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	const char *slash = strrchr(src, '/');
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - src) : 1, slash ? src : ".");
+	return !cgs_fallback_path(fb, sizeof(fb)) && realpath(*dir ? dir : "/", a) &&
+	       realpath(fb, b) && !strcmp(a, b);
+}
+
+/* The name of the result of @src: @want; else, for `cgscale recover`
+ * (no @avoid) of a journal in the fallback place, the output it was for
+ * when it is free, in a directory that is there; else its own stem or a
+ * -recovered name beside it (recovered_name). */
 static int result_name(const char *src, const char *avoid, const char *want,
 		       const struct res_journal_info *info, char *out, size_t len)
 {
-	char stem[PATH_MAX], abs[PATH_MAX + 8];
-
 	if (want) {
 		snprintf(out, len, "%s", want);
 		return 0;
 	}
-	stem_of(src, stem, sizeof(stem));
-	abs_path(stem, abs, sizeof(abs));
-	if (*info->output && strcmp(abs, info->output) && access(info->output, F_OK) &&
-	    dir_writable(info->output) && (!avoid || strcmp(avoid, info->output))) {
+	if (!avoid && *info->output && in_fallback(src) &&
+	    access(info->output, F_OK) && dir_writable(info->output)) {
 		snprintf(out, len, "%s", info->output);
 		return 0;
 	}
