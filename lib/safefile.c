@@ -68,6 +68,21 @@ int cgs_open_parent(const char *path, char *name, size_t len)
 	return fd;
 }
 
+int cgs_reopen_dir(int dirfd, const char *path)
+{
+	char name[NAME_MAX + 1];
+	int fd = cgs_open_parent(path, name, sizeof(name));
+	struct stat a, b;
+
+	if (fd >= 0 && !fstat(fd, &a) && !fstat(dirfd, &b) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	return fd < 0 ? -errno : fd;
+}
+
 /* @n characters of [a-z0-9] from getrandom (the clock where it fails:
  * the name only needs to be hard to guess, O_EXCL makes it safe). */
 static void rand_chars(char *out, size_t n)

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,35 +173,49 @@ int cgs_write_atomic(const char *path, const char *data, size_t len,
 	return cgs_write_atomic_at(-1, path, data, len, err, errlen);
 }
 
-int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
-			size_t len, char *err, size_t errlen)
+/* Write, then put in place; @err says what failed. */
+static int write_out(int dirfd, const char *path, const char *data, size_t len,
+		     char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct cgs_out o;
-	sigset_t hold, old;
-	int rc;
+	int rc = cgs_out_begin_at(&o, dirfd, base, 0644);
 
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	rc = dirfd < 0 ? cgs_out_begin(&o, path, 0644) : cgs_out_begin_at(&o, dirfd, base, 0644);
-	if (rc) {
-		snprintf(err, errlen, "cannot write %s: %s", path, cgs_out_why(rc));
-		goto out;
-	}
+	if (rc)
+		return cgs_errf(err, errlen, rc, "cannot write %s: %s", path, cgs_out_why(rc));
 	rc = cgs_out_write(&o, data, len);
 	if (rc) {
-		snprintf(err, errlen, "writing %s: %s", path, strerror(-rc));
 		cgs_out_abort(&o);
-		goto out;
+		return cgs_errf(err, errlen, rc, "writing %s: %s", path, strerror(-rc));
 	}
 	rc = cgs_out_commit(&o);
 	if (rc)
-		snprintf(err, errlen, "cannot put %s in place: %s", path, cgs_out_why(rc));
-out:
+		cgs_errf(err, errlen, rc, "cannot put %s in place: %s", path, cgs_out_why(rc));
+	return rc;
+}
+
+int cgs_write_atomic_at(int dirfd, const char *path, const char *data,
+			size_t len, char *err, size_t errlen)
+{
+	char name[NAME_MAX + 1];
+	int dfd = dirfd >= 0 ? dirfd : cgs_open_parent(path, name, sizeof(name)), rc;
+	sigset_t hold, old;
+
+	if (dfd < 0)
+		return cgs_errf(err, errlen, dfd, "cannot write %s: %s", path, strerror(-dfd));
+	/* a temporary file is never left by a signal; a FIFO that waits for
+	 * its reader can still be interrupted */
+	sigemptyset(&hold);
+	if (cgs_out_in_place(dfd, strrchr(path, '/') ? strrchr(path, '/') + 1 : path) != 1) {
+		sigaddset(&hold, SIGINT);
+		sigaddset(&hold, SIGTERM);
+		sigaddset(&hold, SIGHUP);
+	}
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	rc = write_out(dfd, path, data, len, err, errlen);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (dfd != dirfd)
+		close(dfd);
 	return rc;
 }
 

@@ -80,7 +80,8 @@ kept() {
 	[ ! -e "$j" ] || { bad "recover left $j"; return 1; }
 }
 # clean PID DIR...: nothing of runner PID left: processes, cgroups, temp
-# files (.NAME.XXXXXX of an atomic write, cgscale.XXXXXX of a task)
+# files (.NAME.cgs-PID-RANDOM of an atomic write, .NAME.XXXXXX of older
+# builds, cgscale.XXXXXX of a task)
 clean() {
 	pid=$1
 	shift
@@ -234,19 +235,31 @@ unwritable() {
 	"$CGSCALE" $RUN -o /proc/r.json page_fault1 >o.txt 2>e.txt
 	rc=$?
 	[ $rc -eq 2 ] && [ ! -s o.txt ] || { bad "-o /proc/r.json: exit $rc"; return 1; }
-	# the result cannot be put in place at the end (EROFS at the final
-	# rename, injected: a read-only bind mount over the directory no longer
-	# does it, as the run writes through the directory it opened at the
-	# start): the table, exit 1, the cause said, every point in the journal
-	C=$CGSCALE
+	# made read-only mid-run (a read-only bind mount over the directory:
+	# the journal, open before, still takes points): the table, exit 1
+	mount -t tmpfs -o size=4m cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+	"$CGSCALE" $RUN -o "$M/r.json" page_fault1 page_fault3 >table.txt 2>e.txt &
+	pid=$!
+	wait_points "$M/r.json.partial" 2 || { bad "no journal"; return 1; }
+	mount --bind "$M" "$M" && mount -o remount,ro,bind "$M" || { bad "cannot make it read-only"; return 1; }
+	wait $pid
+	rc=$?
+	umount "$M"
+	[ $rc -eq 1 ] || { bad "read-only output: exit $rc"; return 1; }
+	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
+	grep -q "Read-only file system" e.txt || { bad "the cause not said: $(cat e.txt)"; return 1; }
+	grep -q "4 point(s) are in the journal $M/r.json.partial:" e.txt || { bad "the journal not named: $(cat e.txt)"; return 1; }
+	"$CGSCALE" recover "$M/r.json.partial" 2>/dev/null || { bad "recover"; return 1; }
+	jq -e '(.points | length) == 4' "$M/r.json" >/dev/null || { bad "recovered $(jq '.points | length' "$M/r.json") points"; return 1; }
+	clean $pid "$M" || return 1
+	# the same when the final rename fails with EROFS (injected)
 	ASAN_OPTIONS=$NOLEAK strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
 		-e inject=rename,renameat,renameat2:error=EROFS "$CGSCALE" $RUN -o "$T/ro.json" \
 		page_fault1 page_fault3 >table.txt 2>e.txt
 	rc=$?
-	[ $rc -eq 1 ] || { bad "read-only output: exit $rc"; return 1; }
-	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
-	grep -q "Read-only file system" e.txt || { bad "the cause not said: $(cat e.txt)"; return 1; }
-	grep -q "4 point(s) are in the journal $T/ro.json.partial:" e.txt || { bad "the journal not named: $(cat e.txt)"; return 1; }
+	[ $rc -eq 1 ] || { bad "EROFS at the rename: exit $rc"; return 1; }
+	grep -q page_fault3 table.txt || { bad "EROFS at the rename: no table printed"; return 1; }
+	grep -q "4 point(s) are in the journal $T/ro.json.partial:" e.txt || { bad "EROFS at the rename: the journal not named: $(cat e.txt)"; return 1; }
 	"$CGSCALE" recover "$T/ro.json.partial" 2>/dev/null || { bad "recover"; return 1; }
 	jq -e '(.points | length) == 4' "$T/ro.json" >/dev/null || { bad "recovered $(jq '.points | length' "$T/ro.json") points"; return 1; }
 	clean 0

@@ -68,7 +68,8 @@ journal_link() {
 # 1, the race: the empty journal that claims a name in -o DIR/ is swapped
 # for a link right after it is made. strace holds the claim's openat for
 # 2 s (only the paths it can have in the next seconds), so the swap lands
-# between the claim and anything the run does next.
+# between the claim and anything the run does next; the run measures for
+# 2 s, so a build that keeps the claim open has it swapped too.
 claim_race() {
 	command -v strace >/dev/null || { echo "  (no strace: the race variant not run)"; return 0; }
 	d=$T/r$B
@@ -89,7 +90,7 @@ claim_race() {
 	) &
 	w=$!
 	ASAN_OPTIONS=$NOLEAK strace -o /dev/null $P -e trace=openat -e inject=openat:delay_exit=2000000 \
-		"$C" $RUN -o "$d/" page_fault1 >/dev/null 2>e.txt
+		"$C" run -q -m process -t 1 -w 0 -d 2 -i 0.5 -o "$d/" page_fault1 >/dev/null 2>e.txt
 	rc=$?
 	wait $w || { bad "the claim was never seen to swap it"; return 1; }
 	[ $rc -eq 0 ] || { bad "exit $rc: $(cat e.txt)"; return 1; }
@@ -191,6 +192,10 @@ leftovers() {
 	ln -s "$V/k$B" "$d/.link.json.cgs-$dp-abcdefghij04"
 	( exec 9>"$d/.live1.json.cgs-$dp-abcdefghij01"; flock -n 9 && exec sleep 120 ) &
 	lpid=$!
+	for i in $(seq 100); do      # until the lock is held
+		flock -n "$d/.live1.json.cgs-$dp-abcdefghij01" true || break
+		sleep 0.1
+	done
 	"$C" $RUN -o "$d/u.json" page_fault1 >/dev/null 2>e.txt || { bad "the next run: $(cat e.txt)"; kill $lpid; return 1; }
 	kill $lpid
 	wait $lpid 2>/dev/null

@@ -3,8 +3,10 @@
  * test_safefile.c - lib/safefile.c: a symlink at the temporary or final
  * name is refused and its target untouched, a rename never replaces a
  * device, FIFO or directory, a FIFO and a char device are written in
- * place, temporary names are random and O_EXCL, and the sweep removes a
- * dead writer's temporary file but keeps a live one's and anything else.
+ * place, temporary names are random and O_EXCL, the sweep removes a dead
+ * writer's temporary file but keeps a live one's and anything else, the
+ * journal refuses a link, FIFO or hard link at its name, and a run's
+ * directory is reopened only when it is still the same one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "lib/linelog.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
 
@@ -335,6 +338,50 @@ static void test_begin_sweeps(void **state)
 	assert_int_equal(entries(d), 1);
 }
 
+/* The journal's creation: a link or FIFO at its name is refused. */
+static void test_linelog_refuses(void **state)
+{
+	struct dir *d = *state;
+	int fd;
+
+	put(at(d, "victim"), "keep");
+	assert_int_equal(symlink(at(d, "victim"), at(d, "j.partial")), 0);
+	assert_int_equal(cgs_linelog_create_at(d->fd, "j.partial"), -ELOOP);
+	assert_int_equal(cgs_linelog_create(at(d, "j.partial")), -ELOOP);
+	assert_int_equal(cgs_linelog_idle(at(d, "j.partial")), -ELOOP);
+	expect(at(d, "victim"), "keep");
+	assert_int_equal(mkfifo(at(d, "f.partial"), 0600), 0);
+	assert_int_equal(cgs_linelog_create_at(d->fd, "f.partial"), -EINVAL);
+	assert_int_equal(link(at(d, "victim"), at(d, "h.partial")), 0);
+	assert_int_equal(cgs_linelog_create_at(d->fd, "h.partial"), -EINVAL);
+	expect(at(d, "victim"), "keep");
+	fd = cgs_linelog_create_at(d->fd, "new.partial");
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+/* The directory as mounted now when it is the same one, else the old. */
+static void test_reopen_dir(void **state)
+{
+	struct dir *d = *state;
+	struct stat a, b;
+	int old, fd;
+
+	assert_int_equal(mkdir(at(d, "o"), 0755), 0);
+	old = open(at(d, "o"), O_RDONLY | O_DIRECTORY);
+	fd = cgs_reopen_dir(old, at(d, "o/r.json"));
+	assert_true(fd >= 0 && fd != old);
+	close(fd);
+	assert_int_equal(rename(at(d, "o"), at(d, "o2")), 0);
+	assert_int_equal(symlink(d->path, at(d, "o")), 0);
+	fd = cgs_reopen_dir(old, at(d, "o/r.json"));
+	assert_int_equal(fstat(fd, &a), 0);
+	assert_int_equal(stat(at(d, "o2"), &b), 0);
+	assert_true(a.st_ino == b.st_ino);
+	close(fd);
+	close(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +395,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fifo_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_begin_sweeps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_linelog_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_dir, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

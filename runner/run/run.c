@@ -35,6 +35,7 @@
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
 #include "lib/exit.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/disturb.h"
 #include "lib/version.h"
@@ -166,7 +167,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 static int write_results(struct cgs_run *r)
 {
 	char when[32], err[512];
-	int rc;
+	int rc, dirfd;
 
 	cgs_iso8601_now(when, sizeof(when));
 	r->res.end_time = strdup(when);
@@ -174,7 +175,11 @@ static int write_results(struct cgs_run *r)
 	res_file_scalability(&r->res);
 	if (res_disturb_mark(&r->res))
 		return -ENOMEM;
-	rc = res_write_file_at(&r->res, r->journal.dirfd, r->outpath, err, sizeof(err));
+	/* the directory the run started in; as mounted now, if still there */
+	dirfd = r->journal.dirfd < 0 ? -1 : cgs_reopen_dir(r->journal.dirfd, r->outpath);
+	rc = res_write_file_at(&r->res, dirfd, r->outpath, err, sizeof(err));
+	if (dirfd >= 0)
+		close(dirfd);
 	if (rc)
 		cgs_err("%s", err);
 	return rc;
