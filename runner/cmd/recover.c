@@ -27,9 +27,12 @@ static const struct cgs_opt recover_opts[] = {
 static const char help_head[] =
 	"usage: cgscale recover [options] JOURNAL\n"
 	"Turn the journal of a run that did not finish (<output>.partial, left by a\n"
-	"SIGKILL, an OOM kill, a power cut or a failed final write) into a normal\n"
-	"result marked \"complete\": false, holding every point that finished. A torn\n"
-	"last line is dropped with a warning. The journal is removed once written.\n";
+	"SIGKILL, an OOM kill, a power cut or a failed final write, or the one a run\n"
+	"moved to the fallback place) into a normal result marked \"complete\": false,\n"
+	"holding every point that finished. A torn, damaged (checksum) or wrong line,\n"
+	"or a repeated point, is dropped and named by its line number; the others are\n"
+	"kept. When a result of the same run (its run id) already holds the points,\n"
+	"nothing is written. The journal is removed once done.\n";
 
 static const char help_tail[] =
 	"\nexit status: 0 written; 1 the write failed (the journal is kept); 2 bad\n"
@@ -58,7 +61,16 @@ static const char man[] =
 	"turns it into a normal result file marked\n"
 	".BR \"\\(dqcomplete\\(dq: false\" ,\n"
 	"holding every point that finished.\n"
-	"A torn last line is dropped with a warning.\n"
+	"When the journal beside the output could not be written, the run moved it\n"
+	"to the fallback place,\n"
+	".IR $XDG_STATE_HOME /cgscale/\n"
+	"(else\n"
+	".IR ~/.local/state/cgscale/ ),\n"
+	"and said so; its result goes to the output it was for.\n"
+	"Each line carries a checksum: a torn, damaged or wrong line, or a point seen\n"
+	"before, is dropped and named by its line number, and the other points are kept.\n"
+	"When a result of the same run (the same run id) already holds every point (a\n"
+	"kill after the final rename), nothing is written and the journal is removed.\n"
 	"The journal is removed once the result is written.\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
