@@ -87,19 +87,19 @@ int cgs_linelog_create(const char *path)
 	return fd;
 }
 
-uint32_t cgs_linelog_seed(const char *id)
+uint32_t cgs_linelog_key(const char *id)
 {
 	if (!id || !*id)
 		return 0;
 	return (uint32_t)crc32_z(0, (const unsigned char *)id, strlen(id));
 }
 
-static uint32_t crc_of(uint32_t seed, const char *rec, size_t len)
+static uint32_t crc_of(uint32_t key, const char *rec, size_t len)
 {
-	return (uint32_t)crc32_z(seed, (const unsigned char *)rec, len);
+	return (uint32_t)crc32_z(key, (const unsigned char *)rec, len);
 }
 
-int cgs_linelog_write(int fd, const char *rec, size_t len, uint32_t seed)
+int cgs_linelog_write(int fd, const char *rec, size_t len, uint32_t key)
 {
 	size_t n = len + FRAME_LEN + 1;
 	char *line = malloc(n), crc[CRC_LEN + 1];
@@ -113,7 +113,7 @@ int cgs_linelog_write(int fd, const char *rec, size_t len, uint32_t seed)
 		free(line);
 		return -errno;
 	}
-	snprintf(crc, sizeof(crc), "%08x", crc_of(seed, rec, len));
+	snprintf(crc, sizeof(crc), "%08x", crc_of(key, rec, len));
 	memcpy(line, FRAME_HEAD, HEAD_LEN);
 	memcpy(line + HEAD_LEN, crc, CRC_LEN);
 	memcpy(line + HEAD_LEN + CRC_LEN, FRAME_MID, MID_LEN);
@@ -137,9 +137,9 @@ int cgs_linelog_sync(int fd)
 	return fsync(fd) ? -errno : 0;
 }
 
-int cgs_linelog_append(int fd, const char *rec, size_t len, uint32_t seed)
+int cgs_linelog_append(int fd, const char *rec, size_t len, uint32_t key)
 {
-	int rc = cgs_linelog_write(fd, rec, len, seed);
+	int rc = cgs_linelog_write(fd, rec, len, key);
 
 	return rc ? rc : cgs_linelog_sync(fd);
 }
@@ -152,7 +152,7 @@ static int is_hex(const char *s, size_t n)
 	return 1;
 }
 
-int cgs_linelog_unframe(const char *line, size_t len, uint32_t seed,
+int cgs_linelog_unframe(const char *line, size_t len, uint32_t key,
 			const char **rec, size_t *reclen)
 {
 	char want[CRC_LEN + 1];
@@ -168,7 +168,7 @@ int cgs_linelog_unframe(const char *line, size_t len, uint32_t seed,
 	    memcmp(line + HEAD_LEN + CRC_LEN, FRAME_MID, MID_LEN) ||
 	    line[len - 1] != '}')
 		return -EBADMSG;
-	snprintf(want, sizeof(want), "%08x", crc_of(seed, line + FRAME_LEN - 1,
+	snprintf(want, sizeof(want), "%08x", crc_of(key, line + FRAME_LEN - 1,
 						     len - FRAME_LEN));
 	if (memcmp(want, line + HEAD_LEN, CRC_LEN))
 		return -EBADMSG;

@@ -66,7 +66,7 @@ static void write_journal(const char *path, int npoints, bool old)
 {
 	struct res_file f = { 0 };
 	int fd = cgs_linelog_create(path);
-	uint32_t seed = cgs_linelog_seed(RUN_ID);
+	uint32_t key = cgs_linelog_key(RUN_ID);
 	char *rec;
 
 	assert_true(fd >= 0);
@@ -93,7 +93,7 @@ static void write_journal(const char *path, int npoints, bool old)
 		if (old)
 			assert_int_equal(dprintf(fd, "%s\n", rec), (int)strlen(rec) + 1);
 		else
-			assert_int_equal(cgs_linelog_append(fd, rec, strlen(rec), seed), 0);
+			assert_int_equal(cgs_linelog_append(fd, rec, strlen(rec), key), 0);
 		free(rec);
 	}
 	close(fd);
@@ -194,7 +194,7 @@ static char *framed(const char *rec)
 	size_t n;
 
 	assert_true(fd >= 0);
-	assert_int_equal(cgs_linelog_write(fd, rec, strlen(rec), cgs_linelog_seed(RUN_ID)), 0);
+	assert_int_equal(cgs_linelog_write(fd, rec, strlen(rec), cgs_linelog_key(RUN_ID)), 0);
 	close(fd);
 	line = slurp(path, &n);
 	unlink(path);
@@ -399,12 +399,12 @@ static void t_frame(void **state)
 	{
 		char *ok = framed("{\"a\":1}");
 
-		assert_int_equal(cgs_linelog_unframe(ok, strlen(ok), cgs_linelog_seed(RUN_ID),
+		assert_int_equal(cgs_linelog_unframe(ok, strlen(ok), cgs_linelog_key(RUN_ID),
 						     &rec, &n), 1);
 		assert_int_equal(n, 7);
 		assert_memory_equal(rec, "{\"a\":1}", 7);
-		/* another run's line: the seed differs */
-		assert_int_equal(cgs_linelog_unframe(ok, strlen(ok), cgs_linelog_seed("x"),
+		/* another run's line: the key differs */
+		assert_int_equal(cgs_linelog_unframe(ok, strlen(ok), cgs_linelog_key("x"),
 						     &rec, &n), -EBADMSG);
 		free(ok);
 	}

@@ -69,7 +69,7 @@ struct jr {
 	struct json_object *root, *points;
 	const char *hdr;                /* the header's line, to know its copy */
 	size_t hdrlen;
-	uint32_t seed;                  /* of the point lines' checksums */
+	uint32_t key;                  /* of the point lines' checksums */
 	int sv;                         /* the header's schema_version */
 	unsigned *seq, *seq_line;       /* the points kept: seq, line */
 	size_t nseq, cap;
@@ -144,7 +144,7 @@ static void try_header(struct jr *j, const char *raw, size_t rawlen, unsigned li
 		return;
 	}
 	j->sv = h.schema_version;
-	j->seed = fr ? cgs_linelog_seed(res_run_id(&h)) : 0;
+	j->key = fr ? cgs_linelog_key(res_run_id(&h)) : 0;
 	res_file_free(&h);
 	j->info->checksums = fr == 1;
 	if (json_object_object_get_ex(o, OUTPUT_KEY, &out) &&
@@ -224,7 +224,7 @@ static int point_line(struct jr *j, const char *line, size_t len, unsigned linen
 
 	if (len == j->hdrlen && !memcmp(line, j->hdr, len))
 		return 0;       /* the header's copy */
-	fr = cgs_linelog_unframe(line, len, j->seed, &line, &len);
+	fr = cgs_linelog_unframe(line, len, j->key, &line, &len);
 	if (fr < 0)
 		return bad(j, lineno, "damaged: its checksum does not match (a changed byte, or a line of another run)");
 	if (!fr && j->info->checksums)
@@ -265,7 +265,7 @@ static bool whole(const struct jr *j, const char *line, size_t len)
 	size_t n;
 
 	return cgs_linelog_unframe(line, len, 0, &rec, &n) > 0 ||
-	       (j->seed && cgs_linelog_unframe(line, len, j->seed, &rec, &n) > 0);
+	       (j->key && cgs_linelog_unframe(line, len, j->key, &rec, &n) > 0);
 }
 
 static int one_line(const char *line, size_t len, unsigned lineno, void *arg)

@@ -34,7 +34,7 @@ int cgs_rj_put_header(int fd, const struct res_file *head, const char *output)
 	return rc;
 }
 
-int cgs_rj_put_points(int fd, uint32_t seed, const struct res_file *f,
+int cgs_rj_put_points(int fd, uint32_t key, const struct res_file *f,
 		      unsigned *done, int *sync)
 {
 	int rc = 0;
@@ -43,7 +43,7 @@ int cgs_rj_put_points(int fd, uint32_t seed, const struct res_file *f,
 	for (; *done < f->npoints; (*done)++) {
 		char *rec = res_journal_point(&f->points[*done]);
 
-		rc = rec ? cgs_linelog_write(fd, rec, strlen(rec), seed) : -ENOMEM;
+		rc = rec ? cgs_linelog_write(fd, rec, strlen(rec), key) : -ENOMEM;
 		free(rec);
 		if (rc)
 			return rc;
@@ -119,7 +119,7 @@ static int fallback_fill(const struct cgs_rjournal *j, const struct res_file *f,
 	if (!rc)
 		rc = cgs_rj_put_header(fd, f, j->output);
 	if (!rc)
-		rc = cgs_rj_put_points(fd, j->seed, f, done, sync);
+		rc = cgs_rj_put_points(fd, j->key, f, done, sync);
 	if (rc) {
 		cgs_errf(err, errlen, rc, "cannot write %s/%s: %s", path, name, strerror(-rc));
 		if (fd >= 0) {

@@ -23,7 +23,7 @@ int cgs_rj_put_header(int fd, const struct res_file *head, const char *output);
 /* Write the points [*@done, npoints) of @f, *@done counting the lines
  * written, then fsync (its -errno in *@sync, 0 when it worked). 0 or the
  * write's -errno. */
-int cgs_rj_put_points(int fd, uint32_t seed, const struct res_file *f,
+int cgs_rj_put_points(int fd, uint32_t key, const struct res_file *f,
 		      unsigned *done, int *sync);
 
 /* Whether the journal's fd is still the file at its name (not removed

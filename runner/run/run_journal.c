@@ -367,7 +367,7 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", outpath);
 	abs_path(outpath, j->output, sizeof(j->output));
 	snprintf(j->id, sizeof(j->id), "%s", res_run_id(head) ? res_run_id(head) : "");
-	j->seed = cgs_linelog_seed(j->id);
+	j->key = cgs_linelog_key(j->id);
 	if (j->fd < 0) {
 		rc = open_dir(j, outpath, err, errlen);
 		/* a device, FIFO or tty: written into, nothing made beside it */
@@ -402,7 +402,7 @@ unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 	int rc = 0, sync = 0;
 
 	if (j->fd >= 0)
-		rc = cgs_rj_put_points(j->fd, j->seed, f, &j->done, &sync);
+		rc = cgs_rj_put_points(j->fd, j->key, f, &j->done, &sync);
 	if (j->fd >= 0 && !rc && !cgs_rj_still_there(j))
 		rc = -ENOENT;
 	if (!rc && sync && j->moved) {

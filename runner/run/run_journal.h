@@ -30,7 +30,7 @@ struct cgs_rjournal {
 				      * a move; "" */
 	char output[PATH_MAX];       /* the output, absolute */
 	char id[40];                 /* the run id ("": none) */
-	uint32_t seed;               /* of the lines' checksums (the run id) */
+	uint32_t key;                /* of the lines' checksums (the run id) */
 	unsigned done;               /* points in the journal */
 	int failed;                  /* the first error of the journal beside
 				      * the output (-errno), 0: none */
