@@ -69,7 +69,7 @@ struct jr {
 	struct json_object *root, *points;
 	const char *hdr;                /* the header's line, to know its copy */
 	size_t hdrlen;
-	uint32_t key;                  /* of the point lines' checksums */
+	uint32_t key;                   /* of the point lines' checksums */
 	int sv;                         /* the header's schema_version */
 	unsigned *seq, *seq_line;       /* the points kept: seq, line */
 	size_t nseq, cap;
