@@ -10,7 +10,8 @@
 # unwritable output; a full tmpdir; SIGSTOP/SIGCONT of the runner; a
 # frozen cgroup. Then issue 25's cases 7 to 9 under both builds: a small
 # disk that fills, a failing disk (fsync errors injected with strace), the
-# output's directory removed mid-run. Root only (cgroups, tmpfs mounts).
+# output's directory removed mid-run; and the fallback place never reached
+# through a planted link nor used when another user owns it. Root only.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "the fault cases need root (cgroups, tmpfs mounts)"
@@ -353,8 +354,38 @@ small_disk() {
 	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
 	grep -q "fallback place" e.txt && grep -q "$XDG_STATE_HOME/cgscale/r$B-" e.txt ||
 		{ bad "the fallback place not named: $(cat e.txt)"; return 1; }
+	[ "$(stat -c %a "$XDG_STATE_HOME/cgscale")" = 700 ] || { bad "the fallback place is not mode 0700"; return 1; }
 	kept e.txt 12 "$T/small$B.json" || return 1
 	clean $pid "$M" "$XDG_STATE_HOME/cgscale"
+}
+# the fallback place is never reached through a symbolic link, nor used
+# when another user owns it: the points it cannot take are said to be
+# only in the table, and nothing is written there
+fallback_safe() {
+	mkdir -p "$XDG_STATE_HOME" "$T/victim$B"
+	rm -rf "$XDG_STATE_HOME/cgscale"
+	ln -s "$T/victim$B" "$XDG_STATE_HOME/cgscale"
+	for how in link owner; do
+		if [ $how = owner ]; then
+			rm "$XDG_STATE_HOME/cgscale"
+			mkdir -m 0700 "$XDG_STATE_HOME/cgscale"
+			chown 12345:12345 "$XDG_STATE_HOME/cgscale"
+		fi
+		mount -t tmpfs -o size=64k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+		"$C" $TWELVE -o "$M/s$B.json" page_fault1 >table.txt 2>e.txt
+		rc=$?
+		umount "$M"
+		[ $rc -eq 1 ] || { bad "$how: exit $rc, expected 1: $(cat e.txt)"; return 1; }
+		[ -z "$(find -L "$T/victim$B" "$XDG_STATE_HOME/cgscale" -mindepth 1)" ] ||
+			{ bad "$how: written in the fallback place: $(find -L "$T/victim$B" "$XDG_STATE_HOME/cgscale")"; return 1; }
+		case $how in
+		link) grep -q "fallback place $XDG_STATE_HOME/cgscale is not a directory (a symbolic link?)" e.txt ;;
+		owner) grep -q "fallback place $XDG_STATE_HOME/cgscale belongs to uid 12345" e.txt ;;
+		esac || { bad "$how: not said: $(cat e.txt)"; return 1; }
+		grep -q "of 12 point(s) are in the journal $M/s$B.json.partial: .* the other [0-9]* are only in the table above" e.txt ||
+			{ bad "$how: where the points are not said: $(cat e.txt)"; return 1; }
+	done
+	rm -rf "$XDG_STATE_HOME/cgscale"
 }
 # 8: fsync fails from the Nth call on (strace injects ERR): no point lost
 failing_disk() {
@@ -407,6 +438,7 @@ for B in rel san; do
 	case_ "$B: 8, fsync fails with EIO from the 4th call" eio
 	case_ "$B: 8, fsync fails with EROFS from the 7th call" erofs
 	case_ "$B: 9, the output's directory removed mid-run" dir_gone
+	case_ "$B: the fallback place never through a link, nor another user's" fallback_safe
 	rm -rf "${XDG_STATE_HOME:?}/cgscale"
 done
 echo "fault cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
