@@ -24,7 +24,7 @@ VERSION := 0.1.0
 GIT := $(or $(CGS_GIT),$(shell h=$$(git rev-parse --short HEAD 2>/dev/null) || h=unknown; \
 	[ $$h = unknown ] || git diff --quiet HEAD -- 2>/dev/null || h=$$h-dirty; echo $$h))
 
-PKGS := hwloc json-c libcgroup libelf libRmath
+PKGS := hwloc json-c libcgroup libelf libRmath zlib
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

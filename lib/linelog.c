@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * linelog.c - the append-only line journal of linelog.h: one write() and
- * one fsync() a line, cut back on failure; a record lock marks a live writer.
- * The journal is created through its directory's fd (lib/safefile.h): a
- * link, FIFO or device planted at its name is refused, never followed.
+ * linelog.c - the append-only line journal of linelog.h: each record framed
+ * with its CRC-32 in one line, one write() a line, cut back on a failed
+ * write, fsync()ed; a record lock marks a live writer. The journal is
+ * created through its directory's fd (lib/safefile.h): a link, FIFO or
+ * device planted at its name is refused, never followed.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "lib/linelog.h"
 #include "lib/safefile.h"
@@ -63,6 +68,13 @@ int cgs_linelog_create_at(int dirfd, const char *name)
 	return fd;
 }
 
+#define FRAME_HEAD "{\"crc32\":\""
+#define FRAME_MID "\",\"rec\":"
+#define HEAD_LEN (sizeof(FRAME_HEAD) - 1)
+#define MID_LEN (sizeof(FRAME_MID) - 1)
+#define CRC_LEN 8
+#define FRAME_LEN (HEAD_LEN + CRC_LEN + MID_LEN + 1)   /* + the closing '}' */
+
 int cgs_linelog_create(const char *path)
 {
 	char name[NAME_MAX + 1];
@@ -75,26 +87,109 @@ int cgs_linelog_create(const char *path)
 	return fd;
 }
 
-int cgs_linelog_append(int fd, const char *line, size_t len)
+uint32_t cgs_linelog_key(const char *id)
 {
+	if (!id || !*id)
+		return 0;
+	return (uint32_t)crc32_z(0, (const unsigned char *)id, strlen(id));
+}
+
+static uint32_t crc_of(uint32_t key, const char *rec, size_t len)
+{
+	return (uint32_t)crc32_z(key, (const unsigned char *)rec, len);
+}
+
+int cgs_linelog_write(int fd, const char *rec, size_t len, uint32_t key)
+{
+	size_t n = len + FRAME_LEN + 1;
+	char *line = malloc(n), crc[CRC_LEN + 1];
 	off_t at = lseek(fd, 0, SEEK_END);
 	ssize_t w;
 	int rc = 0;
 
-	if (at < 0)
+	if (!line)
+		return -ENOMEM;
+	if (at < 0) {
+		free(line);
 		return -errno;
+	}
+	snprintf(crc, sizeof(crc), "%08x", crc_of(key, rec, len));
+	memcpy(line, FRAME_HEAD, HEAD_LEN);
+	memcpy(line + HEAD_LEN, crc, CRC_LEN);
+	memcpy(line + HEAD_LEN + CRC_LEN, FRAME_MID, MID_LEN);
+	memcpy(line + HEAD_LEN + CRC_LEN + MID_LEN, rec, len);
+	memcpy(line + n - 2, "}\n", 2);
 	do
-		w = write(fd, line, len);
+		w = write(fd, line, n);
 	while (w < 0 && errno == EINTR);
 	if (w < 0)
 		rc = -errno;
-	else if ((size_t)w != len)
+	else if ((size_t)w != n)
 		rc = -ENOSPC;
-	else if (fsync(fd))
-		rc = -errno;
 	if (rc && ftruncate(fd, at) == 0)
 		fsync(fd);
+	free(line);
 	return rc;
+}
+
+int cgs_linelog_sync(int fd)
+{
+	return fsync(fd) ? -errno : 0;
+}
+
+int cgs_linelog_append(int fd, const char *rec, size_t len, uint32_t key)
+{
+	int rc = cgs_linelog_write(fd, rec, len, key);
+
+	return rc ? rc : cgs_linelog_sync(fd);
+}
+
+static int is_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+int cgs_linelog_unframe(const char *line, size_t len, uint32_t key,
+			const char **rec, size_t *reclen)
+{
+	char want[CRC_LEN + 1];
+
+	if (len < HEAD_LEN || memcmp(line, FRAME_HEAD, HEAD_LEN)) {
+		*rec = line;
+		*reclen = len;
+		return 0;
+	}
+	*rec = NULL;
+	*reclen = 0;
+	if (len < FRAME_LEN || !is_hex(line + HEAD_LEN, CRC_LEN) ||
+	    memcmp(line + HEAD_LEN + CRC_LEN, FRAME_MID, MID_LEN) ||
+	    line[len - 1] != '}')
+		return -EBADMSG;
+	snprintf(want, sizeof(want), "%08x", crc_of(key, line + FRAME_LEN - 1,
+						     len - FRAME_LEN));
+	if (memcmp(want, line + HEAD_LEN, CRC_LEN))
+		return -EBADMSG;
+	*rec = line + FRAME_LEN - 1;
+	*reclen = len - FRAME_LEN;
+	return 1;
+}
+
+size_t cgs_linelog_inner_frame(const char *line, size_t len)
+{
+	for (size_t at = HEAD_LEN + 2; at + HEAD_LEN <= len; at++) {
+		const char *p = memchr(line + at, '{', len - at);
+
+		if (!p)
+			break;
+		at = (size_t)(p - line);
+		if (at + HEAD_LEN <= len && line[at - 2] == '}' &&
+		    !memcmp(p, FRAME_HEAD, HEAD_LEN))
+			return at;
+	}
+	return 0;
 }
 
 int cgs_linelog_idle(const char *path)

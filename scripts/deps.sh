@@ -18,12 +18,12 @@
 # script exits 1. The package lists below are the only place they live.
 set -eu
 
-BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev libelf-dev r-mathlib"
+BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev libcgroup-dev libelf-dev zlib1g-dev r-mathlib"
 TEST_PKGS="libcmocka-dev python3 jq strace qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc groff man-db dpkg-dev debhelper lintian zsh bash-completion"
 BROWSER_PKGS="chromium python3"
 RUN_PKGS="gnuplot-nox"
 # the shared libraries the built binary links (for an install without -dev)
-RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2 libelf1 r-mathlib"
+RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2 libelf1 zlib1g r-mathlib"
 
 if [ "${1:-}" = "--list" ]; then
 	case "${2:-}" in

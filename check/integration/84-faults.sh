@@ -8,7 +8,10 @@
 # recover; SIGKILL of a task; SIGSEGV of a task thread; OOM in the leaf;
 # the sendfile receiver killed; a full filesystem for the output; an
 # unwritable output; a full tmpdir; SIGSTOP/SIGCONT of the runner; a
-# frozen cgroup. Root only (cgroups, tmpfs mounts).
+# frozen cgroup. Then issue 25's cases 7 to 9 under both builds: a small
+# disk that fills, a failing disk (fsync errors injected with strace), the
+# output's directory removed mid-run; and the fallback place never reached
+# through a planted link nor used when another user owns it. Root only.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "the fault cases need root (cgroups, tmpfs mounts)"
@@ -16,6 +19,7 @@ ulimit -c 0
 # a sanitizer build would catch the SIGSEGV and SIGBUS sent to its tasks
 # itself and exit 1: let them kill, as in the release build
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0:handle_sigbus=0"
+NOLEAK="$ASAN_OPTIONS:detect_leaks=0"    # LeakSanitizer cannot run under ptrace (strace)
 M="$T/m"
 mkdir "$M"
 trap 'umount "$M" 2>/dev/null; rm -rf "$T"' EXIT
@@ -51,6 +55,31 @@ wait_lines() {
 	done
 	return 1
 }
+# points FILE: the point lines of a journal (its header is written twice)
+points() { grep -c '"seq":' "$1"; }
+# wait_points FILE N: until the journal FILE holds N points
+wait_points() {
+	for i in $(seq 150); do
+		[ -f "$1" ] && [ "$(points "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# kept ERR N OUT: the journal that the message in ERR says holds all N
+# points is there, beside the output or in the fallback place (here in
+# the scratch folder), and recovers into OUT with N points
+kept() {
+	j=$(sed -n "s/.*all $2 point(s) are in the journal .*: run 'cgscale recover \([^']*\)'.*/\1/p" "$1")
+	[ -n "$j" ] || { bad "no journal named with all $2 points: $(cat "$1")"; return 1; }
+	case "$j" in
+	*/*.json.partial) ;;
+	*) bad "the journal named is not one: $j"; return 1 ;;
+	esac
+	[ -f "$j" ] || { bad "the journal named, $j, is not there"; return 1; }
+	"$C" recover -o "$3" "$j" 2>rec.txt || { bad "recover $j: $(cat rec.txt)"; return 1; }
+	[ "$(jq '.points | length' "$3")" -eq "$2" ] || { bad "recovered $(jq '.points | length' "$3") of $2 points"; return 1; }
+	[ ! -e "$j" ] || { bad "recover left $j"; return 1; }
+}
 # clean PID DIR...: nothing of runner PID left: processes, cgroups, temp
 # files (.NAME.cgs-PID-RANDOM of an atomic write, .NAME.XXXXXX of older
 # builds, cgscale.XXXXXX of a task)
@@ -65,7 +94,7 @@ clean() {
 	cg=$(find /sys/fs/cgroup -mindepth 2 -maxdepth 8 -type d -name "cgscale-$pid-*" 2>/dev/null)
 	[ -z "$cg" ] || { bad "cgroups left: $cg"; return 1; }
 	for d in "$T" "$@"; do
-		tmp=$(find "$d" -maxdepth 1 -name '.*.??????' -o -maxdepth 1 -name '.*.cgs-*' -o -maxdepth 1 -name 'cgscale.??????' 2>/dev/null)
+		tmp=$(find "$d" -maxdepth 1 \( -name '.*.??????' -o -name '.*.cgs-*' -o -name 'cgscale.??????' \) 2>/dev/null)
 		[ -z "$tmp" ] || { bad "temporary files left: $tmp"; return 1; }
 	done
 	return 0
@@ -86,8 +115,8 @@ normal() {
 signal() {
 	"$CGSCALE" $RUN -o s$1.json page_fault1 page_fault3 >/dev/null 2>e.txt &
 	pid=$!
-	wait_lines s$1.json.partial 3 || { bad "no journal"; return 1; }
-	done_before=$(($(wc -l <s$1.json.partial) - 1))
+	wait_points s$1.json.partial 2 || { bad "no journal"; return 1; }
+	done_before=$(points s$1.json.partial)
 	kill -$1 $pid
 	wait $pid
 	rc=$?
@@ -103,10 +132,10 @@ sigterm() { signal TERM 143; }
 sigkill_recover() {
 	"$CGSCALE" $RUN --cgroup-depth 1 -o k.json page_fault1 page_fault3 >/dev/null 2>&1 &
 	pid=$!
-	wait_lines k.json.partial 3 || { bad "no journal"; return 1; }
+	wait_points k.json.partial 2 || { bad "no journal"; return 1; }
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	n=$(($(wc -l <k.json.partial) - 1))
+	n=$(points k.json.partial)
 	"$CGSCALE" recover k.json.partial 2>e.txt || { bad "recover: $(cat e.txt)"; return 1; }
 	jq -e ".complete == false and (.points | length) == $n" k.json >/dev/null ||
 		{ bad "recovered $(jq '.points | length' k.json) of $n points"; return 1; }
@@ -183,22 +212,22 @@ receiver() {
 	clean $pid
 }
 
+# a full filesystem for the output mid-run: the table, exit 1, and every
+# point in the journal named (moved to the fallback place when the one
+# beside the output could not take a point)
 full_output() {
+	C=$CGSCALE
 	mount -t tmpfs -o size=256k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
 	"$CGSCALE" $RUN -o "$M/r.json" page_fault1 page_fault3 >table.txt 2>e.txt &
 	pid=$!
-	wait_lines "$M/r.json.partial" 2 || { bad "no journal"; return 1; }
+	wait_points "$M/r.json.partial" 1 || { bad "no journal"; return 1; }
 	dd if=/dev/zero of="$M/fill" bs=4k 2>/dev/null
 	wait $pid
 	rc=$?
 	[ $rc -eq 1 ] || { bad "exit $rc, expected 1"; return 1; }
 	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
-	grep -q "cgscale recover $M/r.json.partial" e.txt || { bad "journal not named: $(cat e.txt)"; return 1; }
-	n=$(($(wc -l <"$M/r.json.partial") - 1))
 	rm "$M/fill"
-	"$CGSCALE" recover "$M/r.json.partial" 2>/dev/null || { bad "recover"; return 1; }
-	jq -e ".complete == false and (.points | length) == $n and $n >= 1" "$M/r.json" >/dev/null ||
-		{ bad "recovered points"; return 1; }
+	kept e.txt 4 "$T/full.json" || return 1
 	clean $pid "$M"
 }
 
@@ -212,7 +241,7 @@ unwritable() {
 	mount -t tmpfs -o size=4m cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
 	"$CGSCALE" $RUN -o "$M/r.json" page_fault1 page_fault3 >table.txt 2>e.txt &
 	pid=$!
-	wait_lines "$M/r.json.partial" 3 || { bad "no journal"; return 1; }
+	wait_points "$M/r.json.partial" 2 || { bad "no journal"; return 1; }
 	mount --bind "$M" "$M" && mount -o remount,ro,bind "$M" || { bad "cannot make it read-only"; return 1; }
 	wait $pid
 	rc=$?
@@ -220,10 +249,21 @@ unwritable() {
 	[ $rc -eq 1 ] || { bad "read-only output: exit $rc"; return 1; }
 	grep -q page_fault3 table.txt || { bad "no table printed"; return 1; }
 	grep -q "Read-only file system" e.txt || { bad "the cause not said: $(cat e.txt)"; return 1; }
-	n=$(($(wc -l <"$M/r.json.partial") - 1))
+	grep -q "4 point(s) are in the journal $M/r.json.partial:" e.txt || { bad "the journal not named: $(cat e.txt)"; return 1; }
 	"$CGSCALE" recover "$M/r.json.partial" 2>/dev/null || { bad "recover"; return 1; }
-	jq -e "(.points | length) == $n and $n == 4" "$M/r.json" >/dev/null || { bad "recovered $n points"; return 1; }
-	clean $pid "$M"
+	jq -e '(.points | length) == 4' "$M/r.json" >/dev/null || { bad "recovered $(jq '.points | length' "$M/r.json") points"; return 1; }
+	clean $pid "$M" || return 1
+	# the same when the final rename fails with EROFS (injected)
+	ASAN_OPTIONS=$NOLEAK strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+		-e inject=rename,renameat,renameat2:error=EROFS "$CGSCALE" $RUN -o "$T/ro.json" \
+		page_fault1 page_fault3 >table.txt 2>e.txt
+	rc=$?
+	[ $rc -eq 1 ] || { bad "EROFS at the rename: exit $rc"; return 1; }
+	grep -q page_fault3 table.txt || { bad "EROFS at the rename: no table printed"; return 1; }
+	grep -q "4 point(s) are in the journal $T/ro.json.partial:" e.txt || { bad "EROFS at the rename: the journal not named: $(cat e.txt)"; return 1; }
+	"$CGSCALE" recover "$T/ro.json.partial" 2>/dev/null || { bad "recover"; return 1; }
+	jq -e '(.points | length) == 4' "$T/ro.json" >/dev/null || { bad "recovered $(jq '.points | length' "$T/ro.json") points"; return 1; }
+	clean 0
 }
 
 full_tmpdir() {
@@ -297,6 +337,85 @@ frozen() {
 	clean $pid
 }
 
+# Issue 25, cases 7 to 9, under both builds: no finished point is lost
+# when the disk fills, fails or loses the output's directory mid-run; the
+# message names the journal that holds them all, which the fallback place
+# ($XDG_STATE_HOME/cgscale, in the scratch folder: lib.sh) takes over
+# when the one beside the output cannot.
+TWELVE="run -q -m both -t 1,2,3 -r 2 -w 0 -d 0.2 -i 0.1"
+SIX="run -q -m process -t 1,2,3 -r 2 -w 0 -d 0.2 -i 0.1"
+# 7: a 64 KiB filesystem fills after 7 of 12 points
+small_disk() {
+	mount -t tmpfs -o size=64k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+	"$C" $TWELVE -o "$M/r$B.json" page_fault1 >table.txt 2>e.txt &
+	pid=$!
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
+	grep -q "fallback place" e.txt && grep -q "$XDG_STATE_HOME/cgscale/r$B-" e.txt ||
+		{ bad "the fallback place not named: $(cat e.txt)"; return 1; }
+	[ "$(stat -c %a "$XDG_STATE_HOME/cgscale")" = 700 ] || { bad "the fallback place is not mode 0700"; return 1; }
+	kept e.txt 12 "$T/small$B.json" || return 1
+	clean $pid "$M" "$XDG_STATE_HOME/cgscale"
+}
+# the fallback place is never reached through a symbolic link, nor used
+# when another user owns it: the points it cannot take are said to be
+# only in the table, and nothing is written there
+fallback_safe() {
+	mkdir -p "$XDG_STATE_HOME" "$T/victim$B"
+	rm -rf "$XDG_STATE_HOME/cgscale"
+	ln -s "$T/victim$B" "$XDG_STATE_HOME/cgscale"
+	for how in link owner; do
+		if [ $how = owner ]; then
+			rm "$XDG_STATE_HOME/cgscale"
+			mkdir -m 0700 "$XDG_STATE_HOME/cgscale"
+			chown 12345:12345 "$XDG_STATE_HOME/cgscale"
+		fi
+		mount -t tmpfs -o size=64k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
+		"$C" $TWELVE -o "$M/s$B.json" page_fault1 >table.txt 2>e.txt
+		rc=$?
+		umount "$M"
+		[ $rc -eq 1 ] || { bad "$how: exit $rc, expected 1: $(cat e.txt)"; return 1; }
+		[ -z "$(find -L "$T/victim$B" "$XDG_STATE_HOME/cgscale" -mindepth 1)" ] ||
+			{ bad "$how: written in the fallback place: $(find -L "$T/victim$B" "$XDG_STATE_HOME/cgscale")"; return 1; }
+		case $how in
+		link) grep -q "fallback place $XDG_STATE_HOME/cgscale is not a directory (a symbolic link?)" e.txt ;;
+		owner) grep -q "fallback place $XDG_STATE_HOME/cgscale belongs to uid 12345" e.txt ;;
+		esac || { bad "$how: not said: $(cat e.txt)"; return 1; }
+		grep -q "of 12 point(s) are in the journal $M/s$B.json.partial: .* the other [0-9]* are only in the table above" e.txt ||
+			{ bad "$how: where the points are not said: $(cat e.txt)"; return 1; }
+	done
+	rm -rf "$XDG_STATE_HOME/cgscale"
+}
+# 8: fsync fails from the Nth call on (strace injects ERR): no point lost
+failing_disk() {
+	ASAN_OPTIONS=$NOLEAK strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=$1:when=$2+ \
+		"$C" $SIX -o "$T/f$1$B.json" page_fault1 >table.txt 2>e.txt
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
+	kept e.txt 6 "$T/f$1$B-rec.json" || return 1
+	clean 0 "$T" "$XDG_STATE_HOME/cgscale"
+}
+eio() { failing_disk EIO 4; }
+erofs() { failing_disk EROFS 7; }
+# 9: the output's directory removed mid-run: the points are in the
+# fallback place, and the message names that journal, not the gone one
+dir_gone() {
+	g=$T/gone$B
+	mkdir "$g"
+	"$C" run -q -m process -t 1,2,3 -r 2 -w 0 -d 1 -i 0.25 -o "$g/r.json" page_fault1 >table.txt 2>e.txt &
+	pid=$!
+	wait_points "$g/r.json.partial" 2 || { bad "no journal"; return 1; }
+	rm -rf "$g"
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
+	grep -q "cgscale recover $g" e.txt && { bad "a journal that is gone named: $(cat e.txt)"; return 1; }
+	grep -q "$XDG_STATE_HOME/cgscale/r-" e.txt || { bad "the fallback place not named: $(cat e.txt)"; return 1; }
+	kept e.txt 6 "$T/gone$B.json" || return 1
+	clean $pid "$XDG_STATE_HOME/cgscale"
+}
+
 case_ "normal exit" normal
 case_ "SIGINT" sigint
 case_ "SIGTERM" sigterm
@@ -310,5 +429,17 @@ case_ "an unwritable output" unwritable
 case_ "a full tmpdir" full_tmpdir
 case_ "SIGSTOP/SIGCONT of the runner" stop_cont
 case_ "a frozen cgroup" frozen
+for B in rel san; do
+	C=$CGSCALE
+	[ $B = san ] && C=${CGSCALE_SAN:-}
+	[ -n "$C" ] || continue
+	[ $B = san ] && [ "$C" = "$CGSCALE" ] && continue
+	case_ "$B: 7, a 64 KiB disk full after 7 of 12 points" small_disk
+	case_ "$B: 8, fsync fails with EIO from the 4th call" eio
+	case_ "$B: 8, fsync fails with EROFS from the 7th call" erofs
+	case_ "$B: 9, the output's directory removed mid-run" dir_gone
+	case_ "$B: the fallback place never through a link, nor another user's" fallback_safe
+	rm -rf "${XDG_STATE_HOME:?}/cgscale"
+done
 echo "fault cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
 [ $failed -eq 0 ]

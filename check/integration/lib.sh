@@ -9,6 +9,8 @@ T=$(mktemp -d /tmp/cgscale-it.XXXXXX)
 # KEEP=1 keeps the directory for a post-mortem
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# a run's fallback place for its journal (runner/run/fallback.h) is here
+export XDG_STATE_HOME="$T/state"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }

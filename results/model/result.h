@@ -12,6 +12,7 @@
 #ifndef CGS_RES_H
 #define CGS_RES_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -151,30 +152,50 @@ struct json_object *res_to_json(const struct res_file *f);
 struct json_object *res_point_to_json(const struct res_point *p);
 
 /*
- * results/model/journal_lines.c: the journal of a run in progress, one JSON object a line:
- * the header (the result without points, "cgscale_journal": 1), then each
- * point as it finished. Lines end in '\n'; NULL on ENOMEM.
+ * results/model/journal_lines.c: the journal of a run in progress, one record a
+ * line (lib/linelog.h frames each with its checksum): the header (the
+ * result without points, "cgscale_journal": 2, the output it is for), written
+ * twice so that one damaged copy loses nothing, then each point as it
+ * finished. Records have no '\n'; NULL on ENOMEM.
  */
-char *res_journal_header(const struct res_file *f);
+char *res_journal_header(const struct res_file *f, const char *output);
 char *res_journal_point(const struct res_point *p);
 
+/* The run id of @f (its invocation.id), which its journal's lines are
+ * checksummed with; NULL for a file of an older runner. */
+const char *res_run_id(const struct res_file *f);
+
+#define RES_JOURNAL_MAX_BAD 32
 /* What res_journal_read found besides the points. */
 struct res_journal_info {
 	unsigned points;         /* points recovered */
-	unsigned dropped;        /* complete lines that were not JSON */
-	unsigned first_dropped;  /* the line number of the first of them */
+	unsigned nbad;           /* complete lines dropped (damaged, not a
+				  * point, a repeated point) */
+	unsigned *bad_line;      /* the line number of each of them */
+	struct {
+		unsigned line;   /* from 1 */
+		char why[160];
+	} bad[RES_JOURNAL_MAX_BAD];   /* the first nbad of them */
+	unsigned split;          /* lines that held two (a damaged '\n') */
+	unsigned split_line;     /* the first of them */
+	bool checksums;          /* false: an older journal, without them */
+	char output[PATH_MAX];   /* the output it was for ("": not said) */
 	size_t torn;             /* bytes of a torn last line, dropped */
 };
 
 /*
  * Turn a journal's text into a result marked "complete": false, holding
- * every point it recorded. Lines that do not parse are dropped and counted
- * in @info. 0, or -EINVAL with @err when the header is not a cgscale
- * journal header or the recorded points are not valid; -ENOMEM.
+ * every good point line: a line that is damaged (its checksum), not JSON,
+ * not a valid point, or a point already seen (its seq) is dropped and
+ * named in @info, never a reason to lose the others. 0 (free @info with
+ * res_journal_info_free), or -EINVAL with @err when neither of the first
+ * two lines is a valid journal header; -ENOMEM.
  */
 int res_journal_read(const char *name, const char *buf, size_t len,
 		     struct res_file *f, struct res_journal_info *info,
 		     char *err, size_t errlen);
+/* Free what res_journal_read allocated in @info. */
+void res_journal_info_free(struct res_journal_info *info);
 
 /*
  * Write @f to @path: a temporary name in the same directory, fsync, then

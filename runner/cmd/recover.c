@@ -30,9 +30,12 @@ static const struct cgs_opt recover_opts[] = {
 static const char help_head[] =
 	"usage: cgscale recover [options] JOURNAL\n"
 	"Turn the journal of a run that did not finish (<output>.partial, left by a\n"
-	"SIGKILL, an OOM kill, a power cut or a failed final write) into a normal\n"
-	"result marked \"complete\": false, holding every point that finished. A torn\n"
-	"last line is dropped with a warning. The journal is removed once written.\n";
+	"SIGKILL, an OOM kill, a power cut or a failed final write, or the one a run\n"
+	"moved to the fallback place) into a normal result marked \"complete\": false,\n"
+	"holding every point that finished. A torn, damaged (checksum) or wrong line,\n"
+	"or a repeated point, is dropped and named by its line number; the others are\n"
+	"kept. When a result of the same run (its run id) already holds the points,\n"
+	"nothing is written. The journal is removed once done.\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"
@@ -59,6 +62,14 @@ static const char man[] =
 	"keeps that journal beside its output,\n"
 	".IR output .partial,\n"
 	"with every point that finished; it is removed when the result is written.\n"
+	"When the journal beside the output could not be written, the run moved it\n"
+	"to the fallback place,\n"
+	".IR $XDG_STATE_HOME /cgscale/\n"
+	"(else\n"
+	".IR ~/.local/state/cgscale/ ,\n"
+	"else\n"
+	".IR /var/tmp/cgscale\-UID/ ),\n"
+	"and said so; its result goes to the output it was for.\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
 	"@HELP_TAIL@\n"
@@ -104,8 +115,8 @@ static int check_target(const char *output, const char *journal)
 /* Recover the one journal of @args into -o or its default: the status. */
 static int recover(const struct rcv_cli *cli, int nargs, char **args)
 {
-	char err[1024], out[PATH_MAX] = "";
-	unsigned n = 0;
+	struct cgs_rj_recovered rv;
+	char err[1024];
 	int rc;
 
 	if (nargs != 1) {
@@ -116,16 +127,17 @@ static int recover(const struct rcv_cli *cli, int nargs, char **args)
 		cgs_err("recover -o '': give a file name");
 		return CGS_EXIT_BADINPUT;
 	}
-	if (cli->output)
-		snprintf(out, sizeof(out), "%s", cli->output);
 	if (check_target(cli->output, args[0]))
 		return CGS_EXIT_BADINPUT;
-	rc = cgs_rj_recover(args[0], NULL, out, sizeof(out), &n, err, sizeof(err));
+	rc = cgs_rj_recover(args[0], NULL, cli->output, &rv, err, sizeof(err));
 	if (rc)
 		cgs_err("%s", err);
+	else if (rv.already)
+		cgs_info("nothing to recover: %s holds all %u point(s) of this journal's run already (the same run id); the journal is removed",
+			 rv.out, rv.npoints);
 	else
 		cgs_info("recovered %u point(s) into %s (\"complete\": false)",
-			n, out);
+			rv.npoints, rv.out);
 	if (!rc)
 		return CGS_EXIT_OK;
 	return rc == -EBUSY || rc == -EINVAL || rc == -ENOENT ? CGS_EXIT_BADINPUT : CGS_EXIT_FAIL;

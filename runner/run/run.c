@@ -295,9 +295,7 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 		unsigned left = cgs_rj_flush(&r->journal, &r->res);
 
 		print_results(r);
-		cgs_err("the result file %s was not written; %u of %u point(s) are in the journal %s: run 'cgscale recover %s' once the problem is fixed",
-			r->outpath, r->res.npoints - left, r->res.npoints, r->journal.path,
-			r->journal.path);
+		cgs_rj_say_kept(&r->journal, r->outpath, r->res.npoints, left);
 		return CGS_EXIT_FAIL;
 	}
 	cgs_rj_close(&r->journal, false);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * run_journal.c - the run's journal (<output>.partial), and what
- * `cgscale recover` (runner/cmd/recover.c) does with a dead one.
- * A finished point is appended at once (lib/linelog.c: one write, fsync),
- * so a SIGKILL, an OOM kill of the runner, a power cut or a failed final
- * write loses no finished point: `cgscale recover` and the next run into
- * the same output turn the journal into a result marked "complete": false.
+ * run_journal.c - the run's journal (<output>.partial): the output's name
+ * claimed, the journal opened (a dead one there recovered first, by
+ * journal_recover.c), each finished point appended at once (lib/linelog.c:
+ * one checksummed line, one write, fsync), so a SIGKILL, an OOM kill of
+ * the runner, a power cut or a failed final write loses no finished point;
+ * a journal that cannot take a point moves to the fallback place
+ * (journal_keep.c); removed once the result is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,120 +20,23 @@
 #include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/result.h"
+#include "runner/run/journal_keep.h"
 #include "runner/run/run_journal.h"
 
 #define SUFFIX ".partial"
 
-static int slurp(const char *path, char **buf, size_t *len)
+/* @path made absolute (from the current directory) into @out. */
+static void abs_path(const char *path, char *out, size_t len)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+	char cwd[PATH_MAX];
+	int w;
 
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st))
-		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
-		rc = -EINVAL;
-	else if (st.st_size >= (1LL << 31))
-		rc = -EFBIG;
-	if (rc)
-		goto out;
-	*buf = malloc((size_t)st.st_size + 1);
-	if (!*buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	while (*len < (size_t)st.st_size) {
-		ssize_t n = read(fd, *buf + *len, (size_t)st.st_size - *len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n ? -errno : 0;
-			break;
-		}
-		*len += (size_t)n;
-	}
-out:
-	close(fd);
-	return rc;
-}
-
-/* Where a journal's result goes: the output it was for when that is free
- * and not @avoid, else <stem>-recovered[-N].json beside it. */
-static int recovered_name(const char *journal, const char *avoid, char *out,
-			  size_t outlen)
-{
-	size_t n = strlen(journal), sl = strlen(SUFFIX);
-	char stem[PATH_MAX];
-
-	if (n > sl && !strcmp(journal + n - sl, SUFFIX))
-		n -= sl;
-	if (n >= sizeof(stem))
-		return -ENAMETOOLONG;
-	snprintf(stem, sizeof(stem), "%.*s", (int)n, journal);
-	if (!avoid && access(stem, F_OK) && n != strlen(journal)) {
-		snprintf(out, outlen, "%s", stem);
-		return 0;
-	}
-	if (n > 5 && !strcmp(stem + n - 5, ".json"))
-		stem[n - 5] = 0;
-	for (int k = 1; k < 1000; k++) {
-		int w = k == 1 ? snprintf(out, outlen, "%s-recovered.json", stem)
-			       : snprintf(out, outlen, "%s-recovered-%d.json", stem, k);
-
-		if (w >= (int)outlen)
-			return -ENAMETOOLONG;
-		if (access(out, F_OK) && (!avoid || strcmp(out, avoid)))
-			return 0;
-	}
-	return -EEXIST;
-}
-
-int cgs_rj_recover(const char *journal, const char *avoid, char *out,
-		   size_t outlen, unsigned *npoints, char *err, size_t errlen)
-{
-	struct res_journal_info info;
-	struct res_file f;
-	char *buf = NULL;
-	size_t len;
-	int rc = cgs_linelog_idle(journal);
-
-	if (rc == -EBUSY)
-		return cgs_errf(err, errlen, rc, "%s is the journal of a cgscale run still running; wait for it to end or stop it",
-				journal);
-	if (!rc)
-		rc = slurp(journal, &buf, &len);
-	if (rc) {
-		free(buf);
-		return cgs_errf(err, errlen, rc == -ENOMEM ? rc : -ENOENT,
-				"cannot read the journal %s: %s", journal, strerror(-rc));
-	}
-	rc = res_journal_read(journal, buf, len, &f, &info, err, errlen);
-	free(buf);
-	if (rc)
-		return rc;
-	if (info.torn)
-		cgs_warn("%s: dropped a torn last line (%zu bytes): the point being written when the run died",
-			 journal, info.torn);
-	if (info.dropped)
-		cgs_warn("%s: dropped %u line(s) that are not JSON, the first at line %u",
-			 journal, info.dropped, info.first_dropped);
-	res_file_scalability(&f);
-	if (!*out && recovered_name(journal, avoid, out, outlen)) {
-		res_file_free(&f);
-		return cgs_errf(err, errlen, -EINVAL, "%s: no free name to recover it into; give one with -o",
-				journal);
-	}
-	rc = res_write_file(&f, out, err, errlen);
-	*npoints = f.npoints;
-	res_file_free(&f);
-	if (!rc)
-		unlink(journal);
-	return rc;
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		w = snprintf(out, len, "%s/%s", cwd, path);
+	else
+		w = snprintf(out, len, "%s", path);
+	if (w < 0 || (size_t)w >= len)
+		snprintf(out, len, "%s", path);     /* too long: as given */
 }
 
 static const char *jname(const struct cgs_rjournal *j)
@@ -163,9 +67,8 @@ static int open_dir(struct cgs_rjournal *j, const char *outpath, char *err,
 static int recover_old(struct cgs_rjournal *j, const char *outpath, char *err,
 		       size_t errlen)
 {
-	char old[PATH_MAX] = "";
+	struct cgs_rj_recovered rv;
 	struct stat st;
-	unsigned n = 0;
 	int rc = cgs_linelog_idle(j->path);
 
 	if (rc == -EBUSY)
@@ -176,11 +79,15 @@ static int recover_old(struct cgs_rjournal *j, const char *outpath, char *err,
 		rc = -ENOENT;
 	if (rc)
 		return 0;
-	rc = cgs_rj_recover(j->path, outpath, old, sizeof(old), &n, err, errlen);
+	rc = cgs_rj_recover(j->path, outpath, NULL, &rv, err, errlen);
 	if (rc)
 		return rc;
-	cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
-		 outpath, n, old);
+	if (rv.already)
+		cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed",
+			 outpath, rv.out, rv.npoints);
+	else
+		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
+			 outpath, rv.npoints, rv.out);
 	return 0;
 }
 
@@ -188,13 +95,17 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen)
 {
 	const char *base = strrchr(outpath, '/') ? strrchr(outpath, '/') + 1 : outpath;
-	char *line;
 	int rc;
 
 	j->done = 0;
-	j->warned = false;
+	j->warned = j->fb_warned = j->moved = j->left_beside = false;
+	j->failed = j->unsynced = 0;
+	*j->fbpath = 0;
 	if (snprintf(j->path, sizeof(j->path), "%s" SUFFIX, outpath) >= (int)sizeof(j->path))
 		return cgs_errf(err, errlen, -ENAMETOOLONG, "-o %s: the name is too long", outpath);
+	abs_path(outpath, j->output, sizeof(j->output));
+	snprintf(j->id, sizeof(j->id), "%s", res_run_id(head) ? res_run_id(head) : "");
+	j->key = cgs_linelog_key(j->id);
 	if (j->fd < 0) {
 		rc = open_dir(j, outpath, err, errlen);
 		/* a device, FIFO or tty: written into, nothing made beside it */
@@ -213,9 +124,9 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		j->fd = rc;
 	}
 	cgs_sweep_temps(j->dirfd);     /* what a killed run's final write left */
-	line = res_journal_header(head);
-	rc = line ? cgs_linelog_append(j->fd, line, strlen(line)) : -ENOMEM;
-	free(line);
+	rc = cgs_rj_put_header(j->fd, head, j->output);
+	if (!rc)
+		rc = cgs_linelog_sync(j->fd);
 	if (rc) {
 		cgs_rj_close(j, false);
 		return cgs_errf(err, errlen, rc, "-o %s: cannot write the journal %s: %s; free some space or choose another -o",
@@ -226,20 +137,28 @@ int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 
 unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 {
-	int rc = 0;
+	int rc = 0, sync = 0;
 
-	while (j->fd >= 0 && !rc && j->done < f->npoints) {
-		char *line = res_journal_point(&f->points[j->done]);
-
-		rc = line ? cgs_linelog_append(j->fd, line, strlen(line)) : -ENOMEM;
-		free(line);
-		if (!rc)
-			j->done++;
+	if (j->fd >= 0)
+		rc = cgs_rj_put_points(j->fd, j->key, f, &j->done, &sync);
+	if (j->fd >= 0 && !rc && !cgs_rj_still_there(j))
+		rc = -ENOENT;
+	if (!rc && sync && j->moved) {
+		/* the last place: its lines stay, the checksums judge them */
+		if (!j->unsynced)
+			cgs_warn("the disk does not confirm the lines of the journal %s (fsync: %s); they are kept, and recover checks each",
+				 cgs_rj_path(j), strerror(-sync));
+		j->unsynced = sync;
+	} else if (!rc && sync) {
+		rc = sync;
 	}
-	if (rc && !j->warned) {
-		j->warned = true;
-		cgs_warn("cannot append to the journal %s: %s; the points go on being kept in memory",
-			 j->path, strerror(-rc));
+	if (rc && !j->moved) {
+		if (cgs_rj_move(j, f, rc) && sync)
+			j->unsynced = sync;     /* its lines stayed */
+	} else if (rc && !j->fb_warned) {
+		j->fb_warned = true;
+		cgs_warn("cannot append to the journal %s either (%s): the points not in it are kept in memory and printed at the end",
+			 cgs_rj_path(j), strerror(-rc));
 	}
 	return f->npoints > j->done ? f->npoints - j->done : 0;
 }
@@ -257,7 +176,9 @@ static void unlink_ours(const struct cgs_rjournal *j)
 void cgs_rj_close(struct cgs_rjournal *j, bool keep)
 {
 	if (j->fd >= 0) {
-		if (!keep)
+		if (!keep && j->moved)
+			cgs_rj_drop_moved(j);
+		else if (!keep)
 			unlink_ours(j);
 		close(j->fd);
 		j->fd = -1;

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_journal.h - the run's journal beside its output (<output>.partial): each
- * finished point is appended as it finishes, so a killed run, a full disk
- * or a failed final write loses none of them; `cgscale recover` and the
- * next run into the same output turn a dead run's journal into a result.
+ * finished point is appended as it finishes, its line checksummed with the
+ * run id, so a killed run, a full or failing disk or a failed final write
+ * loses none of them. When the journal beside the output cannot take a
+ * point (full, failing, its directory gone), the journal moves to the
+ * fallback place (runner/run/fallback.h) with every point, and says so.
+ * `cgscale recover` and the next run into the same output turn a dead
+ * run's journal into a result, unless a result of the same run is there
+ * already.
  */
 #ifndef CGS_RUN_JOURNAL_H
 #define CGS_RUN_JOURNAL_H
@@ -11,6 +16,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 struct res_file;
 
@@ -19,8 +26,21 @@ struct cgs_rjournal {
 	int fd;                      /* -1: none open */
 	int dirfd;                   /* the output's directory, opened once; -1: none */
 	char path[PATH_MAX + 16];    /* <output>.partial */
-	unsigned done;               /* points appended */
+	char fbpath[PATH_MAX];       /* the journal in the fallback place, after
+				      * a move; "" */
+	char output[PATH_MAX];       /* the output, absolute */
+	char id[40];                 /* the run id ("": none) */
+	uint32_t key;                /* of the lines' checksums (the run id) */
+	unsigned done;               /* points in the journal */
+	int failed;                  /* the first error of the journal beside
+				      * the output (-errno), 0: none */
+	int unsynced;                /* a failed fsync of the journal (-errno) */
+	bool moved;                  /* fd is the fallback journal's */
+	bool left_beside;            /* the move could not remove <output>.partial */
+	dev_t bdev;                  /* its file then, to remove it at the end */
+	ino_t bino;
 	bool warned;                 /* said once that appending failed */
+	bool fb_warned;              /* and that the fallback one failed too */
 };
 
 /* Create the default output's directory (@is_default: results/runs/<stamp>/)
@@ -43,20 +63,41 @@ void cgs_rj_unclaim(struct cgs_rjournal *j);
 int cgs_rj_open(struct cgs_rjournal *j, const char *outpath,
 		const struct res_file *head, char *err, size_t errlen);
 
-/* Append the points of @f not yet in the journal. Warns once when the
- * journal cannot be written; the run goes on. Returns how many points are
- * not in the journal. */
+/* Append the points of @f not yet in the journal; move the journal to the
+ * fallback place when the one beside the output cannot take them, or is
+ * gone. Warns once; the run goes on. Returns how many points are in no
+ * journal. */
 unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f);
+
+/* The journal written now: <output>.partial, or the fallback one. */
+const char *cgs_rj_path(const struct cgs_rjournal *j);
+
+/* Say where the @npoints points of a run whose result file @outpath was
+ * not written are (after cgs_rj_flush, which left @left out). */
+void cgs_rj_say_kept(const struct cgs_rjournal *j, const char *outpath,
+		     unsigned npoints, unsigned left);
 
 /* Close the journal (and the directory); remove it unless @keep (the
  * result was not written). */
 void cgs_rj_close(struct cgs_rjournal *j, bool keep);
 
-/* Turn the dead journal @journal into the result @out (chosen when
- * empty; never @avoid), with *@npoints points: `cgscale recover`. 0;
- * -EBUSY (a live run writes it), -EINVAL (not a journal), -ENOENT: bad
- * input, said in @err; other -errno: the write failed. */
-int cgs_rj_recover(const char *journal, const char *avoid, char *out,
-		   size_t outlen, unsigned *npoints, char *err, size_t errlen);
+/* What cgs_rj_recover did. */
+struct cgs_rj_recovered {
+	char out[PATH_MAX];          /* the result written, or the one that
+				      * holds the run already */
+	unsigned npoints;
+	bool already;                /* a result of the same run (its id) held
+				      * every point: nothing written */
+};
+
+/* Turn the dead journal @journal into a result: @want (NULL: chosen:
+ * the output it was for when free and not @avoid, else
+ * <stem>-recovered[-N].json), unless a result of the same run id already
+ * holds its points (then the journal is only removed). Damaged and bad
+ * lines are named on stderr. 0; -EBUSY (a live run writes it), -EINVAL
+ * (not a journal), -ENOENT: bad input, said in @err; other -errno: the
+ * write failed. */
+int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
+		   struct cgs_rj_recovered *rv, char *err, size_t errlen);
 
 #endif
