@@ -68,7 +68,7 @@ static const char man[] =
 	"(else\n"
 	".IR ~/.local/state/cgscale/ ,\n"
 	"else\n"
-	".IR /var/tmp/cgscale\-UID/ ),\n"
+	".IR /var/tmp/cgscale\\-UID/ ),\n"
 	"and said so; its result goes to the output it was for.\n"
 	".SH OPTIONS\n"
 	"@OPTIONS@\n"
