@@ -138,9 +138,11 @@ for k in per_process_ops per_thread_ops process.user_us_per_op; do
 done
 grep -q '^cgscale\.per_process_ops -' dir.txt || fail "ncompare: per_process_ops did not drop: $(grep per_process_ops dir.txt)"
 grep -q '^cgscale\.process\.user_us_per_op +' dir.txt || fail "ncompare: user_us_per_op did not grow"
-# memory.stat deltas are counts over the window (they follow the work
-# done): no direction, on purpose; every other KPI has one
-grep ' undefined$' dir.txt | grep -v -E '^cgscale\.((process|thread)\.)?memory\.stat\.' >undef
+# memory.stat deltas (counts over the window: they follow the work done)
+# and the idle % beside <N>.processes have no direction, on purpose;
+# every other KPI has one
+grep ' undefined$' dir.txt |
+	grep -v -E '^cgscale\.(((process|thread)\.)?memory\.stat\.|[0-9]+\.(processes|threads)_idle )' >undef
 [ ! -s undef ] || fail "KPIs of unknown direction in LKP: $(head -n 5 undef)"
 # every metric compare knows has its direction in LKP, in both namings
 "$CGSCALE" compare --help | awk '/^metrics:$/ { on = 1; next } on && /^$/ { exit }
@@ -160,7 +162,7 @@ RUBY
 
 # cgscale compare on the LKP roots: its rows are the LKP stats' names
 grep -q '^=====' cmp.lkp || fail "compare -f lkp on the LKP roots printed no block: $(head -n 5 cmp.lkp)"
-awk '/^ *[-+]?[0-9]/ { print $NF }' cmp.lkp | sort -u >cmpkeys
+awk '$1 ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ && NF >= 2 { print $NF }' cmp.lkp | sort -u >cmpkeys
 grep -q -x cgscale.per_process_ops cmpkeys || fail "compare -f lkp has no cgscale.per_process_ops row: $(head -n 5 cmpkeys)"
 jq -r 'keys[]' "$A"/0/cgscale.json | sort -u >lkpkeys
 comm -23 cmpkeys lkpkeys >unknown
