@@ -60,8 +60,11 @@ tmps=""
 for f in /tmp/lkp-${USER:-root} /tmp/apt-get_info /tmp/dpkg_error; do
 	[ -e "$f" ] || tmps="$tmps $f"
 done
+ls -d /tmp/lkp-stats.* 2>/dev/null >stats-tmp.before
 mkdir root
 cleanup() {
+	# LKP's run-stats leaves /tmp/lkp-stats.* when a parse fails
+	ls -d /tmp/lkp-stats.* 2>/dev/null | grep -v -x -F -f "$T/stats-tmp.before" | xargs -r rm -f
 	if dpkg-query -W -f='${Status}' cgscale-lkp 2>/dev/null | grep -q 'ok installed'; then
 		unshare -m --propagation private sh -c 'mount --bind "$1" /lkp && dpkg -P cgscale-lkp' \
 			sh "$T/root" >/dev/null 2>&1
