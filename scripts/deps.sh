@@ -8,8 +8,13 @@
 #   scripts/deps.sh test       what `make check` needs on top
 #   scripts/deps.sh browser    what the report's browser test needs (the
 #                              test installs it itself; about 120 MB)
-#   scripts/deps.sh --check-only build|run|test|browser   only report, never install
-#   scripts/deps.sh --list build|run|runtime|test|browser  print the names, one a line
+#   scripts/deps.sh lkp        what lkp-tests' tools need to run cgscale's
+#                              LKP program (docs/lkp-and-ci.md): Ruby and the
+#                              gems its lib/ loads, as Debian packages, and
+#                              its makepkg's tools (bsdtar, fakeroot, ...);
+#                              the LKP tests install it when LKP_SRC is set
+#   scripts/deps.sh --check-only build|run|test|browser|lkp   only report, never install
+#   scripts/deps.sh --list build|run|runtime|test|browser|lkp  print the names, one a line
 #                              (integrations/lkp/programs/cgscale/pkg/ copies
 #                              build and runtime; its test checks they agree)
 #
@@ -22,6 +27,10 @@ BUILD_PKGS="gcc libc6-dev make pkg-config libhwloc-dev libjson-c-dev libpfm4-dev
 TEST_PKGS="libcmocka-dev python3 jq strace qemu-system-x86 busybox-static cpio xz-utils gnuplot-nox libxml2-utils python3-pandas python3-yaml hwloc groff man-db dpkg-dev debhelper lintian zsh bash-completion"
 BROWSER_PKGS="chromium python3"
 RUN_PKGS="gnuplot-nox"
+# lkp-tests: ruby and the gems of lib/job.rb, lib/compare.rb, lib/stats.rb;
+# programs/makepkg/pkg/depends (bsdtar is libarchive-tools); unshare for
+# the recipe test's private /lkp
+LKP_PKGS="ruby ruby-activesupport ruby-git ruby-tty-command libarchive-tools fakeroot binutils bzip2 curl gettext gnupg ncurses-bin openssl util-linux"
 # the shared libraries the built binary links (for an install without -dev)
 RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2 libelf1 zlib1g r-mathlib"
 
@@ -32,7 +41,8 @@ if [ "${1:-}" = "--list" ]; then
 	runtime) list="$RUNTIME_PKGS" ;;
 	test) list="$TEST_PKGS" ;;
 	browser) list="$BROWSER_PKGS" ;;
-	*) echo "usage: $0 --list build|run|runtime|test|browser" >&2; exit 2 ;;
+	lkp) list="$LKP_PKGS" ;;
+	*) echo "usage: $0 --list build|run|runtime|test|browser|lkp" >&2; exit 2 ;;
 	esac
 	printf '%s\n' $list
 	exit 0
@@ -47,7 +57,8 @@ build) want="$BUILD_PKGS" ;;
 run) want="$BUILD_PKGS $RUN_PKGS" ;;
 test) want="$BUILD_PKGS $TEST_PKGS" ;;
 browser) want="$BROWSER_PKGS" ;;
-*) echo "usage: $0 [--check-only] build|run|test|browser, or $0 --list build|run|runtime|test|browser" >&2; exit 2 ;;
+lkp) want="$BUILD_PKGS $LKP_PKGS" ;;
+*) echo "usage: $0 [--check-only] build|run|test|browser|lkp, or $0 --list build|run|runtime|test|browser|lkp" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -66,15 +66,20 @@ jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_
 	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
 
 # export --format lkp-stats (the LKP program's parse): LKP's perf-profile
-# keys, the fault handler's children share as in the result
+# keys named by the event sampled, per mode (the run has both), the fault
+# handler's children share as in the result
 "$CGSCALE_SAN" export --format lkp-stats "$d/pf.json" >"$d/pf.lkp" ||
 	fail "export --format lkp-stats of a profiled run failed"
-want=$(jq '[.points[] | ([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) * 100 / .profile.samples.received] | add / length' "$d/pf.json")
-got=$(sed -n 's/^perf-profile\.children\.cycles-pp\.exc_page_fault: //p' "$d/pf.lkp")
-[ -n "$got" ] || fail "no perf-profile.children.cycles-pp.exc_page_fault in lkp-stats: $(head -20 "$d/pf.lkp")"
-awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= 20 && g - w < 0.01 && w - g < 0.01) }' ||
-	fail "lkp-stats exc_page_fault children $got, the result says $want"
-grep -q '^perf-profile\.self\.cycles-pp\.[A-Za-z_]*: [0-9.]*$' "$d/pf.lkp" || fail "no perf-profile.self key"
+ev=$(jq -r '.points[0].profile.event' "$d/pf.json")
+for mode in process thread; do
+	want=$(jq --arg m $mode '[.points[] | select(.mode == $m) | ([.profile.symbols[] | select(.name == "exc_page_fault") | .children][0] // 0) * 100 / .profile.samples.received] | add / length' "$d/pf.json")
+	got=$(sed -n "s/^$mode\.perf-profile\.children\.$ev\.exc_page_fault: //p" "$d/pf.lkp")
+	[ -n "$got" ] || fail "no $mode.perf-profile.children.$ev.exc_page_fault in lkp-stats: $(head -20 "$d/pf.lkp")"
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= 20 && g - w < 0.01 && w - g < 0.01) }' ||
+		fail "lkp-stats $mode exc_page_fault children $got, the result says $want"
+	grep -q "^$mode\.perf-profile\.self\.$ev\.[A-Za-z_]*: [0-9.]*\$" "$d/pf.lkp" || fail "no $mode.perf-profile.self.$ev key"
+done
+grep -q 'cycles-pp' "$d/pf.lkp" && [ "$ev" != cycles-pp ] && fail "lkp-stats say cycles-pp for $ev samples"
 
 # export --folded: the runs' stacks as folded text, summing to the samples
 "$CGSCALE" export --folded --point page_fault1:process:1 pf.json >"$d/pf.folded" ||
@@ -94,10 +99,11 @@ grep -q '^Profile: share of samples in percentage points' "$d/cmp.txt" || fail "
 grep -q '^ *+0.00 *[0-9.]* *[0-9.]*  - .* INCONCLUSIVE *self\.' "$d/cmp.txt" ||
 	fail "no profile row: $(grep -A5 '^Profile' "$d/cmp.txt")"
 "$CGSCALE" compare --keep-disturbed -f lkp pf.json pf.json >"$d/cmp.lkp" || fail "compare -f lkp exited $?"
-grep -q '^ *[0-9.]* *+0.0 *[0-9.]* *perf-profile.children.cycles-pp.exc_page_fault$' "$d/cmp.lkp" ||
+# the LKP stats' own names: cgscale.<mode>.perf-profile.<kind>.<event>.<sym>
+grep -q "^ *[0-9.]* *+0.0 *[0-9.]* *cgscale\.process\.perf-profile\.children\.$ev\.exc_page_fault\$" "$d/cmp.lkp" ||
 	fail "no LKP perf-profile.children line: $(grep perf-profile "$d/cmp.lkp" | head -n 3)"
-grep -q 'perf-profile.calltrace.cycles-pp.exc_page_fault.asm_exc_page_fault.pf1_loop$' "$d/cmp.lkp" ||
-	fail "no LKP calltrace line"
+grep -q "cgscale\.process\.perf-profile\.calltrace\.$ev\.exc_page_fault\.asm_exc_page_fault\.pf1_loop\$" "$d/cmp.lkp" ||
+	fail "no LKP calltrace line: $(grep calltrace "$d/cmp.lkp" | head -n 3)"
 
 # a result file is input: malformed profile sections are skipped, never a crash
 jq '.points[0].profile.folded = [5, ["a;b"], ["x", "y"], [1, 2], ["ok;stack", 3], {"a": 1}] |

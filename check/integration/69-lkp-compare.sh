@@ -28,14 +28,20 @@ sed '/^cgscale compare:/,$d' lkp.txt >ours.txt
 grep -q '^=========================================================================================$' ours.txt ||
 	fail "no ===== line: $(head -n 3 lkp.txt)"
 grep -q "^side/kernel.release: $" ours.txt || fail "no compare-axes block"
-keys=$(grep -E '^ .*  page_fault3\.[a-z_0-9]+$' ours.txt | wc -l)
-[ "$keys" -ge 3 ] || fail "expected per_task_ops, min_task_ops, scalability rows: $(cat ours.txt)"
-awk '/^ *[-+]?[0-9]/ { print $NF }' ours.txt | grep -v '^page_fault3\.[a-z_0-9.-]*$' &&
+keys=$(grep -E '^ .*  cgscale\.[a-z_0-9.-]+$' ours.txt | wc -l)
+[ "$keys" -ge 3 ] || fail "expected per_process_ops, min_task_ops, scalability rows: $(cat ours.txt)"
+awk '/^ *[-+]?[0-9]/ { print $NF }' ours.txt | grep -v '^cgscale\.[a-z_0-9.-]*$' &&
 	fail "awk \$NF does not give the key on every row"
+# the rows' keys are the LKP stats' names (LKP's parse prefixes cgscale.)
+"$CGSCALE" export -f lkp-stats base.json | sed 's/^/cgscale./; s/: .*//' | sort -u >stats.keys
+awk '/^ *[-+]?[0-9]/ { print $NF }' ours.txt | sort -u >rows.keys
+grep -q -x cgscale.per_process_ops rows.keys || fail "no cgscale.per_process_ops row: $(head -n 5 rows.keys)"
+comm -23 rows.keys stats.keys >unknown
+[ ! -s unknown ] || fail "compare -f lkp rows that are not LKP stats: $(head -n 5 unknown | tr '\n' ' ')"
 
 [ -n "${LKP_SRC:-}" ] || skip "LKP_SRC unset: the layout was checked, but not against lkp-tests' lib/compare.rb (set LKP_SRC=/path/to/lkp-tests)"
 [ -f "$LKP_SRC/lib/compare.rb" ] || fail "LKP_SRC=$LKP_SRC has no lib/compare.rb"
-command -v ruby >/dev/null || skip "ruby missing: apt-get install ruby ruby-activesupport ruby-git ruby-tty-command"
+"$REPO/scripts/deps.sh" lkp >deps.out 2>&1 || skip "scripts/deps.sh lkp could not install LKP's packages: $(tail -n 2 deps.out)"
 
 LKP_SRC="$LKP_SRC" ruby - cmp.json >lkp-ref.txt 2>ruby.err <<'RUBY' || fail "lkp-tests' compare.rb failed: $(tail -n 5 ruby.err)"
 require 'json'
@@ -61,7 +67,9 @@ doc['points'].each do |p|
   Compare.show_group_header Group.new(axes, cas, [])
   Compare.show_perf_header labels.size - 1
   metrics.each do |m|
-    stat = { Compare::STAT_KEY => "#{p['test']}.#{m}",
+    # the LKP stats' names: cgscale.per_process_ops (one mode here)
+    key = m == 'per_task_ops' ? "per_#{p['mode']}_ops" : m
+    stat = { Compare::STAT_KEY => "cgscale.#{key}",
              Compare::VALUES => labels.map { |l| p['sides'][l]['metrics'][m]['values'] } }
     Compare.calc_stat_change stat
     Compare.show_perf_change stat

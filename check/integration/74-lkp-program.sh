@@ -2,16 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # 74-lkp-program.sh - cgscale as an LKP program (integrations/lkp/).
 # Always: the pkg/ lists are scripts/deps.sh's, run and parse are valid
-# shell, and `export --format lkp-stats` is checked against the result
-# file. With LKP_SRC set to an lkp-tests checkout: a scratch copy of it
-# (symlinks) gets our program and jobs, as a lab adds them; our run is
-# started as LKP's bin/run-test does (job parameters in the environment,
-# output teed to $RESULT_ROOT/cgscale), LKP's own bin/run-stats runs our
-# parse and its sbin/dump-stat, and the stats in cgscale.json are checked
-# against the result file; then `lkp split-job` expands every job file we
-# ship into atomic jobs with the right parameters. `lkp run` itself writes
-# under /lkp/result and is not run here (docs/lkp-and-ci.md, "cgscale in
-# LKP", shows how far it goes). Without LKP_SRC the LKP part skips loudly.
+# shell, `export --format lkp-stats` is checked against the result file
+# (per mode, the --lkp-baseline point kept out), and run checks and quotes
+# every parameter: a bad nr_task, runtime, cgroup_set ... stops it (exit
+# 99, LKP's die) naming the parameter, nothing is glob-expanded, and the
+# reproduce.sh it writes, run by a shell, runs nothing planted in a value
+# (with LKP_SRC unset, against two stub functions that write as LKP's
+# lib/debug.sh and lib/reproduce-log.sh do). With LKP_SRC set to an
+# lkp-tests checkout (scripts/deps.sh lkp installs what it needs): a
+# scratch copy of it (symlinks) gets our program and jobs, as a lab adds
+# them; every job file we ship is loaded with LKP's own loader (lib/job.rb)
+# and each value must read back as written (YAML 1.1 takes a bare 0,3 for
+# 3); our run is started as LKP's bin/run-test does (job parameters in the
+# environment, output teed to $RESULT_ROOT/cgscale), LKP's own
+# bin/run-stats runs our parse and its sbin/dump-stat, and the stats in
+# cgscale.json are checked against the result file; then `lkp split-job`
+# expands every job file into atomic jobs with the right parameters.
+# 72-lkp-recipe.sh runs docs/lkp-and-ci.md's whole recipe (lkp install,
+# lkp run, ncompare). Without LKP_SRC the LKP part skips loudly.
 # Exit 0 pass, 1 fail, 77 skip.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "jq missing"
@@ -44,8 +52,25 @@ done
 want=$(jq '[.points[] | select(.mode == "process" and .tasks == 2) | .summary.total_ops_per_sec] | add / length | round' r.json)
 [ "$(stat 2.processes stats.txt)" = "$want" ] || fail "2.processes $(stat 2.processes stats.txt), want $want"
 [ -n "$(stat scalability stats.txt)" ] || fail "no scalability with 1 and 2 tasks"
-[ -n "$(stat memory.stat.pgfault stats.txt)$(stat memory.stat.total_pgfault stats.txt)" ] ||
-	fail "no memory.stat deltas: $(cat stats.txt)"
+[ -n "$(stat process.memory.stat.pgfault stats.txt)$(stat process.memory.stat.total_pgfault stats.txt)" ] ||
+	fail "no memory.stat deltas of process mode: $(cat stats.txt)"
+# both modes: the mode-independent stats per mode, never one mean of both
+grep -E '^(min_task_ops|memory\.stat\.|sys_us_per_op):' stats.txt &&
+	fail "stats of both modes averaged into one key"
+for m in process thread; do
+	want=$(jq --arg m $m '[.points[] | select(.mode == $m and .status == "ok" and .tasks == 2)
+		| .summary.min_task_ops_per_sec] | add / length' r.json)
+	awk -v k=$m.min_task_ops -v w="$want" -F': ' '$1 == k { d = $2 - w; exit !(d < 0.01 && d > -0.01) }
+		END { if (NR == 0) exit 1 }' stats.txt || fail "$m.min_task_ops $(stat $m.min_task_ops stats.txt), want $want"
+done
+# --lkp-baseline 1: the 1-task points give 1.processes and scalability only
+"$CGSCALE" export -f lkp-stats --lkp-baseline 1 r.json >base.txt || fail "export --lkp-baseline 1 exit $?"
+want=$(jq '[.points[] | select(.mode == "process" and .status == "ok" and .tasks == 2)
+	| .summary.per_task_ops_per_sec] | add / length | floor' r.json)
+[ "$(stat per_process_ops base.txt)" = "$want" ] || fail "--lkp-baseline 1: per_process_ops $(stat per_process_ops base.txt), the 2-task points' $want"
+[ "$(stat scalability base.txt)" = "$(stat scalability stats.txt)" ] && [ -n "$(stat 1.processes base.txt)" ] ||
+	fail "--lkp-baseline 1 lost the scalability or 1.processes: $(head -n 8 base.txt)"
+"$CGSCALE" export -f tsv --lkp-baseline 1 r.json >/dev/null 2>&1 && fail "--lkp-baseline without lkp-stats was accepted"
 grep -v -E '^[A-Za-z0-9_.-]+: -?[0-9.e+-]+$' stats.txt && fail "a line is not key: number"
 dup=$(cut -d: -f1 stats.txt | sort | uniq -d)
 [ -z "$dup" ] || fail "keys printed twice (LKP would take them for two records): $dup"
@@ -53,14 +78,122 @@ dup=$(cut -d: -f1 stats.txt | sort | uniq -d)
 "$CGSCALE" export -f lkp-stats two.json >out 2>err && fail "two tests in one LKP job were accepted"
 [ -s out ] && fail "refused lkp-stats still wrote stats"
 
-[ -n "${LKP_SRC:-}" ] || skip "LKP_SRC unset: the LKP program was checked, but not run through lkp-tests (set LKP_SRC=/path/to/lkp-tests; needs ruby, ruby-activesupport, ruby-git, ruby-tty-command)"
+# compare, show and export read LKP result roots: a run's cgscale.results/
+# (LKP's own *.json beside it are stats, not results), and in the
+# directory of a job's runs (0/ 1/ beside avg.json) the runs
+for s in a b; do
+	for n in 0 1; do
+		mkdir -p lroot-$s/$n/cgscale.results
+		cp r.json lroot-$s/$n/cgscale.results/result.json
+		echo '{"cgscale.per_process_ops": [1]}' >lroot-$s/$n/cgscale.json
+		cp lroot-$s/$n/cgscale.json lroot-$s/$n/stats.json
+	done
+	echo '{"cgscale.per_process_ops": [1]}' >lroot-$s/avg.json
+done
+"$CGSCALE" compare --keep-disturbed lroot-a lroot-b >lc.txt 2>&1
+[ $? -le 1 ] && grep -q '^cgscale compare: A = lroot-a (2 files)' lc.txt ||
+	fail "compare of two LKP job directories: $(head -n 3 lc.txt)"
+"$CGSCALE" compare --keep-disturbed lroot-a/0 lroot-b/1 >lc.txt 2>&1
+[ $? -le 1 ] && grep -q 'A = lroot-a/0 (1 file)' lc.txt || fail "compare of two LKP result roots: $(head -n 3 lc.txt)"
+"$CGSCALE" export -f lkp-stats lroot-a/1 | cmp -s - stats.txt || fail "export of an LKP result root differs from the file's"
+
+# run checks and quotes every parameter (with LKP's lib, or stubs that
+# write as its die and log_echo do)
+if [ -n "${LKP_SRC:-}" ]; then
+	LS=$(cd "$LKP_SRC" && pwd)
+else
+	LS=$T/stub
+	mkdir -p stub/lib
+	printf 'die() { echo "$@" >&2; exit 99; }\n' >stub/lib/debug.sh
+	printf 'log_echo() { echo "$(date +%%T)" "$@"; echo "$@" >>"$TMP_RESULT_ROOT/reproduce.sh"; }\n' >stub/lib/reproduce-log.sh
+fi
+# prog VAR=VALUE...: run as bin/run-test does, in a fresh result root pr/
+prog() {
+	rm -rf pr && mkdir pr && touch pr/a pr/b 'pr/1:memory.high=x'
+	(
+		export LKP_SRC=$LS RESULT_ROOT=$T/pr TMP_RESULT_ROOT=$T/pr CGSCALE \
+			test=page_fault3 mode=process nr_task=1 runtime=1 warmup=0.2
+		export "$@"
+		cd pr && bash "$P/run"
+	) >prog.out 2>&1
+}
+# refused: exit 99, one line naming the parameter, nothing run
+refused() {
+	prog "$1=$2"
+	rc=$?
+	[ $rc = 99 ] || fail "$1='$2': exit $rc, want 99 (refused): $(head -n 3 prog.out)"
+	head -n 1 prog.out | grep -q -F "cgscale: $1='$2'" ||
+		fail "$1='$2': the message does not name it: $(head -n 1 prog.out)"
+	[ ! -e pr/cgscale.results/result.json ] || fail "$1='$2' was refused after running"
+	[ ! -e pr/reproduce.sh ] || (cd pr && sh ./reproduce.sh >/dev/null 2>&1)
+	[ ! -e "$T/pwn" ] || fail "$1='$2': a planted command ran"
+}
+refused nr_task "1;touch $T/pwn #"
+refused nr_task '1 2'
+for v in abc 300ms -5 0 '2x; rm -rf /'; do
+	refused runtime "$v"
+done
+refused warmup 1x
+refused runs -1
+refused cgroup_depth '2;touch pwn'
+refused mode '$(touch pwn)'
+refused profile yes
+refused cgroup_parent 'relative/path'
+# cgroup_set='*' is not expanded to pr/'s files: refused as the word it is
+prog 'cgroup_set=*'
+[ $? = 99 ] && grep -q -F "'*' is not LEVEL:KNOB=VALUE" prog.out || fail "cgroup_set='*': $(head -n 2 prog.out)"
+# words that pass the checks reach cgscale, and reproduce.sh, as they are:
+# a shell reading reproduce.sh gets the same words and runs nothing else
+val="/no such;touch $T/pwn #"
+prog "cgroup_parent=$val" 'cgroup_set=1:memory.high=*' "cgscale_opts=--fail-fast *"
+[ -s pr/reproduce.sh ] || fail "run wrote no reproduce.sh: $(head -n 3 prog.out)"
+for w in "$val" '1:memory.high=*' '*'; do
+	bash -c 'eval "set -- $(tail -n 1 "$1")"; shift; for a; do [ "$a" = "$2" ] && exit 0; done; exit 1' \
+		_ pr/reproduce.sh "$w" || fail "reproduce.sh lost the word '$w': $(tail -n 1 pr/reproduce.sh)"
+done
+(cd pr && sh ./reproduce.sh >/dev/null 2>&1)
+[ ! -e "$T/pwn" ] || fail "reproduce.sh ran a command planted in cgroup_parent"
+grep -q 'memory.high=x' pr/reproduce.sh && fail "cgroup_set was glob-expanded: $(tail -n 1 pr/reproduce.sh)"
+echo "ok: run refuses bad parameters (exit 99, named) and quotes the rest in reproduce.sh"
+
+[ -n "${LKP_SRC:-}" ] || skip "LKP_SRC unset: the LKP program was checked, but not run through lkp-tests (set LKP_SRC=/path/to/lkp-tests; scripts/deps.sh lkp installs what it needs)"
 [ -x "$LKP_SRC/bin/run-stats" ] || fail "LKP_SRC=$LKP_SRC has no bin/run-stats"
-command -v ruby >/dev/null || skip "ruby missing: apt-get install ruby ruby-activesupport ruby-git ruby-tty-command"
+"$REPO/scripts/deps.sh" lkp >deps.out 2>&1 || skip "scripts/deps.sh lkp could not install LKP's packages: $(tail -n 2 deps.out)"
 
 # a lab's checkout: lkp-tests plus our program and jobs
 cp -rs "$(cd "$LKP_SRC" && pwd)" lkp || fail "cannot copy LKP_SRC"
 cp -r "$P" lkp/programs/ && cp "$I"/jobs/*.yaml lkp/jobs/ || fail "cannot add the program"
 L=$T/lkp
+
+# every job file we ship, through LKP's own loader: each value as written
+LKP_SRC=$L ruby - "$I"/jobs/*.yaml >yaml.txt 2>ruby.err <<'RUBY' || fail "LKP's lib/job.rb: $(grep -v warning ruby.err | tail -n 5)"
+require "#{ENV['LKP_SRC']}/lib/job"
+def scalars(node, path, out)
+  case node
+  when Psych::Nodes::Mapping
+    node.children.each_slice(2) { |k, v| scalars(v, path + [k.value], out) unless k.value == '<<' }
+  when Psych::Nodes::Sequence
+    node.children.each_with_index { |v, i| scalars(v, path + [i], out) }
+  when Psych::Nodes::Scalar
+    out << [path, node.value]
+  end
+  out
+end
+n = 0
+ARGV.each do |f|
+  job = Job.new
+  job.load(f, expand_template: true)
+  h = job.to_hash
+  scalars(Psych.parse_file(f).root, [], []).each do |path, raw|
+    got = path.reduce(h) { |o, k| o.nil? ? nil : o[k] }
+    n += 1
+    puts "#{File.basename(f)}: #{path.join('.')}: written #{raw.inspect}, LKP reads #{got.inspect}" if got.to_s != raw
+  end
+end
+warn "values: #{n}"
+RUBY
+[ ! -s yaml.txt ] || fail "LKP's YAML loader changes job values: $(head -n 5 yaml.txt)"
+grep -q 'values: [1-9][0-9]' ruby.err || fail "the loader check read too few values: $(grep values ruby.err)"
 
 # run as bin/run-test runs it: parameters in the environment, the output
 # teed to $TMP_RESULT_ROOT/cgscale; then LKP's run-stats: parse, dump-stat
@@ -83,7 +216,8 @@ for m in process thread; do
 	[ "$got" = "$want" ] || fail "LKP's cgscale.$key is $got, the file's $want"
 done
 jq -e 'has("cgscale.scalability") and has("cgscale.2.processes") and has("cgscale.2.threads")
-	and (keys | map(select(startswith("cgscale.memory.stat."))) | length > 0)' rr/cgscale.json >/dev/null ||
+	and (keys | map(select(startswith("cgscale.process.memory.stat."))) | length > 0)
+	and (keys | map(select(startswith("cgscale.thread.memory.stat."))) | length > 0)' rr/cgscale.json >/dev/null ||
 	fail "LKP's cgscale.json lacks stats: $(jq -c keys rr/cgscale.json)"
 [ -e rr/cgscale-result.json ] && fail "the result file sits where LKP takes it for stats"
 
@@ -99,6 +233,8 @@ n() { ls split | grep -c "^$1"; }
 [ "$(n cgscale-sendfile-protect-)" = 2 ] || fail "sendfile job: $(n cgscale-sendfile-protect-) jobs, want 2"
 [ "$(n cgscale-remap-)" = 1 ] || fail "remap job: $(n cgscale-remap-) jobs, want 1"
 grep -q 'memory.low: 50%' split/cgscale-cgroup2-*page_fault2*.yaml || fail "cgroup2.yaml not merged"
-grep -q 'cgroup_set: 1:memory.min=1G 1:memory.low=1G' split/cgscale-sendfile-protect-*.yaml ||
+grep -q -E "cgroup_set: [\"']?1:memory.min=1G 1:memory.low=1G" split/cgscale-sendfile-protect-*.yaml ||
 	fail "sendfile job lost its knobs"
+grep -q -E "cgroup_depth: [\"']0,3" split/cgscale-sendfile-protect-*.yaml ||
+	fail "sendfile job lost its root-cgroup baseline: $(grep cgroup_depth split/cgscale-sendfile-protect-*.yaml)"
 echo "PASS: LKP ran our run and parse: cgscale.per_process_ops $(jq '.["cgscale.per_process_ops"][0]' rr/cgscale.json) = the file's; split-job expanded $(ls split | wc -l) jobs"

@@ -54,6 +54,7 @@ static struct json_object *profile(int c)
 
 	json_object_object_add(s, "received", json_object_new_int(1000));
 	json_object_object_add(p, "samples", s);
+	json_object_object_add(p, "event", json_object_new_string("cpu-clock"));
 	json_object_array_add(syms, sym("main", 0, 1000));
 	json_object_array_add(syms, sym("fault", 998 - c, 1000));
 	json_object_array_add(syms, sym("charge", c, c));
@@ -134,7 +135,7 @@ static void test_known_change(void **state)
 	assert_null(row(&p, CMP_PROF_SELF, "tiny"));          /* 0.2% < floor */
 	/* the largest change comes first */
 	assert_true(fabs(p.rows[0].d.pct) >= fabs(p.rows[p.n - 1].d.pct));
-	/* LKP's names */
+	/* the LKP stats' names, with the event sampled */
 	{
 		char *buf = NULL;
 		size_t len = 0;
@@ -142,8 +143,9 @@ static void test_known_change(void **state)
 
 		cmp_profile_print(&r, &p, CMP_FMT_LKP, m);
 		fclose(m);
-		assert_non_null(strstr(buf, "perf-profile.self.cycles-pp.charge\n"));
-		assert_non_null(strstr(buf, "perf-profile.calltrace.cycles-pp.charge.fault.main\n"));
+		assert_non_null(strstr(buf, " cgscale.perf-profile.self.cpu-clock.charge\n"));
+		assert_non_null(strstr(buf, " cgscale.perf-profile.calltrace.cpu-clock.charge.fault.main\n"));
+		assert_null(strstr(buf, "cycles-pp"));
 		assert_non_null(strstr(buf, "+5.0"));
 		free(buf);
 	}

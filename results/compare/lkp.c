@@ -4,8 +4,9 @@
  * ncompare (lib/compare.rb: show_group_header, show_perf_header,
  * show_perf_change), one group per point. The ===== block names the
  * point's parameters as common axes and the compared sides (side name and
- * the --axis value) as compare axes; rows are "<test>.<metric>" keys
- * without spaces. The values are LKP's: the arithmetic mean, %stddev from
+ * the --axis value) as compare axes; rows are the LKP stats' own keys,
+ * "cgscale.per_process_ops" (results/compare/lkp_names.c), so that a row
+ * and LKP's stats of the same runs have one name. The values are LKP's: the arithmetic mean, %stddev from
  * the population stddev shown above 2%, %change of the means. cgscale's
  * own verdicts, environment diff and notes follow the tables.
  * check/integration/69-lkp-compare.sh checks it against lib/compare.rb.
@@ -17,6 +18,7 @@
 #include "lib/esc.h"
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
+#include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
 
 #define LKP_ABS_WIDTH 10
@@ -140,7 +142,7 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 		    FILE *out)
 {
 	double avg0, sd0;
-	char t[256];
+	char key[300];
 
 	lkp_stat(&g->cell[0], m, &avg0, &sd0);
 	lkp_value(out, avg0, sd0);
@@ -155,7 +157,8 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 			fprintf(out, "%+*.2g%% ", LKP_REL_WIDTH, p);
 		lkp_value(out, avg, sd);
 	}
-	fprintf(out, "  %s.%s\n", cgs_esc(g->test, t, sizeof(t)), r->ms.m[m].name);
+	cmp_lkp_key(r->ms.m[m].name, g->mode, cmp_lkp_both_modes(r, g), key, sizeof(key));
+	fprintf(out, "  " CMP_LKP_PROGRAM ".%s\n", key);
 }
 
 void cmp_print_lkp(const struct cmp_result *r, FILE *out)

@@ -12,16 +12,36 @@
 
 #include "lib/esc.h"
 #include "lib/json.h"
+#include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
 
-/* LKP's "perf-profile.self.cycles-pp.SYM" (LKP says cycles-pp whatever
- * the event; its tools read these names). */
-static void lkp_key(const struct cmp_prof_row *w, char *buf, size_t len)
+/* The sampling event of the baseline's first profiled run. */
+static const char *profile_event(const struct cmp_result *r)
 {
-	char sym[1024];
+	const struct cmp_side *sd = &r->sides[0];
 
-	snprintf(buf, len, "perf-profile.%s.cycles-pp.%s",
-		 cmp_prof_kind_names[w->kind], cgs_esc(w->sym, sym, sizeof(sym)));
+	for (unsigned f = 0; f < sd->nfiles; f++)
+		for (unsigned i = 0; i < sd->files[f].res.npoints; i++)
+			if (cmp_point_profile(&sd->files[f].res.points[i]))
+				return cmp_lkp_profile_event(
+					cmp_point_profile(&sd->files[f].res.points[i]));
+	return cmp_lkp_profile_event(NULL);
+}
+
+/* The LKP stats' key: "cgscale.perf-profile.self.EVENT.SYM", per mode
+ * where the test ran in both (results/compare/lkp_names.c). */
+static void lkp_key(const struct cmp_result *r, const struct cmp_prof_row *w,
+		    char *buf, size_t len)
+{
+	const struct cmp_group *g = &r->groups[w->group];
+	char pk[4100], sym[1024];
+
+	cmp_lkp_profile_key(cmp_prof_kind_names[w->kind], profile_event(r),
+			    cgs_esc(w->sym, sym, sizeof(sym)),
+			    pk, sizeof(pk));
+	snprintf(buf, len, CMP_LKP_PROGRAM ".");
+	cmp_lkp_key(pk, g->mode, cmp_lkp_both_modes(r, g), buf + strlen(buf),
+		    len - strlen(buf));
 }
 
 /* As results/compare/lkp.c prints a value: %.2f, "± N%" (population stddev,
@@ -51,14 +71,14 @@ static const struct cmp_prof_row *same_key(const struct cmp_profile *p,
 void cmp_profile_lkp_group(const struct cmp_result *r, const struct cmp_profile *p,
 			   unsigned group, FILE *out)
 {
-	char name[4200];
+	char name[4300];
 
 	for (size_t i = 0; p && i < p->n; i++) {
 		const struct cmp_prof_row *w = &p->rows[i];
 
 		if (w->group != group || w->side != 1)
 			continue;
-		lkp_key(w, name, sizeof(name));
+		lkp_key(r, w, name, sizeof(name));
 		lkp_value(out, w->mean_a, w->cov_a, w->na);
 		for (unsigned s = 1; s < r->nsides; s++) {
 			const struct cmp_prof_row *x = s == 1 ? w : same_key(p, w, s);

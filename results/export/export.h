@@ -25,10 +25,12 @@ int exp_write_table(FILE *out, enum exp_format fmt, struct cmp_side *sides,
 /*
  * LKP stats of the sides' files: `key: value` lines as an LKP program's
  * parse prints them (will-it-scale, netperf and stress-ng names where the
- * work is the same). 0, -EIO, or -EINVAL with @err when the files hold
- * more than one test (LKP runs one test per job).
+ * work is the same). Points at @baseline tasks (0: none) give only their
+ * <N>.processes/<N>.threads and the scalability. 0, -EIO, or -EINVAL
+ * with @err when the files hold more than one test (LKP runs one test
+ * per job).
  */
 int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
-			char *err, size_t errlen);
+			unsigned baseline, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,11 @@
  * stress-ng's remap.ops_per_sec for remap (lkp_aliases[]). Our own: every other compare
  * metric (perf, stat reader latencies), the cgroup memory.stat deltas, and
  * with run --profile the kernel profile as LKP's perf-profile.self and
- * .children keys (shares of at least EXP_LKP_PROFILE_FLOOR %).
+ * .children keys named by the sampled event (shares of at least
+ * EXP_LKP_PROFILE_FLOOR %). A file with both modes gives those per mode
+ * (results/compare/lkp_names.c names them). With a baseline task count
+ * (the LKP program's added 1-task point) that point gives only its
+ * <N>.processes/<N>.threads and the scalability.
  * results/SCHEMA.md lists them; integrations/lkp/ uses them.
  */
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <json-c/json.h>
 
 #include "results/compare/compare.h"
+#include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
 #include "results/export/export.h"
 #include "results/model/disturb.h"
@@ -71,16 +76,20 @@ struct lkp_cell {
 
 struct lkp_state {
 	const char *test;
+	unsigned baseline;                  /* task count of the baseline, 0: none */
 	struct lkp_cell *cell;
 	unsigned ncell, failed, disturbed;
 	struct acc per_task[2];             /* process, thread */
 	struct cmp_mset ms;                 /* the metrics of all the files */
-	struct acc metric[CMP_MAX_METRICS];
-	struct acc alias[ARRAY_SIZE(lkp_aliases)];
-	struct json_object *memstat;        /* field -> [sum, n] */
-	struct json_object *prof;           /* perf-profile key -> [sum %, n] */
-	unsigned nprof;                     /* points with a profile */
+	/* the rest per mode: [0] process, [1] thread */
+	struct acc metric[2][CMP_MAX_METRICS];
+	struct acc alias[2][ARRAY_SIZE(lkp_aliases)];
+	struct json_object *memstat[2];     /* field -> [sum, n] */
+	struct json_object *prof[2];        /* perf-profile key -> [sum %, n] */
+	unsigned nprof[2];                  /* points with a profile */
 };
+
+static const char *const mode_names[2] = { "process", "thread" };
 
 static struct lkp_cell *cell_of(struct lkp_state *st, const struct res_point *p)
 {
@@ -119,7 +128,7 @@ static int jacc_add(struct json_object *acc, const char *k, double v)
 }
 
 /* Add the point's memory.stat deltas (extra.cgroup.memory_stat.delta). */
-static int add_memstat(struct lkp_state *st, const struct res_point *p)
+static int add_memstat(struct lkp_state *st, const struct res_point *p, int mode)
 {
 	struct json_object *cg, *ms, *d;
 
@@ -132,7 +141,7 @@ static int add_memstat(struct lkp_state *st, const struct res_point *p)
 		if (!json_object_is_type(v, json_type_int) &&
 		    !json_object_is_type(v, json_type_double))
 			continue;
-		if (jacc_add(st->memstat, k, json_object_get_double(v)))
+		if (jacc_add(st->memstat[mode], k, json_object_get_double(v)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -140,13 +149,15 @@ static int add_memstat(struct lkp_state *st, const struct res_point *p)
 
 /*
  * Add the point's profile: per symbol, its self and children share of
- * the samples received, in %, under LKP's perf-profile names. A symbol
- * a point does not list counts 0 there: the means divide by the points
- * profiled.
+ * the samples received, in %, under LKP's perf-profile names with the
+ * event sampled. A symbol a point does not list counts 0 there: the
+ * means divide by the points profiled.
  */
-static int add_profile(struct lkp_state *st, const struct res_point *p)
+static int add_profile(struct lkp_state *st, const struct res_point *p, int mode)
 {
+	static const char *const kinds[] = { "self", "children" };
 	struct json_object *prof = cmp_point_profile(p), *syms, *smp, *rv;
+	const char *event = cmp_lkp_profile_event(prof);
 	char key[600];
 	double recv;
 
@@ -157,23 +168,20 @@ static int add_profile(struct lkp_state *st, const struct res_point *p)
 	syms = cmp_profile_array(prof, "symbols");
 	if (!(recv > 0) || !syms)
 		return 0;
-	st->nprof++;
+	st->nprof[mode]++;
 	for (size_t i = 0; i < json_object_array_length(syms); i++) {
 		struct json_object *e = json_object_array_get_idx(syms, i), *n, *v;
 
 		if (!json_object_object_get_ex(e, "name", &n) ||
 		    !json_object_is_type(n, json_type_string))
 			continue;
-		if (json_object_object_get_ex(e, "self", &v)) {
-			snprintf(key, sizeof(key), "perf-profile.self.cycles-pp.%s",
-				 json_object_get_string(n));
-			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
-				return -ENOMEM;
-		}
-		if (json_object_object_get_ex(e, "children", &v)) {
-			snprintf(key, sizeof(key), "perf-profile.children.cycles-pp.%s",
-				 json_object_get_string(n));
-			if (jacc_add(st->prof, key, 100 * json_object_get_double(v) / recv))
+		for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+			if (!json_object_object_get_ex(e, kinds[k], &v))
+				continue;
+			cmp_lkp_profile_key(kinds[k], event, json_object_get_string(n),
+					    key, sizeof(key));
+			if (jacc_add(st->prof[mode], key,
+				     100 * json_object_get_double(v) / recv))
 				return -ENOMEM;
 		}
 	}
@@ -181,7 +189,7 @@ static int add_profile(struct lkp_state *st, const struct res_point *p)
 }
 
 /* @p's aux counters that LKP has a name for. */
-static void add_aliases(struct lkp_state *st, const struct res_point *p)
+static void add_aliases(struct lkp_state *st, const struct res_point *p, int mode)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
 		const struct lkp_alias *al = &lkp_aliases[a];
@@ -190,7 +198,7 @@ static void add_aliases(struct lkp_state *st, const struct res_point *p)
 			continue;
 		for (unsigned k = 0; k < p->naux && k < CGS_MAX_AUX; k++)
 			if (!strcmp(p->aux_name[k], al->aux))
-				acc_add(&st->alias[a], p->sum.aux_task_rate[k] *
+				acc_add(&st->alias[mode][a], p->sum.aux_task_rate[k] *
 					(al->all_tasks ? p->tasks : 1));
 	}
 }
@@ -219,11 +227,13 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 	acc_add(&c->total, p->sum.total_ops_per_sec);
 	acc_add(&c->idle, p->sum.idle_pct);
 	acc_add(&c->scal, p->tasks > 1 ? p->sum.scalability : NAN);
+	if (p->tasks == st->baseline)
+		return 0;
 	acc_add(&st->per_task[thread], p->sum.per_task_ops_per_sec);
 	for (size_t m = 0; m < st->ms.n; m++)
-		acc_add(&st->metric[m], cmp_metric_value(&st->ms.m[m], p));
-	add_aliases(st, p);
-	return add_memstat(st, p) ?: add_profile(st, p);
+		acc_add(&st->metric[thread][m], cmp_metric_value(&st->ms.m[m], p));
+	add_aliases(st, p, thread);
+	return add_memstat(st, p, thread) ?: add_profile(st, p, thread);
 }
 
 /* will-it-scale's scalability: at the largest task count, process mode
@@ -255,7 +265,8 @@ static void print_wis(FILE *out, const struct lkp_state *st)
 		fprintf(out, "%u.%s: %.0f\n", c->tasks, col, acc_mean(&c->total));
 		if (c->idle.n)
 			fprintf(out, "%u.%s_idle: %.2f\n", c->tasks, col, acc_mean(&c->idle));
-		workload += acc_mean(&c->total);
+		if (c->tasks != st->baseline)
+			workload += acc_mean(&c->total);
 	}
 	if (isfinite(s))
 		fprintf(out, "scalability: %f\n", s);
@@ -268,61 +279,87 @@ static void print_wis(FILE *out, const struct lkp_state *st)
 		fprintf(out, "workload: %.0f\n", trunc(workload));
 }
 
+/* "KEY: " of figure @name of mode @m, named as lkp_names.c says. */
+static void key(FILE *out, const struct lkp_state *st, const char *name, int m)
+{
+	char buf[700];
+
+	cmp_lkp_key(name, mode_names[m], st->per_task[0].n && st->per_task[1].n,
+		    buf, sizeof(buf));
+	fprintf(out, "%s: ", buf);
+}
+
 /* The workloads' own figures under the names LKP gives them. */
-static void print_aliases(FILE *out, const struct lkp_state *st)
+static void print_aliases(FILE *out, const struct lkp_state *st, int m)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(lkp_aliases); a++) {
-		double v = acc_mean(&st->alias[a]);
+		double v = acc_mean(&st->alias[m][a]);
 
-		if (isfinite(v))
-			fprintf(out, "%s: %.2f\n", lkp_aliases[a].key, v);
+		if (!isfinite(v))
+			continue;
+		key(out, st, lkp_aliases[a].key, m);
+		fprintf(out, "%.2f\n", v);
 	}
 }
 
-static void print_ours(FILE *out, const struct lkp_state *st)
+static void print_ours(FILE *out, const struct lkp_state *st, int m)
 {
-	for (size_t m = 0; m < st->ms.n; m++) {
-		double v = acc_mean(&st->metric[m]);
+	char name[600];
+
+	for (size_t i = 0; i < st->ms.n; i++) {
+		double v = acc_mean(&st->metric[m][i]);
 
 		/* per_task_ops is per_process_ops/per_thread_ops already, and
 		 * scalability is will-it-scale's (print_wis): a key once */
-		if (isfinite(v) && strcmp(st->ms.m[m].name, "per_task_ops") &&
-		    strcmp(st->ms.m[m].name, "scalability"))
-			fprintf(out, "%s: %.10g\n", st->ms.m[m].name, v);
+		if (!isfinite(v) || !strcmp(st->ms.m[i].name, "per_task_ops") ||
+		    !strcmp(st->ms.m[i].name, "scalability"))
+			continue;
+		key(out, st, st->ms.m[i].name, m);
+		fprintf(out, "%.10g\n", v);
 	}
-	json_object_object_foreach(st->memstat, k, a) {
+	json_object_object_foreach(st->memstat[m], k, a) {
 		double sum = json_object_get_double(json_object_array_get_idx(a, 0));
 		int n = json_object_get_int(json_object_array_get_idx(a, 1));
 
-		fprintf(out, "memory.stat.%s: %.10g\n", k, n ? sum / n : 0);
+		snprintf(name, sizeof(name), "memory.stat.%s", k);
+		key(out, st, name, m);
+		fprintf(out, "%.10g\n", n ? sum / n : 0);
 	}
-	json_object_object_foreach(st->prof, pk, pa) {
+	json_object_object_foreach(st->prof[m], pk, pa) {
 		double mean = json_object_get_double(json_object_array_get_idx(pa, 0)) /
-			      st->nprof;
+			      st->nprof[m];
 
 		/* LKP's perf-profile tables stop at small shares too */
-		if (mean >= EXP_LKP_PROFILE_FLOOR)
-			fprintf(out, "%s: %.2f\n", pk, mean);
+		if (mean < EXP_LKP_PROFILE_FLOOR)
+			continue;
+		key(out, st, pk, m);
+		fprintf(out, "%.2f\n", mean);
 	}
-	if (st->failed)
-		fprintf(out, "failed_points: %u\n", st->failed);
-	if (st->disturbed)   /* in the means above; compare leaves them out */
-		fprintf(out, "disturbed_runs: %u\n", st->disturbed);
+}
+
+static void state_free(struct lkp_state *st)
+{
+	free(st->cell);
+	for (int m = 0; m < 2; m++) {
+		json_object_put(st->memstat[m]);
+		json_object_put(st->prof[m]);
+	}
 }
 
 int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
-			char *err, size_t errlen)
+			unsigned baseline, char *err, size_t errlen)
 {
-	struct lkp_state st = { 0 };
+	struct lkp_state st = { .baseline = baseline };
 	int rc = 0;
 
-	st.memstat = json_object_new_object();
-	st.prof = json_object_new_object();
-	if (!st.memstat || !st.prof) {
-		json_object_put(st.memstat);
-		json_object_put(st.prof);
-		return -ENOMEM;
+	for (int m = 0; m < 2; m++) {
+		st.memstat[m] = json_object_new_object();
+		st.prof[m] = json_object_new_object();
+		if (!st.memstat[m] || !st.prof[m])
+			rc = -ENOMEM;
 	}
+	if (rc)
+		goto out;
 	cmp_mset_init(&st.ms);
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
@@ -349,12 +386,16 @@ int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
 		goto out;
 	}
 	print_wis(out, &st);
-	print_aliases(out, &st);
-	print_ours(out, &st);
+	for (int m = 0; m < 2; m++) {
+		print_aliases(out, &st, m);
+		print_ours(out, &st, m);
+	}
+	if (st.failed)
+		fprintf(out, "failed_points: %u\n", st.failed);
+	if (st.disturbed)   /* in the means above; compare leaves them out */
+		fprintf(out, "disturbed_runs: %u\n", st.disturbed);
 	rc = ferror(out) ? -EIO : 0;
 out:
-	free(st.cell);
-	json_object_put(st.memstat);
-	json_object_put(st.prof);
+	state_free(&st);
 	return rc;
 }

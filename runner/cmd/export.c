@@ -18,11 +18,13 @@
 #include "results/compare/compare.h"
 #include "results/export/export.h"
 #include "results/export/folded.h"
+#include "runner/core/tasklist.h"
 #include "runner/cmd/cmd.h"
 
 struct exp_opts {
 	bool tsv, folded;
 	int format;
+	int64_t lkp_baseline;
 	char *point, *out_dir;
 };
 
@@ -39,6 +41,9 @@ static const struct cgs_opt export_opts[] = {
 		.help = "--folded: the point, when the files hold several"),
 	OPT_STRING("out-dir", 0, struct exp_opts, out_dir, .metavar = "DIR",
 		.help = "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
+	OPT_INT("lkp-baseline", 0, struct exp_opts, lkp_baseline, .def = "0", .min = 0,
+		.max = CGS_MAX_TASKS, .metavar = "N",
+		.help = "lkp-stats: the N-task points are the scalability baseline that LKP's program adds: they give only N.processes/N.threads and scalability (0: none)"),
 };
 
 static const char help_head[] =
@@ -104,6 +109,8 @@ static void check_opts(const struct exp_opts *o, int nargs, char *err, size_t er
 		snprintf(err, errlen, "--tsv and --folded disagree: give one");
 	else if (!o->folded && (o->point || o->out_dir))
 		snprintf(err, errlen, "--point and --out-dir go with --folded");
+	else if (o->lkp_baseline && (o->folded || o->format != EXP_LKP_STATS))
+		snprintf(err, errlen, "--lkp-baseline goes with --format lkp-stats");
 }
 
 /* The table or LKP stats of @args on stdout; every input is read before
@@ -122,7 +129,8 @@ static int write_table(const struct exp_opts *o, int nargs, char **args,
 	if (rc)
 		goto out;
 	if (o->format == EXP_LKP_STATS)
-		rc = exp_write_lkp_stats(stdout, sides, n, err, errlen);
+		rc = exp_write_lkp_stats(stdout, sides, n, (unsigned)o->lkp_baseline,
+					 err, errlen);
 	else
 		rc = exp_write_table(stdout, (enum exp_format)o->format, sides, n);
 	if (!rc && fflush(stdout))
