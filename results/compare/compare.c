@@ -61,8 +61,8 @@ int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 	d->threshold = o->threshold[mt->cls];
 	d->dir = mt->dir;
 	if (!a->n[m] || !b->n[m] || o->metric_off[m] ||
-	    (all_zero(&a->d[m]) && all_zero(&b->d[m])))
-		return 0;    /* nothing happened here on either side */
+	    (!strcmp(mt->unit, "/op") && all_zero(&a->d[m]) && all_zero(&b->d[m])))
+		return 0;    /* a count that never moved on either side */
 	d->valid = true;
 	d->from_zero = all_zero(&a->d[m]) && b->d[m].min > 0;
 	if (ma > 0)    /* a % of a negative or zero mean means nothing */

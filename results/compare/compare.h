@@ -66,7 +66,8 @@ struct cmp_metric {
 /* The metrics every comparison has; the row with a NULL name marks where
  * the aux counters' metrics go. A path ending in "|0" reads a key that is
  * absent from a section that is there as 0 (a counter that did not
- * move). A metric that is 0 on every run of both sides is not compared. */
+ * move). A count per op (unit "/op") that is 0 on every run of both
+ * sides is not compared. */
 extern const struct cmp_metric cmp_base_metrics[];
 extern const size_t cmp_nbase_metrics;
 

@@ -72,7 +72,7 @@ void rpt_cmp_why(struct rpt_doc *d, const struct cmp_result *r)
 				fprintf(d->out, "<h2 id=\"why\">Where the time went</h2>\n<p>Per "
 					"point, the change of the wall time per op, its split into "
 					"user, sys, run-queue and blocked time (they add up to the "
-					"wall), the functions (share of the samples &times; CPU time "
+					"wall), the functions (share of the samples x CPU time "
 					"per op), and the counters per op that changed most.</p>\n");
 			any = true;
 			cmp_why_point(r, i, s, &w);
