@@ -22,7 +22,7 @@
 
 struct exp_opts {
 	bool tsv, folded;
-	int format;
+	int format, weight;
 	char *point, *out_dir;
 };
 
@@ -39,6 +39,9 @@ static const struct cgs_opt export_opts[] = {
 		.help = "--folded: the point, when the files hold several"),
 	OPT_STRING("out-dir", 0, struct exp_opts, out_dir, .metavar = "DIR",
 		.help = "--folded: one file per run and point in DIR instead (TEST-MODE-TASKS[-LAYOUT]-runN.folded)"),
+	OPT_ENUM("weight", 0, struct exp_opts, weight, .def = "samples",
+		.choices = exp_folded_weight_names,
+		.help = "--folded: each stack's samples, or its time per op in ns (samples / the run's samples x the run's CPU time per op, runs averaged; for difffolded.pl)"),
 };
 
 static const char help_head[] =
@@ -51,8 +54,10 @@ static const char help_head[] =
 	"rows of a run compare leaves out. results/SCHEMA.md lists them all.\n"
 	"lkp-stats prints the key: value lines of LKP's cgscale program (one test).\n"
 	"\n"
-	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
-	"writes the collapsed stacks of a point run with --profile (\"frame;frame count\").\n";
+	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR]\n"
+	"              [--weight samples|ns-per-op] FILE|DIR...\n"
+	"writes the collapsed stacks of a point run with --profile (\"frame;frame count\"),\n"
+	"or with --weight ns-per-op each stack's time per op (\"frame;frame 12.345\").\n";
 
 static const char man[] =
 	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
@@ -106,6 +111,8 @@ static void check_opts(const struct exp_opts *o, int nargs, char *err, size_t er
 		snprintf(err, errlen, "--tsv and --folded disagree: give one");
 	else if (!o->folded && (o->point || o->out_dir))
 		snprintf(err, errlen, "--point and --out-dir go with --folded");
+	else if (!o->folded && o->weight != EXP_FOLDED_SAMPLES)
+		snprintf(err, errlen, "--weight goes with --folded");
 }
 
 /* The table or LKP stats of @args on stdout; every input is read before
@@ -156,7 +163,7 @@ static int cmd_export(const struct cgs_command *self, int argc, char **argv)
 		goto out;
 	if (o.folded)
 		rc = exp_write_folded(argc - first, argv + first, o.point, o.out_dir,
-				      err, sizeof(err));
+				      (enum exp_folded_weight)o.weight, err, sizeof(err));
 	else
 		rc = write_table(&o, argc - first, argv + first, err, sizeof(err));
 	status = rc || fflush(stdout) ? CGS_EXIT_BADINPUT : CGS_EXIT_OK;
