@@ -248,7 +248,8 @@ static int judge(const struct cmp_result *r, struct cmp_pns_point *pt, size_t fr
 	return rc;
 }
 
-/* |change| of the rank column @arg (children for a path), then the name. */
+/* |change| of the rank column @arg (children for a path), then its size,
+ * then the name. */
 static int by_change(const void *x, const void *y, void *arg)
 {
 	const struct cmp_pns_row *a = x, *b = y;
@@ -256,8 +257,13 @@ static int by_change(const void *x, const void *y, void *arg)
 	double da = fabs(ch || a->path ? a->dchildren.pct : a->dself.pct);
 	double db = fabs(ch || b->path ? b->dchildren.pct : b->dself.pct);
 
+	double sa = ch || a->path ? a->a.children + a->b.children : a->a.self + a->b.self;
+	double sb = ch || b->path ? b->a.children + b->b.children : b->a.self + b->b.self;
+
 	if (da != db)
 		return da > db ? -1 : 1;
+	if (sa != sb)       /* a tie (an A/A): the bigger function first */
+		return sa > sb ? -1 : 1;
 	return strcmp(a->sym, b->sym);
 }
 
