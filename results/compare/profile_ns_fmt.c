@@ -68,6 +68,25 @@ static void row_line(const struct cmp_pns_row *w, FILE *out)
 		w->path ? w->b.children_pct : w->b.self_pct, w->sym);
 }
 
+/* With few runs Mann-Whitney's p cannot go low enough for Benjamini-
+ * Hochberg over many functions: say so rather than leave the reader to
+ * wonder why nothing is decided. The smallest two-sided p of na and nb
+ * runs is 2 / C(na + nb, na). */
+static void power_note(const struct cmp_result *r, const struct cmp_pns_point *pt,
+		       FILE *out)
+{
+	double c = 1, minp;
+
+	if (r->o.welch || pt->na < 2 || pt->nb < 2 || !pt->nfunc)
+		return;
+	for (size_t i = 1; i <= pt->na; i++)
+		c = c * (double)(pt->nb + i) / (double)i;
+	minp = 2 / c;
+	if (minp * (double)pt->nfunc / 3 >= r->o.alpha)
+		fprintf(out, "  (with %zu and %zu runs Mann-Whitney's p is at least %.2g, which Benjamini-Hochberg over %zu functions lifts above %g unless many of them changed: for verdicts give more runs a side, or --welch)\n",
+			pt->na, pt->nb, minp, pt->nfunc, r->o.alpha);
+}
+
 static void print_point(const struct cmp_result *r, const struct cmp_profile *p,
 			const struct cmp_pns_point *pt, FILE *out)
 {
@@ -85,6 +104,7 @@ static void print_point(const struct cmp_result *r, const struct cmp_profile *p,
 			pt->nfunc - shown);
 	if (!cmp_profile_top_ns(p, pt->group, pt->side, p->o.rows, &t) && t.n)
 		cmp_pns_explain(r, &t, "  ", out);
+	power_note(r, pt, out);
 	if (pt->n > pt->nfunc)
 		fprintf(out, "  call paths (%d frames, leaf first, as LKP; their time is inclusive):\n",
 			CMP_PROF_TRACE_DEPTH);
