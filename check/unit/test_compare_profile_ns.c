@@ -92,8 +92,8 @@ static struct json_object *cputime(double cpu, double user)
 
 enum cpu_kind { CPU_TICKS, CPU_ACCOUNT, CPU_NONE };
 
-/* synth.h's file, every point profiled; @spin 0 or 500; noise from
- * @seed, none when @seed is 0. */
+/* synth.h's file, every point profiled; @spin 0 or 500; noise from the
+ * random generator of @seed, none when @seed is 0. */
 static void write_side(const char *path, int spin, unsigned runs, uint64_t seed,
 		       enum cpu_kind ck)
 {
