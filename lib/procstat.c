@@ -61,3 +61,14 @@ int cgs_taskstat_parse(const char *line, uint64_t *utime, uint64_t *stime)
 	*stime = st;
 	return 0;
 }
+
+int cgs_schedstat_parse(const char *line, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	unsigned long long r, w;
+
+	if (sscanf(line, "%llu %llu", &r, &w) != 2)
+		return -EINVAL;
+	*run_ns = r;
+	*wait_ns = w;
+	return 0;
+}

@@ -33,4 +33,9 @@ int cgs_vmstat_get(const struct cgs_vmstat *s, const char *name, uint64_t *v);
  * 0 or -EINVAL. */
 int cgs_taskstat_parse(const char *line, uint64_t *utime, uint64_t *stime);
 
+/* The first two fields of /proc/PID/task/TID/schedstat, "run_ns
+ * wait_ns timeslices": the time the task ran on a CPU and the time it
+ * waited on a run queue, in ns. 0 or -EINVAL. */
+int cgs_schedstat_parse(const char *line, uint64_t *run_ns, uint64_t *wait_ns);
+
 #endif

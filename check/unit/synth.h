@@ -28,6 +28,9 @@ struct synth {
 	double p99_ns;             /* stat_reader.summary.p99_ns at mean; 0: none */
 	uint64_t seed;
 	const char *status;        /* of every point; NULL: "ok" */
+	/* more sections of a run whose per-task ops/s is @value; NULL: none */
+	void (*more)(struct json_object *extra, double value, const void *arg);
+	const void *more_arg;
 };
 
 static inline double synth_normal(struct st_rng *r)
@@ -111,6 +114,8 @@ static inline int synth_point(struct res_file *f, const struct synth *s,
 		json_object_object_add(sr, "summary", sum);
 		json_object_object_add(p->extra, "stat_reader", sr);
 	}
+	if (s->more)
+		s->more(p->extra, value, s->more_arg);
 	for (unsigned k = 0; k < 4; k++) {
 		p->t_ns[k] = (int64_t)k * 1000000000;
 		p->phase[k] = k ? RES_PHASE_MEASURE : RES_PHASE_START;

@@ -184,6 +184,7 @@ static struct json_object *at_path(const char *path, struct json_object *v)
 	char buf[128], *save, *tok, *next;
 
 	snprintf(buf, sizeof(buf), "%s", path);
+	buf[strcspn(buf, "|")] = 0;    /* "a.b|0": the key is b */
 	for (tok = strtok_r(buf, ".", &save); tok; tok = next) {
 		struct json_object *c;
 

@@ -232,6 +232,13 @@ static void t_calc_rstat(void **state)
 	assert_true(jd(o, "rstat_lock.wait_per_contended.max_ns") == 50);
 	assert_true(jd(o, "rstat_lock.wait_per_flush.max_ns") == 50);
 	assert_true(jd(o, "rstat_lock.wait_per_flush.min_ns") == 0);
+	/* the totals: holds of 100 + 30 + 100 + 50 ns, one wait of 50 ns,
+	 * over 2 s and 100 ops */
+	assert_true(jd(o, "rstat_lock.hold_ns") == 280);
+	assert_true(jd(o, "rstat_lock.hold_ns_per_sec") == 140);
+	assert_true(jd(o, "rstat_lock.hold_ns_per_op") == 2.8);
+	assert_true(jd(o, "rstat_lock.wait_ns") == 50);
+	assert_true(jd(o, "rstat_lock.wait_ns_per_op") == 0.5);
 	assert_true(jd(o, "lost_records") == 3);
 	json_object_put(o);
 	cgs_tpcalc_free(c);

@@ -43,6 +43,12 @@ static int robust_delta(struct cmp_delta *d, const struct cmp_cell *a,
 	return 0;
 }
 
+/* Every value 0: a counter that never moved. */
+static bool all_zero(const struct st_desc *d)
+{
+	return d->n && d->min == 0 && d->max == 0;
+}
+
 int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 		    size_t m, const struct cmp_metric *mt,
 		    const struct cmp_opts *o, struct cmp_delta *d)
@@ -54,10 +60,12 @@ int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 	d->hl_pct = d->hl_lo = d->hl_hi = NAN;
 	d->threshold = o->threshold[mt->cls];
 	d->dir = mt->dir;
-	if (!a->n[m] || !b->n[m] || o->metric_off[m])
-		return 0;
+	if (!a->n[m] || !b->n[m] || o->metric_off[m] ||
+	    (!strcmp(mt->unit, "/op") && all_zero(&a->d[m]) && all_zero(&b->d[m])))
+		return 0;    /* a count that never moved on either side */
 	d->valid = true;
-	if (ma != 0)
+	d->from_zero = all_zero(&a->d[m]) && b->d[m].min > 0;
+	if (ma > 0)    /* a % of a negative or zero mean means nothing */
 		d->pct = 100.0 * (b->d[m].mean / ma - 1);
 	/* the declared test and the interval, on the units of replication */
 	rc = cmp_inv_ci(a, b, m, o, d);
@@ -127,6 +135,32 @@ static void too_few_clean(const struct cmp_result *r, const struct cmp_group *g,
 	}
 }
 
+/* The rules between metrics (cmp_part_rules, cmp_cap_rules) on side @s
+ * of @g, once all its verdicts are known; parts first, as a cap reads
+ * only its total. */
+static void apply_rules(const struct cmp_result *r, struct cmp_group *g, unsigned s)
+{
+	for (size_t i = 0; i < cmp_npart_rules; i++) {
+		int m = cmp_mset_find(&r->ms, cmp_part_rules[i].metric);
+		int w = cmp_mset_find(&r->ms, cmp_part_rules[i].of);
+
+		if (m < 0 || w < 0 || !cmp_delta_of(r, g, s, (size_t)m)->valid ||
+		    !g->cell[0].n[w])
+			continue;
+		cmp_judge_part(cmp_delta_of(r, g, s, (size_t)m), r->ms.m[m].cls,
+			       &g->cell[0].d[m], &g->cell[s].d[m], g->cell[0].d[w].mean,
+			       &r->o);
+	}
+	for (size_t i = 0; i < cmp_ncap_rules; i++) {
+		int m = cmp_mset_find(&r->ms, cmp_cap_rules[i].metric);
+		int t = cmp_mset_find(&r->ms, cmp_cap_rules[i].of);
+
+		if (m >= 0 && t >= 0)
+			cmp_judge_cap(cmp_delta_of(r, g, s, (size_t)m),
+				      cmp_delta_of(r, g, s, (size_t)t), cmp_cap_rules[i].of);
+	}
+}
+
 static int judge_group(struct cmp_result *r, struct cmp_group *g)
 {
 	int rc = 0;
@@ -139,20 +173,22 @@ static int judge_group(struct cmp_result *r, struct cmp_group *g)
 		for (size_t m = 0; !rc && m < r->ms.n; m++) {
 			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
+			if (d->valid)
+				d->verdict = cmp_judge(d, r->ms.m[m].cls,
+						       g->cell[0].d[m].cov_pct,
+						       g->cell[s].d[m].cov_pct,
+						       g->cell[0].n[m], g->cell[s].n[m], &r->o);
+		}
+		if (!rc)
+			apply_rules(r, g, s);
+		for (size_t m = 0; !rc && m < r->ms.n; m++) {
+			struct cmp_delta *d = cmp_delta_of(r, g, s, m);
+
 			if (!d->valid && r->ms.m[m].cls == CMP_PRIMARY &&
-			    (g->cell[0].disturbed || g->cell[s].disturbed)) {
-				/* every run of a side disturbed: say so */
-				d->valid = true;
-				too_few_clean(r, g, s, d);
-				r->count[d->verdict]++;
+			    (g->cell[0].disturbed || g->cell[s].disturbed))
+				d->valid = true;   /* every run of a side disturbed: say so */
+			else if (!d->valid)
 				continue;
-			}
-			if (!d->valid)
-				continue;
-			d->verdict = cmp_judge(d, r->ms.m[m].cls,
-					       g->cell[0].d[m].cov_pct,
-					       g->cell[s].d[m].cov_pct,
-					       g->cell[0].n[m], g->cell[s].n[m], &r->o);
 			too_few_clean(r, g, s, d);
 			r->count[d->verdict]++;
 		}

@@ -37,7 +37,7 @@ struct json_object;
 #define CMP_EXIT_BISECT_SKIP CGS_EXIT_BISECT_SKIP
 #define CMP_EXIT_BISECT_ABORT CGS_EXIT_BISECT_ABORT
 
-#define CMP_MAX_METRICS 48
+#define CMP_MAX_METRICS 96
 #define CMP_MAX_SIDES 26
 #define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
 /* The method of a delta's interval (results/compare/inv.c). */
@@ -64,9 +64,26 @@ struct cmp_metric {
 	const char *aux;          /* an aux counter's name: its rate per task */
 };
 /* The metrics every comparison has; the row with a NULL name marks where
- * the aux counters' metrics go. */
+ * the aux counters' metrics go. A path ending in "|0" reads a key that is
+ * absent from a section that is there as 0 (a counter that did not
+ * move). A count per op (unit "/op") that is 0 on every run of both
+ * sides is not compared. */
 extern const struct cmp_metric cmp_base_metrics[];
 extern const size_t cmp_nbase_metrics;
+
+/* Rules between two metrics of a point (results/compare/metrics.c),
+ * applied once every verdict of the point is known (compare.c):
+ * cmp_part_rules: @metric is a part of @of (user time of the wall time):
+ *   its verdict is on its change as a share of @of's baseline mean, so a
+ *   near-zero part that doubles is no regression (cmp_judge_part);
+ * cmp_cap_rules: @metric is a percentile of a distribution whose total
+ *   per op is @of: a percentile that fell while the total rose is no
+ *   IMPROVEMENT (cmp_judge_cap). */
+struct cmp_rule {
+	const char *metric, *of;
+};
+extern const struct cmp_rule cmp_part_rules[], cmp_cap_rules[];
+extern const size_t cmp_npart_rules, cmp_ncap_rules;
 
 /* The metrics of one comparison: the base table with the marker replaced
  * by one "aux.NAME" row per aux counter name of the inputs, in the order
@@ -183,6 +200,11 @@ struct cmp_delta {
 	struct st_vc vc[2];           /* base, new: between and within */
 	enum cmp_verdict verdict;
 	char why[120];                /* why this verdict, short */
+	bool from_zero;               /* 0 on every run of the baseline, above
+				       * 0 on every run of this side: no %,
+				       * judged on the test alone */
+	bool capped;                  /* a percentile whose total went the
+				       * other way (cmp_judge_cap): no effect */
 };
 
 struct cmp_group {
@@ -285,6 +307,17 @@ int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 			   double cov_base, double cov_new, size_t nbase,
 			   size_t nnew, const struct cmp_opts *o);
+
+/* Rules of cmp_part_rules and cmp_cap_rules (judge.c), on a judged @d.
+ * cmp_judge_part: @d of a part whose sides are @a and @b, of a whole whose
+ * baseline mean is @whole: a part never above T% of @whole is NO_CHANGE;
+ * else the verdict of its interval scaled to a share of @whole.
+ * cmp_judge_cap: an IMPROVEMENT of @d becomes INCONCLUSIVE when @total
+ * (the metric @total_name) went the worse way. */
+void cmp_judge_part(struct cmp_delta *d, enum cmp_class cls, const struct st_desc *a,
+		    const struct st_desc *b, double whole, const struct cmp_opts *o);
+void cmp_judge_cap(struct cmp_delta *d, const struct cmp_delta *total,
+		   const char *total_name);
 
 /*
  * What the plain change of @d means for its metric (results/compare/judge.c),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fmt.c - the human formats of `cgscale compare`: text (aligned
- * blocks, one per point) and markdown (one table, for a mail or a PR), and
+ * blocks, one per point, each led by where the time went, why_fmt.c) and markdown (one table, for a mail or a PR), and
  * the dispatch to lkp (results/compare/lkp.c) and mmtests (results/compare/mmtests.c).
  * Every format prints the same environment diff and the same notes
  * (results/compare/fmt_util.c).
@@ -14,6 +14,7 @@
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
 #include "results/compare/profile.h"
+#include "results/compare/why.h"
 
 const char *const cmp_format_names[] = {
 	[CMP_FMT_TEXT] = "text", [CMP_FMT_LKP] = "lkp",
@@ -52,7 +53,7 @@ static void delta_rows(const struct cmp_result *r, const struct cmp_metric *mt,
 
 	snprintf(ci, sizeof(ci), "[%s, %s]", cmp_fmt_pct(f, 32, dl->lo),
 		 cmp_fmt_pct(g_, 32, dl->hi));
-	fprintf(out, " %9s %-6s  %-21s %-8s %s%s%s%s\n", cmp_fmt_pct(a, 32, dl->pct),
+	fprintf(out, " %9s %-6s  %-21s %-8s %s%s%s%s\n", cmp_fmt_change(a, 32, dl),
 		cmp_effect(dl), ci, cmp_fmt_pval(b, 32, dl->p),
 		cmp_verdict_names[dl->verdict],
 		*dl->why ? " (" : "", dl->why, *dl->why ? ")" : "");
@@ -81,6 +82,7 @@ static void print_text(const struct cmp_result *r, FILE *out)
 			continue;
 		cmp_group_name(g, name, sizeof(name));
 		fprintf(out, "\n%s\n", name);
+		cmp_why_print_group(r, i, out, "");
 		for (size_t m = 0; m < r->ms.n; m++) {
 			const struct cmp_metric *mt = &r->ms.m[m];
 
@@ -142,7 +144,7 @@ static void print_markdown(const struct cmp_result *r, FILE *out)
 				fprintf(out, "| %s | %s | %s ± %.1f%% | %s | %s ± %.1f%% | %s | %s | [%s, %s] | %s | %s%s%s |\n",
 					name, r->ms.m[m].name, cmp_fmt_num(a, 32, x->mean), x->cov_pct,
 					r->sides[s].label, cmp_fmt_num(b, 32, y->mean), y->cov_pct,
-					cmp_fmt_pct(c, 32, dl->pct), cmp_effect(dl),
+					cmp_fmt_change(c, 32, dl), cmp_effect(dl),
 					cmp_fmt_pct(d, 32, dl->lo), cmp_fmt_pct(e, 32, dl->hi),
 					cmp_fmt_pval(f, 32, dl->p),
 					v == CMP_REGRESSION || v == CMP_IMPROVEMENT ? "**" : "",

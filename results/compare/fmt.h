@@ -13,8 +13,13 @@
 
 /* "-" for NAN; whole above 100, else 4 significant digits. */
 const char *cmp_fmt_num(char *buf, size_t len, double v);
-/* "+1.23%", "-" for NAN. */
+/* A change of this many % or more is written as a ratio: +78700% is
+ * "x788", never a percentage in the hundreds of thousands. */
+#define CMP_RATIO_FROM_PCT 900.0
+/* "+1.23%", "x788" from CMP_RATIO_FROM_PCT up, "-" for NAN. */
 const char *cmp_fmt_pct(char *buf, size_t len, double v);
+/* @d's change: cmp_fmt_pct of its %, or "from 0" (d->from_zero). */
+const char *cmp_fmt_change(char *buf, size_t len, const struct cmp_delta *d);
 /* "1.23", "-" for NAN. */
 const char *cmp_fmt_cov(char *buf, size_t len, double v);
 const char *cmp_fmt_pval(char *buf, size_t len, double p);

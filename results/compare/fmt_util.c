@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fmt_util.c - what every human format of `cgscale compare` shares:
- * number formatting, the run header (with the legend of the change's
+ * number formatting (a change of x10 or more as a ratio), the run header (with the legend of the change's
  * sign), the environment diff, the notes and verdict totals, and the
  * per-point failure and power notes.
  */
@@ -28,10 +28,26 @@ const char *cmp_fmt_num(char *buf, size_t len, double v)
 
 const char *cmp_fmt_pct(char *buf, size_t len, double v)
 {
+	double x = 1 + v / 100;
+
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (v >= CMP_RATIO_FROM_PCT && isinf(v))
+		snprintf(buf, len, "xinf");
+	else if (v >= CMP_RATIO_FROM_PCT)
+		/* from a near-zero baseline a % says nothing: "x788" */
+		snprintf(buf, len, x < 100 ? "x%.1f" : "x%.0f", x);
 	else
 		snprintf(buf, len, "%+.2f%%", v);
+	return buf;
+}
+
+const char *cmp_fmt_change(char *buf, size_t len, const struct cmp_delta *d)
+{
+	if (d->from_zero)
+		snprintf(buf, len, "from 0");
+	else
+		cmp_fmt_pct(buf, len, d->pct);
 	return buf;
 }
 

@@ -19,8 +19,10 @@
 
 #include "lib/json.h"
 #include "lib/util.h"
+#include "results/compare/fmt.h"
 #include "results/compare/compare.h"
 #include "results/compare/profile.h"
+#include "results/compare/why.h"
 #include "lib/version.h"
 
 static struct json_object *settings_json(const struct cmp_result *r)
@@ -118,6 +120,9 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	cgs_jadd(o, "class", cgs_jstr(cmp_class_names[mt->cls]));
 	cgs_jadd(o, "threshold_pct", cgs_jnum(d->threshold));
 	cgs_jadd(o, "change_pct", cgs_jnum(d->pct));
+	/* B's mean over A's: what the text writes as "x788" from +900% */
+	cgs_jadd(o, "ratio", cgs_jnum(isnan(d->pct) ? NAN : 1 + d->pct / 100));
+	cgs_jadd(o, "from_zero", json_object_new_boolean(d->from_zero));
 	cgs_jadd(o, "ci_low_pct", cgs_jnum(d->lo));
 	cgs_jadd(o, "ci_high_pct", cgs_jnum(d->hi));
 	cgs_jadd(o, "effect", cgs_jstr(cmp_effect(d)));
@@ -178,6 +183,8 @@ static struct json_object *group_json(const struct cmp_result *r, const struct c
 				json_object_array_add(cmp, delta_json(r, g, s, m));
 		}
 	cgs_jadd(o, "comparisons", cmp);
+	if (g->common)
+		cgs_jadd(o, "where_the_time_went", cmp_why_json_group(r, (unsigned)(g - r->groups)));
 	return o;
 }
 
@@ -238,12 +245,13 @@ static void junit_case(const struct cmp_result *r, const struct cmp_group *g,
 	const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 	const struct st_desc *a = &g->cell[0].d[m], *b = &g->cell[s].d[m];
 	const char *eff = cmp_effect(d);
-	char name[512], msg[512];
+	char name[512], msg[512], c[3][32];
 
 	cmp_group_name(g, name, sizeof(name));
-	snprintf(msg, sizeof(msg), "%s: %+.2f%%%s%s%s [%+.2f%%, %+.2f%%] p=%.4g (%s)",
-		 cmp_verdict_names[d->verdict], d->pct, *eff == '-' ? "" : " (",
-		 *eff == '-' ? "" : eff, *eff == '-' ? "" : ")", d->lo, d->hi, d->p, d->why);
+	snprintf(msg, sizeof(msg), "%s: %s%s%s%s [%s, %s] p=%.4g (%s)",
+		 cmp_verdict_names[d->verdict], cmp_fmt_change(c[0], 32, d), *eff == '-' ? "" : " (",
+		 *eff == '-' ? "" : eff, *eff == '-' ? "" : ")", cmp_fmt_pct(c[1], 32, d->lo),
+		 cmp_fmt_pct(c[2], 32, d->hi), d->p, d->why);
 	fputs("    <testcase classname=\"cgscale.", f);
 	xml_escaped(f, name);
 	fputs("\" name=\"", f);

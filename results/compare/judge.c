@@ -10,8 +10,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "results/compare/compare.h"
+#include "results/compare/fmt.h"
 
 /* The verdict of an interval entirely below -T (@below) or above +T: a
  * REGRESSION on the metric's worse side (down when higher is better, up
@@ -23,10 +25,13 @@ static enum cmp_verdict beyond(const struct cmp_delta *d, bool below)
 
 const char *cmp_effect(const struct cmp_delta *d)
 {
-	if (!d->valid || isnan(d->pct) || d->verdict == CMP_NO_CHANGE)
+	if (!d->valid || (isnan(d->pct) && !d->from_zero) || d->verdict == CMP_NO_CHANGE ||
+	    d->capped)
 		return "-";
 	if (d->verdict == CMP_REGRESSION || d->verdict == CMP_IMPROVEMENT)
 		return d->verdict == CMP_REGRESSION ? "worse" : "better";
+	if (d->from_zero)
+		return beyond(d, false) == CMP_REGRESSION ? "worse" : "better";
 	if (fabs(d->pct) <= d->threshold)
 		return "-";
 	return beyond(d, d->pct < 0) == CMP_REGRESSION ? "worse" : "better";
@@ -99,6 +104,13 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
 		return CMP_INCONCLUSIVE;
 	}
+	if (d->from_zero) {
+		/* no ratio to a 0: the runs alone tell that it appeared */
+		snprintf(d->why, sizeof(d->why), "0 on every baseline run, above 0 on every run%s",
+			 sig ? "" : cls == CMP_PRIMARY ? ", but p >= alpha" :
+			 ", but q >= alpha after Benjamini-Hochberg");
+		return sig ? beyond(d, false) : CMP_INCONCLUSIVE;
+	}
 	if (isnan(d->lo) || isnan(d->hi)) {
 		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
 		return CMP_INCONCLUSIVE;
@@ -139,4 +151,64 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
 		 d->lo < -t ? "-" : "+", t);
 	return CMP_INCONCLUSIVE;
+}
+
+/* @lo, @hi times @k, in order. */
+static void scaled(double k, double lo, double hi, double *slo, double *shi)
+{
+	*slo = fmin(lo * k, hi * k);
+	*shi = fmax(lo * k, hi * k);
+}
+
+void cmp_judge_part(struct cmp_delta *d, enum cmp_class cls, const struct st_desc *a,
+		    const struct st_desc *b, double whole, const struct cmp_opts *o)
+{
+	double t = d->threshold, k, big;
+	struct cmp_delta e = *d;
+	char why[256];
+
+	if (!(whole > 0))
+		return;
+	big = fmax(fmax(fabs(a->min), fabs(a->max)), fmax(fabs(b->min), fabs(b->max)));
+	if (100 * big / whole <= t) {
+		d->verdict = CMP_NO_CHANGE;
+		d->by_rank = false;
+		snprintf(d->why, sizeof(d->why),
+			 "never above %.2g%% of the wall time per op (T=%g%%)", 100 * big / whole, t);
+		return;
+	}
+	if (isnan(d->lo) || isnan(d->hi) || !(a->mean > 0))
+		return;    /* no interval to scale: the verdict stands */
+	k = a->mean / whole;
+	e.pct = d->pct * k;
+	scaled(k, d->lo, d->hi, &e.lo, &e.hi);
+	scaled(k, d->hl_lo, d->hl_hi, &e.hl_lo, &e.hl_hi);
+	e.hl_pct = d->hl_pct * k;
+	e.verdict = cmp_judge(&e, cls, 100 * a->sd / whole, 100 * b->sd / whole, a->n, b->n, o);
+	d->verdict = e.verdict;
+	d->by_rank = e.by_rank;
+	snprintf(why, sizeof(why), "as a share of the wall %+.2f%% [%+.2f%%, %+.2f%%]: %s",
+		 e.pct, e.lo, e.hi, e.why);
+	snprintf(d->why, sizeof(d->why), "%.*s", (int)sizeof(d->why) - 1, why);
+}
+
+/* @t went the worse way: beyond T, decided or not, or up from 0. */
+static bool went_worse(const struct cmp_delta *t)
+{
+	return t->valid && !strcmp(cmp_effect(t), "worse");
+}
+
+void cmp_judge_cap(struct cmp_delta *d, const struct cmp_delta *total,
+		   const char *total_name)
+{
+	char pct[32];
+
+	if (!d->valid || d->verdict != CMP_IMPROVEMENT || !went_worse(total))
+		return;
+	cmp_fmt_change(pct, sizeof(pct), total);
+	d->verdict = CMP_INCONCLUSIVE;
+	d->by_rank = false;
+	d->capped = true;
+	snprintf(d->why, sizeof(d->why), "fell, but %s rose %s: a percentile is not the total",
+		 total_name, pct);
 }

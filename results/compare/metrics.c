@@ -46,6 +46,31 @@ static double m_scalability(const struct res_point *p)
 	return p->tasks > 1 ? p->sum.scalability : NAN;
 }
 
+/* allocstall_dma, _dma32, _normal, _movable, _device: together. */
+static double m_allocstall(const struct res_point *p)
+{
+	struct json_object *v = NULL, *po = NULL;
+	double sum = 0;
+
+	if (!p->extra || !json_object_object_get_ex(p->extra, "vmstat", &v) ||
+	    !json_object_object_get_ex(v, "per_op", &po) ||
+	    !json_object_is_type(po, json_type_object))
+		return NAN;
+	json_object_object_foreach(po, k, x)
+		if (!strncmp(k, "allocstall_", 11) && (json_object_is_type(x, json_type_double) ||
+						       json_object_is_type(x, json_type_int)))
+			sum += json_object_get_double(x);
+	return sum;
+}
+
+/* A vmstat key per op and one of the leaves' memory.stat. */
+#define CMP_VM_ROW(key, desc) \
+	{ "proc-vmstat." key ".per_op", "/op", desc ", per op, system-wide", \
+	  -1, CMP_SECONDARY, NULL, "vmstat.per_op." key "|0", NULL },
+#define CMP_MEMCG_ROW(key, desc) \
+	{ "memcg." key ".per_op", "/op", desc ", per op (memory.stat)", \
+	  -1, CMP_SECONDARY, NULL, "cgroup.memory_stat.per_op." key "|0", NULL },
+
 /* The derived perf metrics that compare compares (perf_metric.h). */
 #define CMP_PERF_ROW_YES(nm, dir, unit, desc) \
 	{ nm, unit, desc, dir, CMP_SECONDARY, NULL, "perf.metrics." nm, NULL },
@@ -87,6 +112,20 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_SECONDARY, NULL, "cputime.sys_us_per_op", NULL },
 	{ "user_us_per_op", "us/op", "user CPU time of the tasks per op",
 	  -1, CMP_SECONDARY, NULL, "cputime.user_us_per_op", NULL },
+	/* the account of a task's time per op (on by default): user + sys +
+	 * run-queue + blocked = wall. A part is judged as a share of the
+	 * wall (cmp_part_rules[]), so a near-zero part that doubles is no
+	 * regression */
+	{ "wall_ns_per_op", "ns/op", "wall time of a task per op (1e9 / per-task ops/s), from the account",
+	  -1, CMP_SECONDARY, NULL, "account.wall_ns_per_op", NULL },
+	{ "user_ns_per_op", "ns/op", "of the wall time per op: running in user mode",
+	  -1, CMP_SECONDARY, NULL, "account.user_ns_per_op", NULL },
+	{ "sys_ns_per_op", "ns/op", "of the wall time per op: running in the kernel",
+	  -1, CMP_SECONDARY, NULL, "account.sys_ns_per_op", NULL },
+	{ "runq_ns_per_op", "ns/op", "of the wall time per op: runnable, waiting on a run queue",
+	  -1, CMP_SECONDARY, NULL, "account.runq_ns_per_op", NULL },
+	{ "blocked_ns_per_op", "ns/op", "of the wall time per op: off the CPU, not runnable (a lock, I/O, a sleep)",
+	  -1, CMP_SECONDARY, NULL, "account.blocked_ns_per_op", NULL },
 	/* /proc/vmstat over the window, system-wide, named as LKP does: per
 	 * second they follow the throughput, per op they are work per op */
 	{ "proc-vmstat.pgfault", "/s", "page faults per second, system-wide",
@@ -105,6 +144,38 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  +1, CMP_SECONDARY, NULL, "vmstat.per_sec.numa_hit", NULL },
 	{ "proc-vmstat.numa_hit.per_op", "/op", "allocations on the intended node per op",
 	  -1, CMP_SECONDARY, NULL, "vmstat.per_op.numa_hit", NULL },
+	/* reclaim, refaults, THP and compaction per op, system-wide; a key
+	 * vmstat left out did not change: 0 ("|0") */
+	CMP_VM_ROW("pgscan_file", "file pages scanned by reclaim (any reclaim, memcg's too)")
+	CMP_VM_ROW("pgscan_anon", "anon pages scanned by reclaim")
+	CMP_VM_ROW("pgsteal_file", "file pages reclaimed")
+	CMP_VM_ROW("pgsteal_anon", "anon pages reclaimed")
+	CMP_VM_ROW("pgscan_direct", "pages scanned by direct reclaim of the whole machine (not memcg's)")
+	CMP_VM_ROW("pgscan_kswapd", "pages scanned by kswapd")
+	CMP_VM_ROW("workingset_refault_file", "file pages faulted back in soon after reclaim")
+	CMP_VM_ROW("workingset_refault_anon", "anon pages faulted back in soon after reclaim")
+	{ "proc-vmstat.allocstall.per_op", "/op", "allocations that entered direct reclaim (allocstall_*), per op",
+	  -1, CMP_SECONDARY, m_allocstall, NULL, NULL },
+	CMP_VM_ROW("pgmajfault", "major faults (read from storage)")
+	CMP_VM_ROW("thp_fault_alloc", "huge pages allocated at a fault")
+	CMP_VM_ROW("thp_fault_fallback", "faults that wanted a huge page and fell back to small ones")
+	CMP_VM_ROW("compact_stall", "allocations that stalled in direct compaction")
+	CMP_VM_ROW("compact_fail", "direct compactions that failed")
+	/* the point's own cgroups, so neighbours do not count: the leaves'
+	 * memory.stat over the window, and the tree's charge failures
+	 * (v1 failcnt) or limit events (v2 memory.events) */
+	CMP_MEMCG_ROW("pgfault", "page faults charged to the leaves (the tasks' own)")
+	CMP_MEMCG_ROW("pgmajfault", "major faults charged to the leaves")
+	CMP_MEMCG_ROW("pgscan", "pages the leaves' reclaim scanned (v2)")
+	CMP_MEMCG_ROW("pgsteal", "pages the leaves' reclaim freed (v2)")
+	CMP_MEMCG_ROW("workingset_refault_file", "the leaves' file pages faulted back in after reclaim")
+	CMP_MEMCG_ROW("workingset_refault_anon", "the leaves' anon pages faulted back in after reclaim")
+	{ "memcg.failcnt.per_op", "/op", "charges that hit a limit in the point's cgroups (v1 memory.failcnt), per op",
+	  -1, CMP_SECONDARY, NULL, "cgroup.events_window.per_op.failcnt|0", NULL },
+	{ "memcg.events.max.per_op", "/op", "times the point's cgroups hit memory.max (v2 memory.events max), per op",
+	  -1, CMP_SECONDARY, NULL, "cgroup.events_window.per_op.max|0", NULL },
+	{ "memcg.events.high.per_op", "/op", "times they went over memory.high (v2 memory.events high), per op",
+	  -1, CMP_SECONDARY, NULL, "cgroup.events_window.per_op.high|0", NULL },
 	/* memcg stats flushing (run --trace memcg-flush): flushes of the
 	 * point's own cgroups, and the rstat lock per flush, system-wide */
 	{ "flush_per_sec", "/s", "memcg stats flushes of the point's cgroups per second (--trace)",
@@ -113,6 +184,14 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_op", NULL },
 	{ "flush_per_read", "/read", "memcg stats flushes of the point's cgroups per --stat-reader read",
 	  -1, CMP_SECONDARY, NULL, "trace.flush.flushed.own_per_read", NULL },
+	{ "rstat_hold_per_sec", "ns/s", "total time the rstat lock was held per second, system-wide (--trace)",
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_ns_per_sec", NULL },
+	{ "rstat_hold_per_op", "ns/op", "total time the rstat lock was held per op, system-wide",
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_ns_per_op", NULL },
+	{ "rstat_wait_per_op", "ns/op", "total time spent waiting for the rstat lock per op, system-wide",
+	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.wait_ns_per_op", NULL },
+	/* the distribution of one flush's hold and wait: informational,
+	 * capped by the totals above (cmp_cap_rules[]) */
 	{ "rstat_hold_p50", "ns", "median time the rstat lock was held per flush (--trace)",
 	  -1, CMP_SECONDARY, NULL, "trace.rstat_lock.hold_per_flush.p50_ns", NULL },
 	{ "rstat_hold_p99", "ns", "99th percentile rstat lock hold per flush",
@@ -125,6 +204,26 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns", NULL },
 };
 const size_t cmp_nbase_metrics = ARRAY_SIZE(cmp_base_metrics);
+
+/* The account's parts, judged as shares of the wall time per op. */
+const struct cmp_rule cmp_part_rules[] = {
+	{ "user_ns_per_op", "wall_ns_per_op" },
+	{ "sys_ns_per_op", "wall_ns_per_op" },
+	{ "runq_ns_per_op", "wall_ns_per_op" },
+	{ "blocked_ns_per_op", "wall_ns_per_op" },
+};
+const size_t cmp_npart_rules = ARRAY_SIZE(cmp_part_rules);
+
+/* A lock's percentiles per flush answer to its total time per op: more,
+ * shorter holds lower the median while the lock is held longer in all. */
+const struct cmp_rule cmp_cap_rules[] = {
+	{ "rstat_hold_p50", "rstat_hold_per_op" },
+	{ "rstat_hold_p99", "rstat_hold_per_op" },
+	{ "rstat_hold_max", "rstat_hold_per_op" },
+	{ "rstat_wait_p99", "rstat_wait_per_op" },
+	{ "rstat_wait_max", "rstat_wait_per_op" },
+};
+const size_t cmp_ncap_rules = ARRAY_SIZE(cmp_cap_rules);
 
 /* a point's aux counters always fit: one point's set never fails */
 _Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX <= CMP_MAX_METRICS,
@@ -227,7 +326,7 @@ int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen)
 
 double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 {
-	struct json_object *o = p->extra;
+	struct json_object *o = p->extra, *next;
 	char part[128];
 	const char *s;
 
@@ -240,12 +339,19 @@ double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 		return NAN;
 	}
 	for (s = m->extra_path; o && s && *s;) {
-		size_t n = strcspn(s, ".");
+		size_t n = strcspn(s, ".|");
+		bool last = s[n] != '.';
 
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
-		if (!json_object_object_get_ex(o, part, &o))
-			return NAN;
-		s += n + (s[n] == '.');
+		if (!json_object_object_get_ex(o, part, &next))
+			/* "a.b.key|0": a key absent from a section that is there
+			 * is 0 (vmstat writes only the keys that changed) */
+			return last && !strcmp(s + n, "|0") &&
+			       json_object_is_type(o, json_type_object) ? 0 : NAN;
+		o = next;
+		if (last)
+			break;
+		s += n + 1;
 	}
 	if (o && (json_object_is_type(o, json_type_double) ||
 		  json_object_is_type(o, json_type_int)))

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "results/compare/compare.h"
+#include "results/compare/fmt.h"
 #include "results/report/report.h"
 #include "results/report/compare_page.h"
 
@@ -37,7 +38,11 @@ void rpt_td_verdict(FILE *o, enum cmp_verdict v)
 
 void rpt_td_pct(FILE *o, double v)
 {
-	if (isfinite(v))
+	char b[32];
+
+	if (isfinite(v) && v >= CMP_RATIO_FROM_PCT)
+		fprintf(o, "<td class=\"n\">%s</td>", cmp_fmt_pct(b, sizeof(b), v));
+	else if (isfinite(v))
 		fprintf(o, "<td class=\"n\">%+.2f</td>", v);
 	else
 		fprintf(o, "<td class=\"n\">-</td>");

@@ -372,6 +372,7 @@ int rpt_build_compare(struct rpt_doc *d, const struct cmp_result *r)
 		headline(d->out, r, primary);
 	rpt_cmp_verdicts(d->out, r);
 	fprintf(d->out, "</div>\n");
+	rpt_cmp_why(d, r);
 	rpt_cmp_notes(d->out, r);
 	rpt_cmp_env(d, r);
 	if (!r->ngroups)

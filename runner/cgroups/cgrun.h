@@ -122,6 +122,7 @@ struct cgs_cgsnap {
 	const struct cg_kv *gate, *before, *after;   /* per leaf, or NULL */
 	bool after_at_end;          /* taken after the tasks stopped */
 	const struct cg_kv *ev0, *ev1;               /* per node, or NULL */
+	const struct cg_kv *evw0, *evw1;             /* at the window's edges */
 	const int64_t *peak;        /* per node; -1 unknown */
 	struct json_object *knobs;  /* taken over */
 	int memh;                   /* tree hierarchy of memory */

@@ -3,9 +3,10 @@
  * cgrun_json.c - a point's extra.cgroup section (results/SCHEMA.md):
  * the layout string the compare tool groups on, every level's full path
  * in every hierarchy, the knobs with the values read back, the leaves'
- * memory.stat before/after the measured window with deltas, and the
- * memory events (v2 memory.events, v1 failcnt and oom_kill) of every
- * level, with "flags" naming any OOM, limit hit or throttling.
+ * memory.stat before/after the measured window with deltas and the
+ * counters per op, and the memory events (v2 memory.events, v1 failcnt
+ * and oom_kill) of every level, with "flags" naming any OOM, limit hit
+ * or throttling, and the tree's over the window, per op.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -122,8 +123,37 @@ static struct json_object *compact(const struct cg_kv *kv)
 	return o;
 }
 
+/* A memory.stat key that counts events (faults, scans, refaults), not
+ * a level (bytes): its delta per op means something. v1's total_*
+ * repeat the leaf's own keys hierarchically: left out. */
+static bool is_counter(const char *k)
+{
+	static const char *const pre[] = { "pg", "workingset_refault", "workingset_activate",
+		"workingset_restore", "workingset_nodereclaim", "thp_", "zswpin", "zswpout",
+		"zswpwb", "swpin", "swpout", "numa_pages_migrated", "numa_pte_updates",
+		"numa_hint_faults", NULL };
+
+	for (unsigned i = 0; pre[i]; i++)
+		if (!strncmp(k, pre[i], strlen(pre[i])))
+			return true;
+	return false;
+}
+
+/* The counters of @d per op of @p's window (null without ops). */
+static struct json_object *per_op(const struct cg_kv *d, const struct res_point *p)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t ops = p->status == RES_OK ? p->sum.ops : 0;
+
+	for (unsigned i = 0; i < d->n; i++)
+		if (is_counter(d->key[i]))
+			json_object_object_add(o, d->key[i], ops ?
+				json_object_new_double((double)d->val[i] / (double)ops) : NULL);
+	return o;
+}
+
 static void add_stats(const struct cg_tree *t, const struct cgs_cgsnap *s,
-		      struct json_object *o)
+		      const struct res_point *p, struct json_object *o)
 {
 	unsigned n = t->spec.nleaves;
 	struct cg_kv *w = malloc(6 * sizeof(*w));
@@ -144,6 +174,8 @@ static void add_stats(const struct cg_tree *t, const struct cgs_cgsnap *s,
 	}
 	json_object_object_add(ms, "after", kv_json(&w[2]));
 	json_object_object_add(ms, "delta", s->before ? kv_json(&w[3]) : NULL);
+	if (s->before && !s->after_at_end)
+		json_object_object_add(ms, "per_op", per_op(&w[3], p));
 	kv_delta(&w[0], &w[2], &w[4]);
 	json_object_object_add(ms, "delta_since_gate", kv_json(&w[4]));
 	json_object_object_add(ms, "after_taken", json_object_new_string(
@@ -165,6 +197,44 @@ static void add_stats(const struct cg_tree *t, const struct cgs_cgsnap *s,
 		json_object_object_add(o, "per_leaf", per);
 	}
 	free(w);
+}
+
+/*
+ * The tree's memory events over the measured window, per op: v1 counts
+ * failcnt (and oom_kill) where the limit was hit, so every cgroup of the
+ * tree is summed; v2's memory.events are hierarchical, so the top level
+ * holds the whole tree's.
+ */
+static void add_window_events(const struct cg_tree *t, const struct cgs_cgsnap *s,
+			      const struct res_point *p, struct json_object *o)
+{
+	bool v2 = t->h[s->memh].version == 2;
+	uint64_t ops = p->status == RES_OK ? p->sum.ops : 0;
+	struct cg_kv *d = malloc((t->nnodes + 1) * sizeof(*d)), *sum;
+	struct json_object *w, *po;
+	unsigned n = 0;
+
+	if (!d || !s->evw0 || !s->evw1) {
+		free(d);
+		return;
+	}
+	for (unsigned i = 0; i < t->nnodes; i++)
+		if (!v2 || t->level[i] == 1)
+			kv_delta(&s->evw0[i], &s->evw1[i], &d[n++]);
+	sum = &d[t->nnodes];
+	kv_sum(d, n, sum);
+	w = json_object_new_object();
+	po = json_object_new_object();
+	json_object_object_add(w, "scope", json_object_new_string(v2 ?
+		"memory.events of the tree's top level (hierarchical: the whole tree)" :
+		"memory.failcnt and oom_control's oom_kill, summed over every cgroup of the tree"));
+	json_object_object_add(w, "delta", kv_json(sum));
+	for (unsigned i = 0; i < sum->n; i++)
+		json_object_object_add(po, sum->key[i], ops ?
+			json_object_new_double((double)sum->val[i] / (double)ops) : NULL);
+	json_object_object_add(w, "per_op", po);
+	json_object_object_add(o, "events_window", w);
+	free(d);
 }
 
 /* Memory events of every level; flags for OOM, limit hits, throttling. */
@@ -286,8 +356,9 @@ void cgs_cgpoint_json(const struct cgs_cgrun *c, unsigned li,
 	if (t) {
 		add_hierarchies(t, o);
 		json_object_object_add(o, "knobs", s->knobs ? s->knobs : json_object_new_array());
-		add_stats(t, s, o);
+		add_stats(t, s, p, o);
 		add_events(t, s, o);
+		add_window_events(t, s, p, o);
 	} else {
 		json_object_put(s->knobs);
 	}

@@ -6,7 +6,8 @@
  * outside), a check at the gate that every task sits in its leaf, and
  * snapshots of the leaves' memory.stat at the gate, at the start of the
  * measured window and at its end, written to extra.cgroup with the
- * knobs read back and the memory events of every level.
+ * knobs read back and the memory events of every level (since the gate,
+ * and over the measured window).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@ struct cgs_cgpoint {
 	struct cg_kv *gate, *before, *after;   /* per leaf */
 	bool have_gate, have_before, have_after, after_at_end;
 	struct cg_kv *ev0, *ev1;           /* per node, memory events */
+	struct cg_kv *evw[2];              /* the same at the window's edges */
+	bool have_evw[2];
 	int64_t *peak;                     /* per node, -1 unknown */
 	struct json_object *knobs;         /* read back after writing */
 	char error[1024];
@@ -149,11 +152,14 @@ static void obs_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 		return;
 	if (window_start && !cp->have_before) {
 		snap_stats(cp, cp->before);
-		cp->have_before = true;
+		snap_events(cp, cp->evw[0], false);
+		cp->have_before = cp->have_evw[0] = true;
 	}
 	if (s + 1 == cp->nexpected) {
 		snap_stats(cp, cp->after);
+		snap_events(cp, cp->evw[1], false);
 		cp->have_after = true;
+		cp->have_evw[1] = cp->have_evw[0];
 	}
 }
 
@@ -194,11 +200,13 @@ static int alloc_counters(struct cgs_cgpoint *cp, unsigned nleaves)
 	cp->after = calloc(nleaves, sizeof(*cp->after));
 	cp->ev0 = calloc(cp->tree.nnodes, sizeof(*cp->ev0));
 	cp->ev1 = calloc(cp->tree.nnodes, sizeof(*cp->ev1));
+	cp->evw[0] = calloc(cp->tree.nnodes, sizeof(*cp->evw[0]));
+	cp->evw[1] = calloc(cp->tree.nnodes, sizeof(*cp->evw[1]));
 	cp->peak = calloc(cp->tree.nnodes, sizeof(*cp->peak));
 	if (per_task)
 		cp->groups = calloc(ntasks, sizeof(*cp->groups));
 	if (!cp->gate || !cp->before || !cp->after || !cp->ev0 || !cp->ev1 ||
-	    !cp->peak || (per_task && !cp->groups))
+	    !cp->evw[0] || !cp->evw[1] || !cp->peak || (per_task && !cp->groups))
 		return -ENOMEM;
 	for (unsigned i = 0; per_task && i < ntasks; i++)
 		cp->groups[i] = (struct cgs_group){ i, 1 };
@@ -280,6 +288,8 @@ static void obs_finish(void *priv, struct res_point *p)
 				.after_at_end = cp->after_at_end,
 				.ev0 = cp->have_gate ? cp->ev0 : NULL,
 				.ev1 = cp->have_gate ? cp->ev1 : NULL,
+				.evw0 = cp->have_evw[1] ? cp->evw[0] : NULL,
+				.evw1 = cp->have_evw[1] ? cp->evw[1] : NULL,
 				.peak = cp->have_gate ? cp->peak : NULL,
 				.knobs = cp->knobs, .memh = cp->memh,
 				.error = cp->error });
@@ -339,6 +349,8 @@ void cgs_cgpoint_end(struct cgs_cgrun *c, struct cgs_cgpoint *cp,
 	free(cp->after);
 	free(cp->ev0);
 	free(cp->ev1);
+	free(cp->evw[0]);
+	free(cp->evw[1]);
 	free(cp->peak);
 	free(cp);
 }

@@ -249,7 +249,15 @@ struct json_object *cgs_tpcalc_json(const struct cgs_tpcalc *c,
 		cgs_jadd(l, "flushes_per_read", cgs_jnum(rate((double)c->flushes, (double)reads)));
 		cgs_jadd(l, "hold_per_flush", hist(&c->fhold));
 		cgs_jadd(l, "hold_per_acquisition", hist(&c->hold));
+		/* the totals, which the percentiles can hide: more, shorter
+		 * holds lower the median while the lock is held longer */
+		cgs_jadd(l, "hold_ns", json_object_new_uint64(c->hold.sum));
+		cgs_jadd(l, "hold_ns_per_sec", cgs_jnum(rate((double)c->hold.sum, el)));
+		cgs_jadd(l, "hold_ns_per_op", cgs_jnum(rate((double)c->hold.sum, (double)ops)));
 		if (t->tp[CGS_TP_RSTAT_CONTENDED].supported) {
+			cgs_jadd(l, "wait_ns", json_object_new_uint64(c->wait.sum));
+			cgs_jadd(l, "wait_ns_per_sec", cgs_jnum(rate((double)c->wait.sum, el)));
+			cgs_jadd(l, "wait_ns_per_op", cgs_jnum(rate((double)c->wait.sum, (double)ops)));
 			cgs_jadd(l, "contended", json_object_new_uint64(c->contended));
 			cgs_jadd(l, "wait_per_flush", hist(&c->fwait));
 			cgs_jadd(l, "wait_per_contended", hist(&c->wait));

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 91-why.sh - where the time went: the account of each op's time and the
+# block at the top of each compared point, on two known changes.
+#   - a known injection: page_fault1 against page_fault1 --pf1-spin 500
+#     (a busy-wait of 500 ns of wall clock per op, 64 x 500 ns after
+#     every 64th op, tests/spin.h). The user part of the change must lie
+#     in 300..800 ns/op: the spin is user time, and a 32 us spin is cut
+#     by a preemption (which would turn part of it into run-queue time)
+#     only rarely, since time slices last milliseconds, so the user time
+#     per op grows by nearly 500 ns however busy the machine is; the
+#     split of run time into user and sys by the 100 Hz ticks adds a few
+#     %. The bound fails for a part that is missing, in the wrong unit
+#     (0.5 or 500000) or given to sys. The wall change itself depends on
+#     the load (a task that waits half the time waits longer for a
+#     longer op), so it is not bounded; but the four parts must add up
+#     to it, as the runs' 1e9 / per-task ops/s give it, within 5%. The
+#     parts are real: page_fault1 never sleeps, so the median run's
+#     blocked part is under 5% of its wall (schedstat's run and run-queue
+#     time cover it), and user + sys is the stat ticks' CPU time within 5%;
+#   - reclaim: page_fault2 on a loop-mounted ext4 (tmpfs cannot drop its
+#     pages) under a 192 MiB memory limit (each task maps a 128 MiB file
+#     privately: its anon copy fits, the page cache does not) against
+#     the same without a limit: the block must name the limit hits
+#     (v1 memcg.failcnt, v2 memcg.events.max) among the point's own top
+#     3 counters and a pgscan_/pgsteal_ counter among the system-wide
+#     top 3, all of them 0 without the limit: counts, not speeds;
+#   - the account in thread mode, by the sanitizer build: the four parts
+#     add up to the wall time per op, which is 1e9 / per-task ops/s; the
+#     sanitizer build's compare gives the same block.
+# Root only (cgroups, a loop mount). Exit 0 pass, 1 fail, 77 skip.
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq missing"
+[ "$(id -u)" = 0 ] || skip "needs root (cgroups of our own, a loop mount)"
+SAN=${CGSCALE_SAN:-$CGSCALE}
+run() { "$CGSCALE" run -q -t 1 -m process -w 0.5 -r 4 "$@" >/dev/null 2>err.txt ||
+	fail "run $*: $(cat err.txt)"; }
+
+# ---- the known injection ----
+run -d 1.5 -o a.json page_fault1
+run -d 1.5 --pf1-spin 500 -o b.json page_fault1
+"$CGSCALE" compare --axis workload a.json b.json >why.txt 2>err.txt
+[ $? -le 1 ] || fail "compare: $(cat err.txt)"
+"$CGSCALE" compare --axis workload --format json a.json b.json >why.json 2>err.txt
+[ $? -le 1 ] || fail "compare --format json: $(cat err.txt)"
+w='.points[0].where_the_time_went[0]'
+user=$(jq "$w.parts[] | select(.name == \"user\") | .change" why.json)
+sum=$(jq "$w.parts_change_ns_per_op" why.json)
+wall=$(jq "$w.wall.change_from_ops_ns_per_op" why.json)
+echo "spin 500: user $user, parts $sum, wall (ops/s) $wall ns/op"
+awk -v u="$user" 'BEGIN { exit !(u >= 300 && u <= 800) }' ||
+	fail "user part of the change $user ns/op, want 300..800 (the spin is 500 ns/op of user time)"
+awk -v s="$sum" -v w="$wall" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(w > 0 && d <= 0.05 * w) }' ||
+	fail "the parts add up to $sum ns/op, the wall changed $wall ns/op (from ops/s): more than 5% apart"
+for part in user sys run-queue blocked; do
+	jq -e "$w.parts | map(.name) | index(\"$part\")" why.json >/dev/null ||
+		fail "no $part part in the block"
+done
+# the parts are real: page_fault1 never sleeps, so schedstat's run and
+# run-queue time cover its wall time (the median run's blocked part is
+# within 5% of it; one run may catch a stall), and the run time split
+# into user + sys is the CPU time of the stat ticks (cputime's) within 5%
+# over the runs (ticks are 10 ms: 1-2% of a 1.5 s window)
+for f in a.json b.json; do
+	jq -e '[.points[].account | .blocked_ns_per_op / .wall_ns_per_op | fabs] | sort
+		| (.[1] + .[2]) / 2 < 0.05' $f >/dev/null ||
+		fail "$f: the median run's blocked part is over 5% of its wall: $(jq -c '[.points[].account.blocked_ns_per_op]' $f)"
+	jq -e '[.points[] | (.account.user_ns_per_op + .account.sys_ns_per_op) /
+		(1000 * (.cputime.user_us_per_op + .cputime.sys_us_per_op))] | add / length
+		| . > 0.95 and . < 1.05' $f >/dev/null ||
+		fail "$f: the account's user + sys is not the stat ticks' CPU time within 5%"
+done
+# the block leads the point, before its metrics
+blk=$(grep -n "where the time went, B against A" why.txt | cut -d: -f1)
+met=$(grep -n "^  per_task_ops (ops/s" why.txt | cut -d: -f1)
+[ -n "$blk" ] && [ -n "$met" ] && [ "$blk" -lt "$met" ] ||
+	fail "the block is not at the top of the point: $(head -20 why.txt)"
+grep -q "the four add up to" why.txt || fail "the text does not sum the parts"
+# the sanitizer build's compare agrees
+"$SAN" compare --axis workload --format json a.json b.json >why-san.json 2>err.txt
+[ $? -le 1 ] || fail "sanitizer compare: $(cat err.txt)"
+[ "$(jq "$w.parts" why.json)" = "$(jq "$w.parts" why-san.json)" ] ||
+	fail "the sanitizer build's block differs"
+
+# ---- the account in thread mode, sanitizer build ----
+"$SAN" run -q -t 2 -m thread -w 0.3 -d 1 -o th.json page_fault1 >/dev/null 2>err.txt ||
+	fail "sanitizer run, thread mode: $(cat err.txt)"
+jq -e '.points[0].account | ((.user_ns_per_op + .sys_ns_per_op + .runq_ns_per_op
+	+ .blocked_ns_per_op - .wall_ns_per_op) | fabs) < 0.000001 * .wall_ns_per_op' th.json >/dev/null ||
+	fail "thread mode: the parts do not add up: $(jq -c '.points[0].account' th.json)"
+jq -e '.points[0] | (.account.wall_ns_per_op * .summary.per_task_ops_per_sec / 1e9 - 1) | fabs < 0.01' \
+	th.json >/dev/null ||
+	fail "thread mode: wall ns/op is not 1e9 / per-task ops/s: $(jq -c '.points[0].account' th.json)"
+jq -e '.points[0].account | .user_ns_per_op + .sys_ns_per_op > 0 and .runq_ns_per_op >= 0
+	and .blocked_ns_per_op > -0.02 * .wall_ns_per_op and .task_spread.wall_ns_per_op.tasks == 2' \
+	th.json >/dev/null || fail "thread mode: implausible account: $(jq -c '.points[0].account' th.json)"
+
+# ---- reclaim under a limit, on a filesystem that can reclaim ----
+command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing: no reclaim case"
+M="$T/mnt"
+mkdir "$M" || fail "mkdir"
+trap 'umount "$M" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+truncate -s 400M "$T/img" && mkfs.ext4 -q -F "$T/img" >/dev/null 2>&1 ||
+	fail "mkfs.ext4 of a 400 MiB image"
+mount -o loop "$T/img" "$M" 2>err.txt || skip "no loop mount here: $(cat err.txt)"
+if awk '$9 == "cgroup" && $NF ~ /(^|,)memory(,|$)/ {f = 1} END {exit !f}' /proc/self/mountinfo; then
+	limit=1:memory.limit_in_bytes=192M hit=memcg.failcnt.per_op
+else
+	limit=1:memory.max=192M hit=memcg.events.max.per_op
+fi
+run -d 1 --tmpdir "$M" -o ra.json page_fault2
+run -d 1 --tmpdir "$M" --cgroup-set "$limit" -o rb.json page_fault2
+umount "$M"
+"$CGSCALE" compare --axis cgroup ra.json rb.json >rwhy.txt 2>err.txt
+[ $? -le 1 ] || fail "compare (reclaim): $(cat err.txt)"
+"$SAN" compare --axis cgroup --format json ra.json rb.json >rwhy.json 2>err.txt
+[ $? -le 1 ] || fail "compare --format json (reclaim): $(cat err.txt)"
+own=$(jq -r "$w.counters[:3] | map(.name) | join(\" \")" rwhy.json)
+sys=$(jq -r "$w.counters_system_wide[:3] | map(.name) | join(\" \")" rwhy.json)
+echo "reclaim: own top 3: $own; system-wide top 3: $sys"
+case " $own " in *" $hit "*) ;; *) fail "$hit not among the point's own top 3 counters: $own" ;; esac
+echo " $sys " | grep -Eq ' proc-vmstat\.(pgscan|pgsteal)_[a-z]+\.per_op ' ||
+	fail "no pgscan_/pgsteal_ counter among the system-wide top 3: $sys"
+jq -e "$w.counters[] | select(.name == \"$hit\") | .base == 0 and .new > 0" rwhy.json >/dev/null ||
+	fail "$hit is not 0 without the limit and above 0 with it"
+sed -n '/where the time went/,/^  per_task_ops/p' rwhy.txt | grep -q "$hit" ||
+	fail "the text block does not name $hit: $(head -30 rwhy.txt)"
+echo "ok"

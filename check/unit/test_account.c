@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_account.c - the account of an op's time (runner/observe/account.h)
+ * on fixed readings: the schedstat parser, one task's four parts adding
+ * up to the window exactly, the user/sys split by the ticks' ratio (and
+ * by all tasks' ratio for a task without a tick of its own), the figures
+ * per op over all tasks (wall = tasks x window / ops, which is 1e9 / the
+ * per-task ops/s), the spreads across tasks, and the JSON keys that
+ * compare's metrics read.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "lib/procstat.h"
+#include "runner/observe/account.h"
+
+#define NEAR(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-6 * (1 + fabs((double)(b))))
+
+static void t_schedstat_parse(void **state)
+{
+	uint64_t run, wait;
+
+	(void)state;
+	assert_int_equal(cgs_schedstat_parse("255206 2077719 2\n", &run, &wait), 0);
+	assert_true(run == 255206 && wait == 2077719);
+	assert_int_equal(cgs_schedstat_parse("12 34", &run, &wait), 0);
+	assert_true(run == 12 && wait == 34);
+	assert_int_equal(cgs_schedstat_parse("", &run, &wait), -EINVAL);
+	assert_int_equal(cgs_schedstat_parse("x y z", &run, &wait), -EINVAL);
+}
+
+/* A task that ran 600 ms (3 user ticks for 1 sys), waited 300 ms on a
+ * run queue, in a 1 s window, doing 1000 ops. */
+static const struct cgs_acct_task one = {
+	.ops = 1000,
+	.at = { { .run_ns = 5000000, .wait_ns = 7000000, .utime = 10, .stime = 20 },
+		{ .run_ns = 605000000, .wait_ns = 307000000, .utime = 55, .stime = 35 } },
+};
+
+static void t_task_parts(void **state)
+{
+	double part[CGS_ACCT_NPART], sum = 0;
+
+	(void)state;
+	assert_true(cgs_acct_task_parts(&one, 1e9, 0.5, part));
+	NEAR(part[CGS_ACCT_USER], 450e6);      /* 45 of 60 ticks */
+	NEAR(part[CGS_ACCT_SYS], 150e6);
+	NEAR(part[CGS_ACCT_RUNQ], 300e6);
+	NEAR(part[CGS_ACCT_BLOCKED], 100e6);
+	for (int k = 0; k < CGS_ACCT_NPART; k++)
+		sum += part[k];
+	NEAR(sum, 1e9);                        /* the window, exactly */
+}
+
+static void t_calc_one(void **state)
+{
+	struct cgs_acct a;
+	double sum = 0;
+
+	(void)state;
+	cgs_acct_calc(&one, 1, 1e9, &a);
+	assert_int_equal(a.ntasks, 1);
+	assert_true(a.ops == 1000);
+	NEAR(a.wall_ns_per_op, 1e6);           /* 1 s / 1000 ops */
+	NEAR(a.part_ns_per_op[CGS_ACCT_USER], 450e3);
+	NEAR(a.part_ns_per_op[CGS_ACCT_SYS], 150e3);
+	NEAR(a.part_ns_per_op[CGS_ACCT_RUNQ], 300e3);
+	NEAR(a.part_ns_per_op[CGS_ACCT_BLOCKED], 100e3);
+	for (int k = 0; k < CGS_ACCT_NPART; k++)
+		sum += a.part_ns_per_op[k];
+	NEAR(sum, a.wall_ns_per_op);
+	NEAR(a.on_cpu_pct, 60);
+	assert_int_equal(a.unsplit, 0);
+	assert_int_equal(a.wall.n, 1);
+	assert_true(isnan(a.wall.sd));          /* one task: no spread */
+}
+
+/* Two tasks: one with ticks (1 user : 3 sys), one that ran without a
+ * tick of its own (split as all tasks together: 1:3), at different
+ * rates. */
+static void t_calc_two(void **state)
+{
+	struct cgs_acct_task t[2] = {
+		{ .ops = 400, .at = { { 0, 0, 0, 0 }, { 800, 100, 1, 3 } } },
+		{ .ops = 100, .at = { { 50, 50, 7, 7 }, { 250, 350, 7, 7 } } },
+	};
+	struct cgs_acct a;
+	double sum = 0;
+
+	(void)state;
+	cgs_acct_calc(t, 2, 1000, &a);
+	assert_int_equal(a.unsplit, 1);
+	assert_true(a.ops == 500);
+	/* all time over all ops: 2 x 1000 ns / 500 ops */
+	NEAR(a.wall_ns_per_op, 4);
+	/* user: 800/4 + 200/4 = 250 ns; sys 750; runq 100 + 300; blocked
+	 * 100 + 500 */
+	NEAR(a.part_ns_per_op[CGS_ACCT_USER], 250.0 / 500);
+	NEAR(a.part_ns_per_op[CGS_ACCT_SYS], 750.0 / 500);
+	NEAR(a.part_ns_per_op[CGS_ACCT_RUNQ], 400.0 / 500);
+	NEAR(a.part_ns_per_op[CGS_ACCT_BLOCKED], 600.0 / 500);
+	for (int k = 0; k < CGS_ACCT_NPART; k++)
+		sum += a.part_ns_per_op[k];
+	NEAR(sum, a.wall_ns_per_op);
+	/* per task: wall 2.5 and 10 ns/op */
+	assert_int_equal(a.wall.n, 2);
+	NEAR(a.wall.mean, 6.25);
+	NEAR(a.wall.min, 2.5);
+	NEAR(a.wall.max, 10);
+	NEAR(a.wall.sd, sqrt(2 * 3.75 * 3.75));
+	NEAR(a.part[CGS_ACCT_RUNQ].min, 0.25);  /* 100 / 400 */
+	NEAR(a.part[CGS_ACCT_RUNQ].max, 3);     /* 300 / 100 */
+	NEAR(a.on_cpu_pct, 50);
+}
+
+/* A task without ops counts in the times, not in the spreads; a counter
+ * that went back (a reused task) counts 0. */
+static void t_calc_edge(void **state)
+{
+	struct cgs_acct_task t[2] = {
+		{ .ops = 0, .at = { { 0, 0, 0, 0 }, { 100, 0, 0, 1 } } },
+		{ .ops = 10, .at = { { 500, 500, 5, 5 }, { 400, 600, 5, 6 } } },
+	};
+	struct cgs_acct a;
+
+	(void)state;
+	cgs_acct_calc(t, 2, 1000, &a);
+	assert_int_equal(a.wall.n, 1);
+	NEAR(a.part_ns_per_op[CGS_ACCT_SYS], 100.0 / 10);
+	NEAR(a.part_ns_per_op[CGS_ACCT_RUNQ], 100.0 / 10);
+	NEAR(a.wall_ns_per_op, 200);
+	cgs_acct_calc(t, 0, 1000, &a);
+	assert_true(isnan(a.wall_ns_per_op) && isnan(a.part_ns_per_op[0]));
+}
+
+static double jget(struct json_object *o, const char *a, const char *b)
+{
+	struct json_object *x = NULL;
+
+	if (!json_object_object_get_ex(o, a, &x))
+		return NAN;
+	if (b && !json_object_object_get_ex(x, b, &x))
+		return NAN;
+	return json_object_get_double(x);
+}
+
+static void t_json(void **state)
+{
+	struct json_object *o = json_object_new_object(), *sp = NULL;
+	struct cgs_acct a;
+
+	(void)state;
+	cgs_acct_calc(&one, 1, 1e9, &a);
+	cgs_acct_json(&a, o);
+	NEAR(jget(o, "wall_ns_per_op", NULL), 1e6);
+	NEAR(jget(o, "user_ns_per_op", NULL), 450e3);
+	NEAR(jget(o, "sys_ns_per_op", NULL), 150e3);
+	NEAR(jget(o, "runq_ns_per_op", NULL), 300e3);
+	NEAR(jget(o, "blocked_ns_per_op", NULL), 100e3);
+	NEAR(jget(o, "elapsed_s", NULL), 1);
+	assert_true(json_object_object_get_ex(o, "task_spread", &sp));
+	NEAR(jget(sp, "user_ns_per_op", "mean"), 450e3);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_schedstat_parse),
+		cmocka_unit_test(t_task_parts),
+		cmocka_unit_test(t_calc_one),
+		cmocka_unit_test(t_calc_two),
+		cmocka_unit_test(t_calc_edge),
+		cmocka_unit_test(t_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * why.h - "where the time went": the block at the top of each compared
+ * point, for one new side against the baseline, in ns per op. The
+ * headline change of the wall time per op; its split into user, sys,
+ * run-queue and blocked time (the account, which adds up to the wall);
+ * the functions whose time per op changed most; the counters per op
+ * that changed most (vmstat, the leaves' memory.stat, the tree's limit
+ * events, flushes); the lock time per op. Every figure is a mean of the
+ * side's runs, as compare's metrics; the verdicts are the metrics'. The
+ * block explains the headline and decides nothing of its own.
+ */
+#ifndef CGS_COMPARE_WHY_H
+#define CGS_COMPARE_WHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/compare/compare.h"
+
+#define CMP_WHY_NPART 4         /* user, sys, run-queue, blocked */
+#define CMP_WHY_MAX 5           /* rows of each ranked list */
+#define CMP_WHY_MIN_PER_OP 0.01   /* a counter whose change per op is below this is not listed */
+
+/* One line of the block: a metric, a part or a function. */
+struct cmp_why_row {
+	const char *name;             /* points into the result or its profile */
+	const char *unit;
+	double a, b, d;               /* the means, and b - a */
+	double d_children;            /* a function's children time, b - a; NAN */
+	const struct cmp_delta *delta;   /* its metric's, or NULL */
+};
+
+struct cmp_why {
+	unsigned group, side;
+	const struct cmp_delta *head;    /* the primary metric's (per_task_ops) */
+	const char *head_name;
+	double wall_a, wall_b, wall_d;   /* ns/op */
+	bool wall_from_account;          /* else 1e9 / per-task ops/s */
+	double ops_wall_d;               /* the runs' 1e9 / per-task ops/s, b - a:
+					  * what the parts must add up to */
+	bool have_parts;
+	struct cmp_why_row part[CMP_WHY_NPART];
+	double parts_d;                  /* their sum */
+	/* HOOK (profiles in ns/op, issue 23 item 2): until the profile rows
+	 * carry ns/op themselves, a function's ns/op is its share of the
+	 * task samples x the side's CPU time (user + sys) per op */
+	struct cmp_why_row fn[CMP_WHY_MAX];
+	unsigned nfn;
+	double fn_d;                     /* the listed functions' sum */
+	const char *fn_how;              /* NULL: no profile */
+	/* the point's own cgroups' counters (memcg.*, flushes), then the
+	 * machine's (proc-vmstat.*: neighbours count too) */
+	struct cmp_why_row ctr[CMP_WHY_MAX], sys_ctr[CMP_WHY_MAX];
+	unsigned nctr, nsys_ctr;
+	struct cmp_why_row lock[CMP_WHY_MAX];
+	unsigned nlock;
+};
+
+/* The block of @group (common) for side @side (>= 1) of analysed @r. */
+void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
+		   struct cmp_why *w);
+
+/* @rows without those whose |d| is below @min, sorted by |d| (times,
+ * which add up to the headline) or, @by_ratio, by how many times they
+ * grew or shrank (counts of different things: a counter that appeared
+ * or vanished first), then |d|, then name; returns how many to list, at
+ * most @max. Pure. */
+size_t cmp_why_rank(struct cmp_why_row *rows, size_t n, size_t max, double min,
+		    bool by_ratio);
+
+/* The block as text, each line led by @lead (results/compare/why_fmt.c),
+ * and as a JSON object. */
+void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *out,
+		   const char *lead);
+struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_why *w);
+
+/* The blocks of every new side of group @g, for the text and the JSON. */
+void cmp_why_print_group(const struct cmp_result *r, unsigned g, FILE *out,
+			 const char *lead);
+struct json_object *cmp_why_json_group(const struct cmp_result *r, unsigned g);
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * account.c - the account observer: where each op's wall time went
+ * (account.h). Every task's /proc/PID/task/TID/schedstat and stat are
+ * read by the runner at the sample that opens the measured window and
+ * when the sampling ends (window_end), before the tasks stop: two reads
+ * per task twice a point, nothing per sample and nothing in the tasks'
+ * loops (read_us in the section says what the reads took). Written to
+ * extra.account: user, sys, run-queue and blocked ns per op, which add
+ * up to the wall ns per op, with their spread across the tasks. Only the
+ * tasks count, not a workload's partners. On by default (--no-account).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "lib/json.h"
+#include "lib/macros.h"
+#include "lib/procstat.h"
+#include "lib/util.h"
+#include "runner/observe/account.h"
+#include "runner/observe/observer.h"
+
+struct acct_opts {
+	bool off;                     /* --no-account */
+};
+
+struct acct_obs {
+	unsigned n;
+	int *fd_sched, *fd_stat;
+	struct cgs_acct_task *t;
+	int64_t t_ns[2];
+	bool have[2];
+	int64_t read_ns;              /* spent reading, both edges */
+	char err[200];                /* the first problem, or "" */
+};
+
+static void acct_close(struct acct_obs *a)
+{
+	for (unsigned i = 0; i < a->n; i++) {
+		if (a->fd_sched[i] >= 0)
+			close(a->fd_sched[i]);
+		if (a->fd_stat[i] >= 0)
+			close(a->fd_stat[i]);
+	}
+	free(a->fd_sched);
+	free(a->fd_stat);
+	free(a->t);
+	a->fd_sched = a->fd_stat = NULL;
+	a->t = NULL;
+	a->n = 0;
+}
+
+static int open_task(const char *what, int pid, int tid, char *err, size_t len)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", pid, tid, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && !err[0])
+		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int acct_ready(void *priv, unsigned ntasks, const int *pid,
+		      const int *tid, char *msg, size_t len)
+{
+	struct acct_obs *a = priv;
+
+	(void)msg;
+	(void)len;
+	a->fd_sched = malloc(ntasks * sizeof(int) + 1);
+	a->fd_stat = malloc(ntasks * sizeof(int) + 1);
+	a->t = calloc(ntasks + 1, sizeof(*a->t));
+	if (!a->fd_sched || !a->fd_stat || !a->t)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ntasks; i++) {
+		a->fd_sched[i] = open_task("schedstat", pid[i], tid[i], a->err, sizeof(a->err));
+		a->fd_stat[i] = open_task("stat", pid[i], tid[i], a->err, sizeof(a->err));
+		a->n = i + 1;
+	}
+	if (a->err[0])
+		acct_close(a);    /* the point still runs, without an account */
+	return 0;
+}
+
+static int pread_text(int fd, char *buf, size_t len)
+{
+	ssize_t r = pread(fd, buf, len - 1, 0);
+
+	if (r <= 0)
+		return -EIO;
+	buf[r] = 0;
+	return 0;
+}
+
+static int read_edge(struct acct_obs *a, int k)
+{
+	char buf[1024];
+
+	for (unsigned i = 0; i < a->n; i++) {
+		struct cgs_acct_read *r = &a->t[i].at[k];
+
+		if (pread_text(a->fd_sched[i], buf, sizeof(buf)) ||
+		    cgs_schedstat_parse(buf, &r->run_ns, &r->wait_ns) ||
+		    pread_text(a->fd_stat[i], buf, sizeof(buf)) ||
+		    cgs_taskstat_parse(buf, &r->utime, &r->stime))
+			return -EIO;
+	}
+	return 0;
+}
+
+static void acct_at(struct acct_obs *a, int k, int64_t t_ns)
+{
+	int64_t t0 = cgs_now_ns();
+
+	if (read_edge(a, k)) {
+		if (!a->err[0])
+			snprintf(a->err, sizeof(a->err),
+				 "a task's schedstat or stat file could not be read at an edge of the window");
+		a->have[0] = a->have[1] = false;
+		acct_close(a);   /* the figures would not cover the window */
+		return;
+	}
+	a->read_ns += cgs_now_ns() - t0;
+	a->t_ns[k] = t_ns;
+	a->have[k] = true;
+}
+
+static void acct_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
+			bool window_start)
+{
+	struct acct_obs *a = priv;
+
+	(void)s;
+	(void)ph;
+	if (a->n && window_start)
+		acct_at(a, 0, t_ns);
+}
+
+static void acct_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase ph)
+{
+	struct acct_obs *a = priv;
+
+	(void)s;
+	if (a->n && ph == RES_PHASE_MEASURE && a->have[0])
+		acct_at(a, 1, t_ns);
+}
+
+/* Each task's ops over the measured intervals, as the summary counts. */
+static void window_ops(struct acct_obs *a, const struct res_point *p)
+{
+	for (unsigned i = 0; i < a->n; i++) {
+		a->t[i].ops = 0;
+		for (unsigned k = 1; i < p->ntasks && k < p->nsamples; k++)
+			if (p->phase[k] == RES_PHASE_MEASURE)
+				a->t[i].ops += res_ops(p, i, k);
+	}
+}
+
+/* The kernel reports 0 0 0 without CONFIG_SCHED_INFO: no account. */
+static bool no_schedstat(const struct acct_obs *a)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		if (a->t[i].at[1].run_ns || a->t[i].at[1].wait_ns)
+			return false;
+	return true;
+}
+
+static void acct_finish(void *priv, struct res_point *p)
+{
+	struct acct_obs *a = priv;
+	struct json_object *o = json_object_new_object();
+	struct cgs_acct ac;
+
+	if (!p->extra)
+		p->extra = json_object_new_object();
+	cgs_jadd(o, "source", json_object_new_string(
+		"run and run-queue ns of /proc/PID/task/TID/schedstat, run split into user "
+		"and sys by the utime:stime ticks of its stat, of each task over the window; "
+		"blocked = the rest"));
+	if (a->have[0] && a->have[1] && no_schedstat(a))
+		snprintf(a->err, sizeof(a->err), "<not supported>: schedstat reads 0 0 0 "
+			 "(a kernel without CONFIG_SCHED_INFO)");
+	if (!a->have[0] || !a->have[1] || p->status != RES_OK || a->err[0]) {
+		cgs_jadd(o, "error", json_object_new_string(a->err[0] ? a->err :
+			 p->status != RES_OK ? "the point is not ok" :
+			 "the point ended before its measured window closed"));
+		json_object_object_add(p->extra, "account", o);
+		acct_close(a);
+		return;
+	}
+	window_ops(a, p);
+	cgs_acct_calc(a->t, a->n, (double)(a->t_ns[1] - a->t_ns[0]), &ac);
+	cgs_acct_json(&ac, o);
+	cgs_jadd(o, "read_us", cgs_jnum(a->read_ns / 1e3));
+	json_object_object_add(p->extra, "account", o);
+	acct_close(a);
+}
+
+static int acct_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt,
+		    void **priv)
+{
+	struct acct_obs *a = calloc(1, sizeof(*a));
+
+	(void)ctx;
+	(void)pt;
+	if (!a)
+		return -ENOMEM;
+	*priv = a;
+	return 0;
+}
+
+static void acct_free(void *priv)
+{
+	struct acct_obs *a = priv;
+
+	if (!a)
+		return;
+	acct_close(a);
+	free(a);
+}
+
+/* On unless --no-account. */
+static bool acct_wanted(const struct cgs_obs_ctx *ctx)
+{
+	const struct acct_opts *o = ctx->opts;
+
+	return !o->off;
+}
+
+static const struct cgs_opt acct_optdefs[] = {
+	OPT_BOOL("no-account", 0, struct acct_opts, off,
+		.help = "do not split the tasks' wall time per op into user, sys, run-queue and blocked (schedstat)"),
+};
+
+const struct cgs_obs_def account_observer = {
+	.name = "account",
+	.opts = acct_optdefs,
+	.nopts = ARRAY_SIZE(acct_optdefs),
+	.opts_size = sizeof(struct acct_opts),
+	.wanted = acct_wanted,
+	.new = acct_new,
+	.free = acct_free,
+	.ready = acct_ready,
+	.sample = acct_sample,
+	.window_end = acct_window_end,
+	.write = acct_finish,
+};

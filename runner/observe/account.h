@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * account.h - the additive account of an op's time (the account
+ * observer, account.c): over the measured window, each task's wall time
+ * is split into the time it ran in user mode, ran in the kernel, waited
+ * on a run queue, and was off the CPU otherwise (blocked: asleep on a
+ * lock, on I/O, stopped). Run and run-queue time are the task's
+ * /proc/PID/task/TID/schedstat (ns); the run time is split into user and
+ * sys by the ratio of the utime and stime ticks of its stat file over the
+ * same window, so that user + sys is the schedstat run time exactly;
+ * blocked is the window less run and run-queue time. The four add up to
+ * the window, so per op they add up to the wall time per op.
+ *
+ * The arithmetic (account_calc.c) is pure, for unit tests.
+ */
+#ifndef CGS_ACCOUNT_H
+#define CGS_ACCOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct json_object;
+
+enum cgs_acct_part { CGS_ACCT_USER, CGS_ACCT_SYS, CGS_ACCT_RUNQ, CGS_ACCT_BLOCKED,
+		     CGS_ACCT_NPART };
+
+/* The keys of the parts in extra.account, "user_ns_per_op", ... */
+extern const char *const cgs_acct_part_keys[CGS_ACCT_NPART];
+
+/* One task read at one edge of the window. */
+struct cgs_acct_read {
+	uint64_t run_ns, wait_ns;     /* schedstat */
+	uint64_t utime, stime;        /* stat, clock ticks */
+};
+
+/* One task over the window: its ops and its readings at both edges. */
+struct cgs_acct_task {
+	uint64_t ops;
+	struct cgs_acct_read at[2];
+};
+
+/* Mean, sample standard deviation, min and max of @n per-task values. */
+struct cgs_acct_spread {
+	unsigned n;
+	double mean, sd, min, max;
+};
+
+struct cgs_acct {
+	unsigned ntasks;
+	uint64_t ops;                       /* all tasks */
+	double window_ns;
+	/* all tasks' time over all their ops: wall = ntasks x window / ops,
+	 * which is 1e9 / the point's per-task ops/s */
+	double wall_ns_per_op, part_ns_per_op[CGS_ACCT_NPART];
+	/* the same per task (tasks with ops), across the tasks */
+	struct cgs_acct_spread wall, part[CGS_ACCT_NPART];
+	double on_cpu_pct;                  /* (user + sys) / wall */
+	unsigned unsplit;                   /* tasks that ran without a tick of
+					     * their own: split as all tasks */
+};
+
+/* The four parts of task @t over a window of @window_ns, in ns: its run
+ * time split by its own ticks, or by @user_share (0..1) when it has none
+ * (then false is returned). */
+bool cgs_acct_task_parts(const struct cgs_acct_task *t, double window_ns,
+			 double user_share, double part[CGS_ACCT_NPART]);
+
+/* The account of @n tasks over a window of @window_ns into @a. */
+void cgs_acct_calc(const struct cgs_acct_task *t, unsigned n, double window_ns,
+		   struct cgs_acct *a);
+
+/* Its figures into @o (extra.account, results/SCHEMA.md). */
+void cgs_acct_json(const struct cgs_acct *a, struct json_object *o);
+
+#endif
