@@ -18,7 +18,8 @@
 #     preempted (on a loaded machine a few per cent of them: the bound
 #     allows 30%); the profile puts that time in these frames (about 85%
 #     in the clock read here) within a sampling error of about 20 ns/op;
-#   - the user time per op (cputime) rose by the same +350..+650;
+#   - the user time per op (the account's, else cputime's) rose by the
+#     same +350..+650;
 #   - the self times of all the functions add up to the CPU time's
 #     change (the runner drops symbols under 0.1% of the samples: 5% of
 #     the base's CPU time allowed), and the explaining line says it;
