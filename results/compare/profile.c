@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.c - profile shares compared between sides
- * (results/compare/profile.h). Each run of a point gives, per key, 100 x samples
+ * (results/compare/profile.h), for --format lkp and for runs without a CPU
+ * time per op, and the per-run loading and statistics that the time per
+ * op (profile_ns.c) shares (profile_int.h). Each run of a point gives, per key, 100 x samples
  * / samples received: self.SYM, children.SYM from the point's symbols,
  * calltrace.A.B.C from its folded stacks. A key a run does not list is 0
  * there (it was below the 0.1% the runner keeps). The change is the
