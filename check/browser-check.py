@@ -8,6 +8,12 @@ top of the summary table, of compare's headline and verdict counts, in CSS
 px from the top of the page; the viewport is 900 high), the sections folded
 by default, and the width and the label size on screen of every flame
 graph. SHOT is the whole page; FIRST, when given, the first screen.
+On a page with flame graphs it then uses the first one as a reader
+would ("flame_ui"): searches for its widest frame above the root by
+name, counts the frames that turned magenta and reads the summary
+beside the box; clicks that frame and measures it (it should fill the
+width, with others hidden); presses "reset zoom" and checks that every
+frame is back where it was. The screenshots are taken before that.
 
 It drives Chromium over the DevTools protocol on a pipe
 (--remote-debugging-pipe: commands on fd 3, replies on fd 4, each message a
@@ -83,6 +89,39 @@ PROBE = r"""
     height: document.documentElement.scrollHeight,
     text_len: document.body.innerText.length,
   });
+})()
+"""
+
+FLAME_UI = r"""
+(() => {
+  const svg = document.querySelector('svg.flame');
+  if (!svg) return JSON.stringify(null);
+  const bar = svg.previousElementSibling;
+  if (!bar || !bar.classList.contains('flamectl')) return JSON.stringify({bars: 0});
+  const box = bar.querySelector('input');
+  const frames = Array.from(svg.querySelectorAll('g.f'));
+  const rw = g => parseFloat(g.querySelector('rect').getAttribute('width'));
+  let z = null;
+  for (const g of frames)
+    if (g.getAttribute('data-d') === '1' && (!z || rw(g) > rw(z))) z = g;
+  if (!z) return JSON.stringify({bars: 1, frames: frames.length});
+  const w0 = rw(z), x0 = z.querySelector('rect').getAttribute('x');
+  const t = z.querySelector('title').textContent, name = t.slice(0, t.lastIndexOf(' ('));
+  box.value = '^' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
+  box.dispatchEvent(new Event('input'));
+  const magenta = frames.filter(g =>
+    g.querySelector('rect').getAttribute('fill') === 'rgb(230,0,230)').length;
+  const hit = bar.querySelector('.flamehit').textContent;
+  z.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  const zoom_w = rw(z), label = z.querySelector('text').textContent;
+  const hidden = frames.filter(g => g.style.display === 'none').length;
+  bar.querySelector('button').click();
+  const restored = frames.every(g => g.style.display !== 'none') && rw(z) === w0 &&
+    z.querySelector('rect').getAttribute('x') === x0;
+  return JSON.stringify({bars: document.querySelectorAll('.flamectl').length,
+    frames: frames.length, name, w0, magenta, hit, zoom_w,
+    view_w: svg.viewBox.baseVal.width, label, hidden, restored,
+    inline_scripts: Array.from(document.scripts).filter(e => !e.src).length});
 })()
 """
 
@@ -175,6 +214,9 @@ def main():
                              session=s, timeout=120)
                 with open(first, "wb") as f:
                     f.write(base64.b64decode(img["result"]["data"]))
+            r = p.send("Runtime.evaluate", {"expression": FLAME_UI,
+                                            "returnByValue": True}, session=s)
+            probe["flame_ui"] = json.loads(r["result"]["result"]["value"])
             errors, requests = [], []
             for e in p.events:
                 m, prm = e["method"], e.get("params", {})

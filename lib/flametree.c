@@ -68,6 +68,30 @@ int cgs_ftree_add(struct cgs_ftnode *root, const char *stack, uint64_t count)
 	return 0;
 }
 
+/* @src into @dst, the samples of @src's tree being @all. */
+static int merge(struct cgs_ftnode *dst, const struct cgs_ftnode *src, double w,
+		 double all)
+{
+	double n = (double)src->total;
+	int rc = 0;
+
+	dst->total += src->total;
+	dst->ns += w * n;
+	dst->var += all > 0 ? w * w * n * (1 - n / all) : 0;
+	for (size_t i = 0; !rc && i < src->nkid; i++) {
+		const struct cgs_ftnode *k = &src->kid[i];
+		struct cgs_ftnode *d = kid_of(dst, k->name, strlen(k->name));
+
+		rc = d ? merge(d, k, w, all) : -ENOMEM;
+	}
+	return rc;
+}
+
+int cgs_ftree_merge(struct cgs_ftnode *dst, const struct cgs_ftnode *src, double w)
+{
+	return merge(dst, src, w, (double)src->total);
+}
+
 const struct cgs_ftnode *cgs_ftree_child(const struct cgs_ftnode *n,
 					 const char *name)
 {

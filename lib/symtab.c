@@ -65,9 +65,10 @@ int cgs_symtab_load_kallsyms(struct cgs_symtab *t, const char *path)
 	return rc;
 }
 
-/* The function symbols of one symbol section. */
+/* The function symbols of one symbol section (named @prefix..., when
+ * @prefix is not NULL). */
 static int elf_section_syms(struct cgs_symtab *t, Elf *e, Elf_Scn *scn,
-			    const GElf_Shdr *sh, uint64_t bias)
+			    const GElf_Shdr *sh, uint64_t bias, const char *prefix)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
@@ -81,29 +82,21 @@ static int elf_section_syms(struct cgs_symtab *t, Elf *e, Elf_Scn *scn,
 		    !s.st_value || s.st_shndx == SHN_UNDEF)
 			continue;
 		name = elf_strptr(e, sh->sh_link, s.st_name);
-		if (name && *name)
+		if (name && *name && (!prefix || !strncmp(name, prefix, strlen(prefix))))
 			rc = sym_add(t, s.st_value + bias, s.st_size, name);
 	}
 	return rc;
 }
 
-int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
+/* The symbols of the ELF @e (.symtab, else .dynsym). */
+static int elf_syms(struct cgs_symtab *t, Elf *e, uint64_t bias, const char *prefix)
 {
 	Elf_Scn *scn = NULL, *sym = NULL, *dyn = NULL;
 	GElf_Shdr sh, ssh = { 0 }, dsh = { 0 };
-	int fd, rc = 0;
-	Elf *e = NULL;
+	int rc = 0;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		rc = -ENOEXEC;
-		goto out;
-	}
+	if (elf_kind(e) != ELF_K_ELF)
+		return -ENOEXEC;
 	while ((scn = elf_nextscn(e, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
@@ -116,15 +109,50 @@ int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
 		}
 	}
 	if (sym)
-		rc = elf_section_syms(t, e, sym, &ssh, bias);
+		rc = elf_section_syms(t, e, sym, &ssh, bias, prefix);
 	else if (dyn)
-		rc = elf_section_syms(t, e, dyn, &dsh, bias);
+		rc = elf_section_syms(t, e, dyn, &dsh, bias, prefix);
 	if (!rc)
 		cgs_symtab_sort(t);
-out:
+	return rc;
+}
+
+int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
+{
+	int fd, rc;
+	Elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	rc = e ? elf_syms(t, e, bias, NULL) : -ENOEXEC;
 	if (e)
 		elf_end(e);
 	close(fd);
+	return rc;
+}
+
+int cgs_symtab_load_elf_image(struct cgs_symtab *t, const void *image, size_t size,
+			      uint64_t bias, const char *prefix)
+{
+	char *copy;
+	int rc;
+	Elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	copy = malloc(size);     /* libelf takes a writable image */
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, image, size);
+	e = elf_memory(copy, size);
+	rc = e ? elf_syms(t, e, bias, prefix) : -ENOEXEC;
+	if (e)
+		elf_end(e);
+	free(copy);
 	return rc;
 }
 

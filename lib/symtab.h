@@ -36,6 +36,11 @@ int cgs_symtab_load_kallsyms(struct cgs_symtab *t, const char *path);
 int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path,
 			uint64_t bias);
 
+/* The same from an ELF image of @size bytes in memory (the vDSO), only
+ * the names that start with @prefix when it is not NULL. 0 or -errno. */
+int cgs_symtab_load_elf_image(struct cgs_symtab *t, const void *image, size_t size,
+			      uint64_t bias, const char *prefix);
+
 /* Sort after loading; lookups need it. */
 void cgs_symtab_sort(struct cgs_symtab *t);
 

@@ -9,8 +9,8 @@
 #   - fallocate2 on a tmpfs: shmem_fallocate is in the profile;
 #   - the folded counts add up to the samples taken minus the lost ones,
 #     and the folded stacks are bounded; export --folded writes them (one
-#     point merged, or a file per run); compare lists the profile keys,
-#     LKP's perf-profile.* names with --format lkp;
+#     point merged, or a file per run); compare lists the functions in
+#     ns/op, LKP's perf-profile.* names (shares) with --format lkp;
 #   - kallsyms with zero addresses (CGSCALE_KALLSYMS): said once, kernel
 #     frames stay raw addresses;
 #   - a rate above kernel.perf_event_max_sample_rate, or not a number, is
@@ -94,10 +94,11 @@ mkdir "$d/fo" && "$CGSCALE" export --folded --out-dir "$d/fo" pf.json >/dev/null
 # compare: the profile keys, in LKP's names too (--keep-disturbed: on a
 # shared machine compare may leave a run out as disturbed)
 "$CGSCALE" compare --keep-disturbed pf.json pf.json >"$d/cmp.txt" || fail "compare of profiles exited $?"
-grep -q '^Profile: share of samples in percentage points' "$d/cmp.txt" || fail "no profile section in compare"
-# one run a side: no interval, so no verdict but INCONCLUSIVE
-grep -q '^ *+0.00 *[0-9.]* *[0-9.]*  - .* INCONCLUSIVE *self\.' "$d/cmp.txt" ||
-	fail "no profile row: $(grep -A5 '^Profile' "$d/cmp.txt")"
+grep -q '^Profile in time per op' "$d/cmp.txt" || fail "no profile section in compare"
+# one run a side: no interval, so no verdict but INCONCLUSIVE; a run
+# against itself changes by +0.0 ns/op
+grep -q '^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* exc_page_fault$' "$d/cmp.txt" ||
+	fail "no profile row: $(grep -A8 '^Profile' "$d/cmp.txt")"
 "$CGSCALE" compare --keep-disturbed -f lkp pf.json pf.json >"$d/cmp.lkp" || fail "compare -f lkp exited $?"
 # the LKP stats' own names: cgscale.<mode>.perf-profile.<kind>.<event>.<sym>
 grep -q "^ *[0-9.]* *+0.0 *[0-9.]* *cgscale\.process\.perf-profile\.children\.$ev\.exc_page_fault\$" "$d/cmp.lkp" ||

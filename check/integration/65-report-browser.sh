@@ -4,7 +4,8 @@
 # renders the page of a real small run and of a comparison of two, and
 # the page without gnuplot, driven over the DevTools protocol
 # on a pipe by check/browser-check.py; no console error, no exception, no
-# request but the page itself, no script, every chart laid out with a
+# request but the page itself, no script but the flame graphs' one inline
+# script (search and click-to-zoom, both tried), every chart laid out with a
 # non-zero size and drawn content, every <use> reference resolved, ids
 # unique; the same for the page without gnuplot, and for the pages of
 # profiled runs (a flame graph per point, a differential one per point
@@ -61,8 +62,8 @@ rc=$?
 [ "$(grep -c 'class="chart flame"' pcmp.html)" -eq 1 ] || fail "no differential flame graph in compare --html"
 grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%)</title>' prof.html ||
 	fail "no hover title with samples and % on the exc_page_fault frame"
-grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%; base [0-9.]*%, [-+][0-9.]* pp)</title>' pcmp.html ||
-	fail "no base and change in the differential frame titles"
+grep -q '<title>exc_page_fault ([0-9]* samples, [0-9.]*%, [0-9.]* ns/op; base [0-9.]* ns/op, [-+][0-9.]* +-[0-9.]* ns/op\(, within the sampling error\)\?)</title>' pcmp.html ||
+	fail "no base and change in ns/op in the differential frame titles"
 grep -q 'Profiles: why it changed' pcmp.html || fail "no profile section in compare --html"
 
 # a busy page: two files from different kernels, a failed point and a
@@ -81,7 +82,9 @@ check() {
 	res="$1.json"
 	jq_check "$res" '.errors == []' "$1: console errors or exceptions: $(jq -c .errors "$res")"
 	jq_check "$res" '.requests == []' "$1: requests outside the page: $(jq -c .requests "$res")"
-	jq_check "$res" '.scripts == 0' "$1: the page has scripts"
+	# a script only where there are flame graphs: one, inline
+	jq_check "$res" '(.flames | length) == 0 and .scripts == 0 or (.flames | length) > 0 and .scripts == 1 and .flame_ui.inline_scripts == 1' \
+		"$1: scripts other than the flame graphs' one inline script: $(jq -c '[.scripts, .flame_ui]' "$res")"
 	jq_check "$res" '.missing_refs == [] and .duplicate_ids == 0' "$1: broken or duplicate ids"
 	jq_check "$res" '.tables >= 5 and .text_len > 1000' "$1: tables or text missing"
 	if [ "$3" = all ]; then   # as many charts as figures, at least $4
@@ -114,12 +117,22 @@ report_page() { # RESULT
 	jq_check "$1" '.harness_sections > 0 and .harness_open == 0' \
 		"$1: harness internals not there or not folded: $(jq -c '[.harness_sections, .harness_open]' "$1")"
 }
-# flame graphs: as wide as the page's content, labels of 12 px or more
+# flame graphs: as wide as the page's content, labels of 12 px or more;
+# each with a search box and click-to-zoom that work: the search for the
+# widest frame above the root turns it magenta and says its share; a
+# click on it makes it as wide as the graph, labelled, others hidden;
+# reset puts every frame back
 flames() { # RESULT
 	jq_check "$1" '(.flames | length) > 0 and ([.flames[] | .w >= 0.95 * .content_w
 		and .label_px >= 12 and .labels > 5] | all)' \
 		"$1: a flame graph narrow or with small labels: $(jq -c .flames "$1")"
 	echo "$1: flame graphs $(jq -c '[.flames[] | {w: (.w | floor), label_px: (.label_px * 10 | floor / 10)}]' "$1")"
+	jq_check "$1" '(.flames | length) as $n | .flame_ui | .bars == $n and .magenta >= 1
+		and (.hit | test("^[0-9]+ frames matched, [0-9.]+% of the samples"))
+		and .zoom_w == .view_w and .w0 < .view_w and .hidden > 0
+		and (.name[0:3] as $p | .label | startswith($p)) and .restored' \
+		"$1: search or zoom of the flame graph: $(jq -c .flame_ui "$1")"
+	echo "$1: flame search and zoom $(jq -c '.flame_ui | {name, hit, w0, zoom_w, hidden, restored}' "$1")"
 }
 # one test: its curve, and 2 modes x 2 task counts x 2 charts
 check rep.html report.png 9 9

@@ -207,6 +207,8 @@ int cmp_print_json(const struct cmp_result *r, FILE *out)
 	cgs_jadd(o, "points", pts);
 	if (r->prof && r->prof->n)
 		cgs_jadd(o, "profile", cmp_profile_json(r, r->prof));
+	if (r->prof && r->prof->npts)
+		cgs_jadd(o, "profile_ns", cmp_profile_ns_json(r, r->prof));
 	for (int k = 0; k < CMP_NVERDICT; k++)
 		cgs_jadd(v, cmp_verdict_names[k], json_object_new_int64(r->count[k]));
 	cgs_jadd(o, "verdicts", v);

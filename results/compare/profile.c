@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.c - profile shares compared between sides
- * (results/compare/profile.h). Each run of a point gives, per key, 100 x samples
+ * (results/compare/profile.h), for --format lkp and for runs without a CPU
+ * time per op, and the per-run loading and statistics that the time per
+ * op (profile_ns.c) shares (profile_int.h). Each run of a point gives, per key, 100 x samples
  * / samples received: self.SYM, children.SYM from the point's symbols,
  * calltrace.A.B.C from its folded stacks. A key a run does not list is 0
  * there (it was below the 0.1% the runner keeps). The change is the
@@ -19,6 +21,7 @@
 
 #include "lib/folded.h"
 #include "results/compare/profile.h"
+#include "results/compare/profile_int.h"
 #include "results/model/disturb.h"
 
 const char *const cmp_prof_kind_names[] = { "self", "children", "calltrace", NULL };
@@ -64,12 +67,7 @@ int cmp_profile_folded(struct json_object *prof, struct cgs_stacks *s)
 	return rc;
 }
 
-/* One run's shares: key ("self.x", "children.x", "calltrace.a.b") ->
- * samples, out of @recv. */
-struct run {
-	struct cgs_stacks keys;
-	double recv;
-};
+#define run cmp_prof_run
 
 static int run_load(struct json_object *prof, struct run *r)
 {
@@ -103,19 +101,32 @@ static int run_load(struct json_object *prof, struct run *r)
 		snprintf(key, sizeof(key), "calltrace.%s", tr.v[i].stack);
 		rc = cgs_stacks_add(&r->keys, key, tr.v[i].count);
 	}
+	for (size_t i = 0; !rc && syms && i < json_object_array_length(syms); i++) {
+		struct json_object *s = json_object_array_get_idx(syms, i);
+		const char *n = json_object_get_string(get(s, "name"));
+
+		if (n && json_object_is_type(s, json_type_object) &&
+		    json_object_get_boolean(get(s, "kernel")))
+			rc = cgs_stacks_add(&r->kernel, n, 0);
+	}
 	cgs_stacks_free(&st);
 	cgs_stacks_free(&tr);
 	return rc;
 }
 
-static double share(const struct run *r, const char *key)
+double cmp_prof_count(const struct run *r, const char *key)
 {
 	const struct cgs_stack *e = cgs_stacks_find(&r->keys, key);
 
-	return e && r->recv > 0 ? 100.0 * (double)e->count / r->recv : 0;
+	return e ? (double)e->count : 0;
 }
 
-static double mean(const double *v, size_t n)
+static double share(const struct run *r, const char *key)
+{
+	return r->recv > 0 ? 100.0 * cmp_prof_count(r, key) / r->recv : 0;
+}
+
+double cmp_prof_mean(const double *v, size_t n)
 {
 	double s = 0;
 
@@ -154,10 +165,10 @@ static double resampled(struct st_rng *g, const double *v, size_t n)
 
 /* Bootstrap CI of mean(b) - mean(a), its tails widened to Student's t
  * for small samples as st_boot_ci_pct does. */
-static int boot_diff(const double *a, size_t na, const double *b, size_t nb,
-		     const struct cmp_opts *o, uint64_t seed, double *lo, double *hi)
+int cmp_prof_boot_diff(const double *a, size_t na, const double *b, size_t nb,
+		       const struct cmp_opts *o, uint64_t seed, double *lo, double *hi)
 {
-	double ma = mean(a, na), mb = mean(b, nb), va = 0, vb = 0, df, tail;
+	double ma = cmp_prof_mean(a, na), mb = cmp_prof_mean(b, nb), va = 0, vb = 0, df, tail;
 	double ka, kb, *d;
 	struct st_rng g;
 
@@ -197,6 +208,15 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return h;
 }
 
+uint64_t cmp_prof_seed(const struct cmp_result *r, unsigned gi, unsigned s,
+		       const char *key)
+{
+	char name[512];
+
+	cmp_group_name(&r->groups[gi], name, sizeof(name));
+	return fnv(fnv(fnv(0xcbf29ce484222325ULL ^ r->o.seed, name), key), r->sides[s].label);
+}
+
 bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
 			  const struct cmp_group *g)
 {
@@ -207,9 +227,8 @@ bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
 	       (r->o.keep_disturbed || res_disturbed(p, why, sizeof(why)) <= 0);
 }
 
-/* The profiles of side @s's runs in group @g that compare uses. */
-static int side_runs(const struct cmp_result *r, const struct cmp_group *g,
-		     unsigned s, struct run **out, size_t *n)
+int cmp_prof_side_runs(const struct cmp_result *r, const struct cmp_group *g,
+		       unsigned s, struct run **out, size_t *n)
 {
 	const struct cmp_side *sd = &r->sides[s];
 	int rc = 0;
@@ -229,15 +248,18 @@ static int side_runs(const struct cmp_result *r, const struct cmp_group *g,
 				return -ENOMEM;
 			*out = v;
 			rc = run_load(prof, &v[*n]);
+			v[*n].p = p;
 			(*n)++;
 		}
 	return rc;
 }
 
-static void runs_free(struct run *v, size_t n)
+void cmp_prof_runs_free(struct run *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		cgs_stacks_free(&v[i].keys);
+		cgs_stacks_free(&v[i].kernel);
+	}
 	free(v);
 }
 
@@ -258,16 +280,14 @@ static int key_row(const struct cmp_result *r, struct cmp_profile *p,
 		   size_t na, const struct run *B, size_t nb, double *a, double *b)
 {
 	struct cmp_prof_row row = { .group = gi, .side = s, .na = na, .nb = nb };
-	char name[512];
-	uint64_t seed;
 	int rc;
 
 	for (size_t i = 0; i < na; i++)
 		a[i] = share(&A[i], key);
 	for (size_t i = 0; i < nb; i++)
 		b[i] = share(&B[i], key);
-	row.mean_a = mean(a, na);
-	row.mean_b = mean(b, nb);
+	row.mean_a = cmp_prof_mean(a, na);
+	row.mean_b = cmp_prof_mean(b, nb);
 	row.cov_a = cov(a, na, row.mean_a);
 	row.cov_b = cov(b, nb, row.mean_b);
 	if (fmax(row.mean_a, row.mean_b) < p->floor)
@@ -281,9 +301,8 @@ static int key_row(const struct cmp_result *r, struct cmp_profile *p,
 	row.d.threshold = p->threshold;
 	row.d.pct = row.mean_b - row.mean_a;
 	row.d.q = NAN;
-	cmp_group_name(&r->groups[gi], name, sizeof(name));
-	seed = fnv(fnv(fnv(0xcbf29ce484222325ULL ^ r->o.seed, name), key), r->sides[s].label);
-	rc = boot_diff(a, na, b, nb, &r->o, seed, &row.d.lo, &row.d.hi);
+	rc = cmp_prof_boot_diff(a, na, b, nb, &r->o, cmp_prof_seed(r, gi, s, key),
+				&row.d.lo, &row.d.hi);
 	if (!rc && st_mann_whitney(a, na, b, nb, &row.d.mwu))
 		row.d.mwu.p = NAN;
 	if (!rc && st_welch(a, na, b, nb, &row.d.welch))
@@ -308,19 +327,25 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->sym, b->sym);
 }
 
-/* cmp_judge says "T%": the threshold here is in percentage points. */
-static void pp_units(char *why, size_t len, double t)
+void cmp_prof_units(char *why, size_t len, double t, const char *unit)
 {
 	char pat[32], *at;
+	size_t u = strlen(unit);
 
 	snprintf(pat, sizeof(pat), "%g%%", t);
 	at = strstr(why, pat);
-	if (at && strlen(why) + 3 < len) {
+	if (at && strlen(why) + u < len) {
 		size_t n = strlen(pat);
 
-		memmove(at + n + 2, at + n, strlen(at + n) + 1);
-		memcpy(at + n - 1, " pp", 3);
+		memmove(at + n - 1 + u, at + n, strlen(at + n) + 1);
+		memcpy(at + n - 1, unit, u);
 	}
+}
+
+const char *cmp_prof_verdict_name(enum cmp_verdict v)
+{
+	return v == CMP_IMPROVEMENT ? "GREW" : v == CMP_REGRESSION ? "SHRANK" :
+	       v == CMP_NO_CHANGE ? "NO_CHANGE" : "INCONCLUSIVE";
 }
 
 /* q over the rows [from, p->n), then each verdict, then the order. */
@@ -341,9 +366,8 @@ static int judge(const struct cmp_result *r, struct cmp_profile *p, size_t from)
 		w->d.q = q[i];
 		v = cmp_judge(&w->d, CMP_SECONDARY, NAN, NAN, w->na, w->nb, &r->o);
 		w->d.verdict = v;
-		w->verdict = v == CMP_IMPROVEMENT ? "GREW" : v == CMP_REGRESSION ? "SHRANK" :
-			     v == CMP_NO_CHANGE ? "NO_CHANGE" : "INCONCLUSIVE";
-		pp_units(w->d.why, sizeof(w->d.why), p->threshold);
+		w->verdict = cmp_prof_verdict_name(v);
+		cmp_prof_units(w->d.why, sizeof(w->d.why), p->threshold, " pp");
 	}
 	if (!rc && n)
 		qsort(p->rows + from, n, sizeof(*p->rows), by_change);
@@ -359,10 +383,10 @@ static int group_side(const struct cmp_result *r, struct cmp_profile *p,
 	struct cgs_stacks u = { 0 };
 	size_t na = 0, nb = 0, from = p->n;
 	double *a = NULL, *b = NULL;
-	int rc = side_runs(r, &r->groups[gi], 0, &A, &na);
+	int rc = cmp_prof_side_runs(r, &r->groups[gi], 0, &A, &na);
 
 	if (!rc)
-		rc = side_runs(r, &r->groups[gi], s, &B, &nb);
+		rc = cmp_prof_side_runs(r, &r->groups[gi], s, &B, &nb);
 	if (rc || !na || !nb)
 		goto out;
 	for (size_t i = 0; !rc && i < na + nb; i++) {
@@ -381,21 +405,17 @@ static int group_side(const struct cmp_result *r, struct cmp_profile *p,
 		rc = judge(r, p, from);
 out:
 	cgs_stacks_free(&u);
-	runs_free(A, na);
-	runs_free(B, nb);
+	cmp_prof_runs_free(A, na);
+	cmp_prof_runs_free(B, nb);
 	free(a);
 	free(b);
 	return rc;
 }
 
-int cmp_profile_analyse(const struct cmp_result *r, double floor,
-			double threshold, struct cmp_profile *p)
+int cmp_prof_share_analyse(const struct cmp_result *r, struct cmp_profile *p)
 {
 	int rc = 0;
 
-	memset(p, 0, sizeof(*p));
-	p->floor = floor;
-	p->threshold = threshold;
 	for (unsigned i = 0; !rc && i < r->ngroups; i++) {
 		size_t before = p->n;
 
@@ -406,12 +426,4 @@ int cmp_profile_analyse(const struct cmp_result *r, double floor,
 		p->groups_with_profile += p->n > before;
 	}
 	return rc;
-}
-
-void cmp_profile_free(struct cmp_profile *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		free(p->rows[i].sym);
-	free(p->rows);
-	memset(p, 0, sizeof(*p));
 }

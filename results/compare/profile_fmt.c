@@ -119,14 +119,22 @@ static void text_rows(const struct cmp_result *r, const struct cmp_profile *p,
 			to - from - most);
 }
 
+/* Whether text shows the shares of rows [i, ...): the point has no
+ * profile in time per op (no CPU time per op). */
+static bool shares_shown(const struct cmp_profile *p, size_t i)
+{
+	return !cmp_profile_point_ns(p, p->rows[i].group, p->rows[i].side);
+}
+
 void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
 		       enum cmp_format f, FILE *out)
 {
-	if (!p || !p->n)
+	bool said = false;
+
+	if (!p || (!p->n && !p->npts))
 		return;
 	if (f == CMP_FMT_TEXT)
-		fprintf(out, "\nProfile: share of samples in percentage points, keys at or above %g%% on a side, largest change first; GREW/SHRANK need the CI beyond +-%g pp and q < alpha\n",
-			p->floor, p->threshold);
+		cmp_profile_ns_print(r, p, out);
 	for (size_t i = 0; i < p->n;) {
 		size_t j = i;
 		char name[512];
@@ -134,6 +142,14 @@ void cmp_profile_print(const struct cmp_result *r, const struct cmp_profile *p,
 		while (j < p->n && p->rows[j].group == p->rows[i].group &&
 		       p->rows[j].side == p->rows[i].side)
 			j++;
+		if (f == CMP_FMT_TEXT && !shares_shown(p, i)) {
+			i = j;
+			continue;
+		}
+		if (f == CMP_FMT_TEXT && !said)
+			fprintf(out, "\nProfile: share of samples in percentage points (these points have no CPU time per op for ns/op), keys at or above %g%% on a side, largest change first; GREW/SHRANK need the CI beyond +-%g pp and q < alpha\n",
+				p->floor, p->threshold);
+		said = true;
 		cmp_group_name(&r->groups[p->rows[i].group], name, sizeof(name));
 		if (f == CMP_FMT_LKP) {
 			if (p->rows[i].side == 1)

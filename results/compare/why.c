@@ -126,61 +126,25 @@ static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, u
 	return (unsigned)k;
 }
 
-/* CPU ns per op of side @s: the account's user + sys, else cputime's. */
-static double cpu_ns(const struct cmp_result *r, const struct cmp_group *g, unsigned s)
-{
-	double v = mean_of(r, g, s, "user_ns_per_op") + mean_of(r, g, s, "sys_ns_per_op");
-
-	if (isfinite(v))
-		return v;
-	return 1e3 * (mean_of(r, g, s, "user_us_per_op") + mean_of(r, g, s, "sys_us_per_op"));
-}
-
-/* The children row of @sym in @g and @side, or NULL. */
-static const struct cmp_prof_row *children_of(const struct cmp_profile *p, unsigned group,
-					      unsigned side, const char *sym)
-{
-	for (size_t i = 0; i < p->n; i++)
-		if (p->rows[i].group == group && p->rows[i].side == side &&
-		    p->rows[i].kind == CMP_PROF_CHILDREN && !strcmp(p->rows[i].sym, sym))
-			return &p->rows[i];
-	return NULL;
-}
-
-/* The functions by their change in ns/op (the HOOK of why.h). */
+/* The functions by their change in ns/op: the profile's own rows in time
+ * per op (results/compare/profile.h), ranked as its section ranks them,
+ * with their summed change of self time. */
 static void functions(const struct cmp_result *r, const struct cmp_group *g,
 		      struct cmp_why *w)
 {
-	const struct cmp_profile *p = r->prof;
-	double ca = cpu_ns(r, g, 0), cb = cpu_ns(r, g, w->side);
-	struct cmp_why_row *all;
-	size_t n = 0, k;
+	struct cmp_pns_top t;
 
-	if (!p || !p->n || !isfinite(ca) || !isfinite(cb) ||
-	    !(all = calloc(p->n + 1, sizeof(*all))))
+	(void)g;
+	if (!r->prof || cmp_profile_top_ns(r->prof, w->group, w->side, CMP_WHY_MAX, &t))
 		return;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct cmp_prof_row *x = &p->rows[i], *c;
-		struct cmp_why_row *f = &all[n];
-
-		if (x->group != w->group || x->side != w->side || x->kind != CMP_PROF_SELF)
-			continue;
-		f->name = x->sym;
-		f->unit = "ns/op";
-		f->a = x->mean_a / 100 * ca;
-		f->b = x->mean_b / 100 * cb;
-		f->d = f->b - f->a;
-		c = children_of(p, w->group, w->side, x->sym);
-		f->d_children = c ? c->mean_b / 100 * cb - c->mean_a / 100 * ca : NAN;
-		n++;
-	}
-	k = cmp_why_rank(all, n, CMP_WHY_MAX, 0.05, false);
-	memcpy(w->fn, all, k * sizeof(*all));
-	w->nfn = (unsigned)k;
-	for (unsigned i = 0; i < w->nfn; i++)
-		w->fn_d += w->fn[i].d;
-	w->fn_how = "self share of the task samples x CPU time (user + sys) per op";
-	free(all);
+	for (size_t i = 0; i < t.n; i++)
+		w->fn[i] = (struct cmp_why_row){
+			.name = t.row[i]->sym, .unit = "ns/op", .a = t.row[i]->a.self,
+			.b = t.row[i]->b.self, .d = t.row[i]->dself.pct,
+			.d_children = t.row[i]->dchildren.pct };
+	w->nfn = (unsigned)t.n;
+	w->fn_d = t.explained_ns;
+	w->fn_how = "self time: share of the task samples x CPU time (user + sys) per op; verdicts in the profile section";
 }
 
 /* The runs' mean of 1e9 / ops/s: ns per op, as the account means it. */

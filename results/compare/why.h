@@ -43,9 +43,8 @@ struct cmp_why {
 	bool have_parts;
 	struct cmp_why_row part[CMP_WHY_NPART];
 	double parts_d;                  /* their sum */
-	/* HOOK (profiles in ns/op, issue 23 item 2): until the profile rows
-	 * carry ns/op themselves, a function's ns/op is its share of the
-	 * task samples x the side's CPU time (user + sys) per op */
+	/* the profile's first functions by change of self ns/op
+	 * (cmp_profile_top_ns, results/compare/profile.h) */
 	struct cmp_why_row fn[CMP_WHY_MAX];
 	unsigned nfn;
 	double fn_d;                     /* the listed functions' sum */

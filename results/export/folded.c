@@ -5,7 +5,11 @@
  * flamegraph.pl, inferno and speedscope read ("frame;frame count").
  * The runs of the point are merged on stdout, or with --out-dir each run
  * of each profiled point is its own new file there, created O_EXCL through
- * the directory's fd (lib/safefile.h).
+ * the directory's fd (lib/safefile.h). Weighted in samples, or with
+ * --weight ns-per-op in time per op: a stack's samples / the run's
+ * samples x the run's CPU time per op (results/compare/profile.h), the
+ * merged runs averaged, written with three decimals (flamegraph.pl and
+ * difffolded.pl read decimal counts).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,94 @@
 #include "results/compare/profile.h"
 #include "results/export/folded.h"
 
+const char *const exp_folded_weight_names[] = { "samples", "ns-per-op", NULL };
+
+/* Stacks with a weight each, in the order first added. */
+struct wstacks {
+	struct cgs_stacks keys;
+	double *w;
+	size_t cap;
+	unsigned runs;
+};
+
+static void ws_free(struct wstacks *ws)
+{
+	cgs_stacks_free(&ws->keys);
+	free(ws->w);
+	memset(ws, 0, sizeof(*ws));
+}
+
+/* Run @p's stacks into @ws: samples, or ns/op (-ENODATA with @err when
+ * the run has no CPU time per op). */
+static int ws_add_run(struct wstacks *ws, bool ns, const struct res_point *p,
+		      struct json_object *prof, char *err, size_t errlen)
+{
+	struct cgs_stacks st = { 0 };
+	struct cmp_run_cpu c = { .cpu = 1 };
+	int rc = cmp_profile_folded(prof, &st);
+
+	if (!rc && ns && !cmp_profile_run_cpu(p, &c))
+		rc = cgs_errf(err, errlen, -ENODATA, "--weight ns-per-op: run %u of %s %s %u tasks has no CPU time per op (it ran with --no-cputime?); use --weight samples",
+			      p->run + 1, p->test, p->mode, p->tasks);
+	for (size_t i = 0; !rc && i < st.n; i++) {
+		struct cgs_stack *e;
+
+		rc = cgs_stacks_add(&ws->keys, st.v[i].stack, 0);
+		e = rc ? NULL : cgs_stacks_find(&ws->keys, st.v[i].stack);
+		if (e && ws->keys.n > ws->cap) {
+			size_t cap = ws->cap ? 2 * ws->cap : 256;
+			double *v = realloc(ws->w, cap * sizeof(*v));
+
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			memset(v + ws->cap, 0, (cap - ws->cap) * sizeof(*v));
+			ws->w = v;
+			ws->cap = cap;
+		}
+		if (e)
+			ws->w[e - ws->keys.v] += ns ? (double)st.v[i].count / (double)st.total * c.cpu
+						    : (double)st.v[i].count;
+	}
+	ws->runs += !rc;
+	cgs_stacks_free(&st);
+	return rc;
+}
+
+static int by_weight(const void *x, const void *y, void *arg)
+{
+	const struct wstacks *ws = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	if (ws->w[a] != ws->w[b])
+		return ws->w[a] > ws->w[b] ? -1 : 1;
+	return strcmp(ws->keys.v[a].stack, ws->keys.v[b].stack);
+}
+
+/* "stack weight" lines, heaviest first: counts, or ns/op averaged over
+ * the runs with three decimals. */
+static int ws_write(struct wstacks *ws, bool ns, FILE *f)
+{
+	size_t *ix = malloc((ws->keys.n + 1) * sizeof(*ix));
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < ws->keys.n; i++)
+		ix[i] = i;
+	qsort_r(ix, ws->keys.n, sizeof(*ix), by_weight, ws);
+	for (size_t i = 0; i < ws->keys.n; i++) {
+		double w = ws->w[ix[i]] / (ns && ws->runs ? ws->runs : 1);
+
+		if (!ns)
+			fprintf(f, "%s %.0f\n", ws->keys.v[ix[i]].stack, w);
+		else if (w >= 0.0005)
+			fprintf(f, "%s %.3f\n", ws->keys.v[ix[i]].stack, w);
+	}
+	free(ix);
+	return 0;
+}
+
 /* Does @p match "TEST:MODE:TASKS[:LAYOUT]" (NULL matches all)? */
 static bool point_match(const struct res_point *p, const char *spec)
 {
@@ -42,9 +134,9 @@ static bool point_match(const struct res_point *p, const char *spec)
 /* @s to the new file @name in @dirfd (O_EXCL|O_NOFOLLOW: an existing
  * name, a planted link included, is refused); removed when it fails. */
 static int write_new(int dirfd, const char *name, const char *path,
-		     struct cgs_stacks *s, char *err, size_t errlen)
+		     struct wstacks *s, bool ns, char *err, size_t errlen)
 {
-	int fd = cgs_create_at(dirfd, name, O_WRONLY, 0644);
+	int fd = cgs_create_at(dirfd, name, O_WRONLY, 0644), rc;
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 
 	if (fd < 0)
@@ -54,11 +146,11 @@ static int write_new(int dirfd, const char *name, const char *path,
 		unlinkat(dirfd, name, 0);
 		return cgs_errf(err, errlen, -ENOMEM, "cannot write %s: out of memory", path);
 	}
-	cgs_stacks_sort(s);
-	cgs_stacks_write(s, f);
-	if (ferror(f) | fclose(f)) {
+	rc = ws_write(s, ns, f);
+	if (ferror(f) | fclose(f) | rc) {
 		unlinkat(dirfd, name, 0);
-		return cgs_errf(err, errlen, -EIO, "cannot write %s", path);
+		return cgs_errf(err, errlen, rc ? rc : -EIO, "cannot write %s%s", path,
+				rc ? ": out of memory" : "");
 	}
 	printf("%s\n", path);
 	return 0;
@@ -66,12 +158,12 @@ static int write_new(int dirfd, const char *name, const char *path,
 
 /* One run to DIR/TEST-MODE-TASKS[-LAYOUT]-runN.folded. */
 static int write_run(int dirfd, const char *dir, const struct res_point *p,
-		     struct json_object *prof, char *err, size_t errlen)
+		     struct json_object *prof, bool ns, char *err, size_t errlen)
 {
-	struct cgs_stacks s = { 0 };
+	struct wstacks s = { 0 };
 	char path[PATH_MAX], name[NAME_MAX + 1], lay[256];
 	const char *l = cmp_point_layout(p);
-	int rc = cmp_profile_folded(prof, &s);
+	int rc = ws_add_run(&s, ns, p, prof, err, errlen);
 
 	snprintf(lay, sizeof(lay), "%s", strcmp(l, "none") ? l : "");
 	for (char *c = lay; *c; c++)
@@ -86,15 +178,17 @@ static int write_run(int dirfd, const char *dir, const struct res_point *p,
 			*c = '-';
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (!rc)
-		rc = write_new(dirfd, name, path, &s, err, errlen);
-	cgs_stacks_free(&s);
+		rc = write_new(dirfd, name, path, &s, ns, err, errlen);
+	ws_free(&s);
 	return rc;
 }
 
 int exp_write_folded(int nargs, char **args, const char *point,
-		     const char *out_dir, char *err, size_t errlen)
+		     const char *out_dir, enum exp_folded_weight weight,
+		     char *err, size_t errlen)
 {
-	struct cgs_stacks merged = { 0 };
+	bool ns = weight == EXP_FOLDED_NS_PER_OP;
+	struct wstacks merged = { 0 };
 	char first[1200] = "";
 	unsigned found = 0;
 	int rc = 0, dirfd = -1;
@@ -128,19 +222,19 @@ int exp_write_folded(int nargs, char **args, const char *point,
 				}
 				snprintf(first, sizeof(first), "%s", key);
 				found++;
-				rc = out_dir ? write_run(dirfd, out_dir, p, prof, err, errlen)
-					     : cmp_profile_folded(prof, &merged);
+				rc = out_dir ? write_run(dirfd, out_dir, p, prof, ns, err, errlen)
+					     : ws_add_run(&merged, ns, p, prof, err, errlen);
 			}
 		cmp_side_free(&s);
 	}
 	if (!rc && !found)
 		rc = cgs_errf(err, errlen, -ENODATA, "no ok point with a profile%s%s (run with --profile)",
 			      point ? " matches --point " : "", point ? point : "");
-	if (!rc && !out_dir) {
-		cgs_stacks_sort(&merged);
-		cgs_stacks_write(&merged, stdout);
-	}
-	cgs_stacks_free(&merged);
+	if (!rc && !out_dir)
+		rc = ws_write(&merged, ns, stdout);
+	if (rc == -ENOMEM && !*err)
+		snprintf(err, errlen, "out of memory");
+	ws_free(&merged);
 	if (dirfd >= 0)
 		close(dirfd);
 	return rc;

@@ -20,19 +20,22 @@
 
 /* The SVG is as wide as the page (width 100%, results/report/html.c's
  * style), so a unit is about a pixel at a page width of FW: the font of
- * FONT units reads at 12 px and more from a page of 1100 px up. */
+ * FONT units reads at 12 px and more from a page of 1100 px up. The
+ * page's script (results/report/flame_js.c) zooms and searches the
+ * frames by their data- attributes and labels them again as C does. */
 #define FW 1200.0      /* width in SVG units */
 #define FONT 13        /* label font size, SVG units */
 #define FH 20          /* frame height */
 #define CHARW 7.9      /* a character of that monospace font (0.6 em) */
-#define MINW 0.3       /* narrower frames are not drawn at all */
+#define MINW 0.1       /* narrower frames are not drawn at all */
 
 struct draw {
 	FILE *out;
 	const struct cgs_ftnode *root;
 	double scale;          /* units per sample */
 	unsigned height;
-	double maxabs;         /* differential: the largest |change|, pp */
+	double maxabs;         /* differential: the largest |change| drawn */
+	bool ns;               /* differential in ns/op (merged with weights) */
 };
 
 static uint32_t hash(const char *s)
@@ -44,14 +47,25 @@ static uint32_t hash(const char *s)
 	return h;
 }
 
-/* The change of @n's share against @b, in percentage points. */
+/* The change of @n against @b: of its time per op (ns), else of its
+ * share of the samples (percentage points). */
 static double change(const struct draw *w, const struct cgs_ftnode *n,
 		     const struct cgs_ftnode *b, const struct cgs_ftnode *broot)
 {
 	double now = 100.0 * (double)n->total / (double)w->root->total;
 	double was = b && broot->total ? 100.0 * (double)b->total / (double)broot->total : 0;
 
+	if (w->ns)
+		return n->ns - (b ? b->ns : 0);
 	return now - was;
+}
+
+/* Whether the change @d is beyond the sampling error (2 SE) in ns/op;
+ * a change of share always counts. */
+static bool beyond_noise(const struct draw *w, const struct cgs_ftnode *n,
+			 const struct cgs_ftnode *b, double d)
+{
+	return !w->ns || fabs(d) > 2 * sqrt(n->var + (b ? b->var : 0));
 }
 
 static void fill(const struct draw *w, const char *name, bool diff, double d,
@@ -71,7 +85,7 @@ static void fill(const struct draw *w, const char *name, bool diff, double d,
 	else if (d < 0)
 		snprintf(buf, len, "rgb(%u,%u,255)", 245 - k, 245 - k);
 	else
-		snprintf(buf, len, "rgb(245,245,245)");
+		snprintf(buf, len, "rgb(236,236,230)");
 }
 
 /* The label that fits in @width units: the name, cut with "..", or "". */
@@ -91,38 +105,53 @@ static void label(const char *name, const char *suffix, double width,
 		snprintf(buf, len, "%.*s..", (int)(fit - 2), name);
 }
 
+/* The hover title of frame @n: its samples and share, and against the
+ * base its change (@d) in ns/op or in pp. */
+static void title(const struct draw *w, const struct cgs_ftnode *n,
+		  const struct cgs_ftnode *b, bool diff, double d)
+{
+	double pct = 100.0 * (double)n->total / (double)w->root->total;
+
+	fprintf(w->out, "<title>");
+	rpt_html_puts(w->out, n->name);
+	fprintf(w->out, " (%llu samples, %.2f%%", (unsigned long long)n->total, pct);
+	if (diff && w->ns)
+		fprintf(w->out, ", %.1f ns/op; base %.1f ns/op, %+.1f +-%.1f ns/op%s", n->ns,
+			b ? b->ns : 0, d, sqrt(n->var + (b ? b->var : 0)),
+			beyond_noise(w, n, b, d) ? "" : ", within the sampling error");
+	else if (diff)
+		fprintf(w->out, "; base %.2f%%, %+.2f pp", pct - d, d);
+	fprintf(w->out, ")</title>");
+}
+
 static void frame(const struct draw *w, const struct cgs_ftnode *n,
 		  const struct cgs_ftnode *b, const struct cgs_ftnode *broot,
 		  double x, unsigned depth)
 {
-	double wd = (double)n->total * w->scale, y = w->height - (depth + 1.0) * FH;
-	double pct = 100.0 * (double)n->total / (double)w->root->total, d = 0;
+	double wd = (double)n->total * w->scale, y = w->height - (depth + 1.0) * FH, d = 0;
 	char col[32], lab[256], suf[32] = "";
+	bool show = false;
 
 	if (wd < MINW)
 		return;
 	if (broot) {
 		d = change(w, n, b, broot);
-		if (fabs(d) >= 0.05)
-			snprintf(suf, sizeof(suf), " %+.1f", d);
+		show = beyond_noise(w, n, b, d);
+		if (show && fabs(d) >= (w->ns ? 0.5 : 0.05))
+			snprintf(suf, sizeof(suf), w->ns ? " %+.0f ns" : " %+.1f", d);
 	}
-	fill(w, n->name, broot != NULL, d, col, sizeof(col));
-	fprintf(w->out, "<g><title>");
-	rpt_html_puts(w->out, n->name);
-	fprintf(w->out, " (%llu samples, %.2f%%", (unsigned long long)n->total, pct);
-	if (broot)
-		fprintf(w->out, "; base %.2f%%, %+.2f pp", pct - d, d);
-	fprintf(w->out, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s/>",
+	fill(w, n->name, broot != NULL, show ? d : 0, col, sizeof(col));
+	fprintf(w->out, "<g class=\"f\" data-d=\"%u\" data-s=\"%s\" data-dn=\"%.3f\">", depth,
+		suf, w->ns ? d : 0);
+	title(w, n, b, broot != NULL, d);
+	fprintf(w->out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s/>",
 		x, y, wd, FH - 1, col,
-		broot && d < 0 ? " stroke=\"#333\" stroke-dasharray=\"2,2\" stroke-width=\"0.6\"" :
-		broot && d > 0 ? " stroke=\"#333\" stroke-width=\"0.6\"" : "");
+		broot && show && d < 0 ? " stroke=\"#333\" stroke-dasharray=\"2,2\" stroke-width=\"0.6\"" :
+		broot && show && d > 0 ? " stroke=\"#333\" stroke-width=\"0.6\"" : "");
 	label(n->name, suf, wd, lab, sizeof(lab));
-	if (*lab) {
-		fprintf(w->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FH - 6);
-		rpt_html_puts(w->out, lab);
-		fprintf(w->out, "</text>");
-	}
-	fprintf(w->out, "</g>\n");
+	fprintf(w->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FH - 6);
+	rpt_html_puts(w->out, lab);
+	fprintf(w->out, "</text></g>\n");
 	for (size_t i = 0; i < n->nkid; i++) {
 		const struct cgs_ftnode *k = &n->kid[i];
 
@@ -131,16 +160,20 @@ static void frame(const struct draw *w, const struct cgs_ftnode *n,
 	}
 }
 
-/* The largest |change| of any drawn frame, for the colour scale. */
+/* The largest |change| beyond the noise of any drawn frame, for the
+ * colour scale. */
 static void max_change(struct draw *w, const struct cgs_ftnode *n,
 		       const struct cgs_ftnode *b, const struct cgs_ftnode *broot)
 {
 	for (size_t i = 0; i < n->nkid; i++) {
 		const struct cgs_ftnode *k = &n->kid[i], *bk = cgs_ftree_child(b, k->name);
+		double d;
 
 		if ((double)k->total * w->scale < MINW)
 			continue;
-		w->maxabs = fmax(w->maxabs, fabs(change(w, k, bk, broot)));
+		d = change(w, k, bk, broot);
+		if (beyond_noise(w, k, bk, d))
+			w->maxabs = fmax(w->maxabs, fabs(d));
 		max_change(w, k, bk, broot);
 	}
 }
@@ -148,7 +181,8 @@ static void max_change(struct draw *w, const struct cgs_ftnode *n,
 void rpt_flame_svg(FILE *out, const struct cgs_ftnode *root,
 		   const struct cgs_ftnode *base)
 {
-	struct draw w = { out, root, root->total ? FW / (double)root->total : 0, 0, 0 };
+	struct draw w = { out, root, root->total ? FW / (double)root->total : 0, 0, 0,
+			  base && root->ns > 0 && base->ns > 0 };
 	double x = 0;
 
 	w.height = (cgs_ftree_depth(root) + 1) * FH + 4;
@@ -156,8 +190,9 @@ void rpt_flame_svg(FILE *out, const struct cgs_ftnode *root,
 		max_change(&w, root, base, base);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart flame\" role=\"img\" "
 		"viewBox=\"0 0 %.0f %u\" width=\"100%%\" font-family=\"monospace\" "
-		"font-size=\"%d\">\n", FW, w.height, FONT);
-	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%u\" fill=\"#fdfdf8\"/>\n",
+		"font-size=\"%d\" data-fh=\"%d\" data-cw=\"%.1f\" data-unit=\"%s\">\n", FW, w.height,
+		FONT, FH, CHARW, w.ns ? "ns" : "");
+	fprintf(out, "<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%.0f\" height=\"%u\" fill=\"#fdfdf8\"/>\n",
 		FW, w.height);
 	for (size_t i = 0; i < root->nkid; i++) {
 		const struct cgs_ftnode *k = &root->kid[i];
@@ -206,11 +241,13 @@ void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 	}
 	if (!runs)
 		return;
-	snprintf(cap, sizeof(cap), "Flame graph of %s, %s, %u task%s: %s at %d Hz, %llu samples of %u run%s (hover a frame for its samples and %%)",
+	snprintf(cap, sizeof(cap), "Flame graph of %s, %s, %u task%s: %s at %d Hz, %llu samples of %u run%s (hover a frame for its samples and %%, click to zoom)",
 		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s",
 		 json_object_get_string(get(first, "event")),
 		 json_object_get_int(get(first, "rate_hz")),
 		 (unsigned long long)root.total, runs, runs == 1 ? "" : "s");
+	if (root.total)
+		rpt_flame_script(d);
 	fprintf(d->out, "<figure class=\"fig wide flame\">\n<figcaption>");
 	rpt_html_puts(d->out, cap);
 	fprintf(d->out, "</figcaption>\n");

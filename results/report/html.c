@@ -62,6 +62,8 @@ static const char css[] =
 	"padding:.5em .6em;background:#fff;min-width:0}\n"
 	"figure.wide{max-width:900px}\n"
 	"figure.wide.flame{max-width:none}\n"
+	".flamectl{display:flex;gap:.6em;align-items:center;margin:.2em 0 .4em}\n"
+	".flamectl input{width:22em}\n"
 	".top{display:flex;flex-wrap:wrap;gap:0 2em;align-items:flex-start}\n"
 	".top td:last-child{max-width:17em}\n"
 	"details.long>summary{color:inherit}\n"

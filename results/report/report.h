@@ -265,6 +265,7 @@ struct rpt_doc {
 	unsigned nchart;
 	unsigned next_id;          /* for element ids */
 	bool in_details;           /* a figure's table is open */
+	bool flame_js;             /* the flame graphs' script is written */
 	int err;                   /* first -errno, kept until the end */
 	char chart_note[512];      /* why charts are missing, if they are */
 };

@@ -29,6 +29,9 @@ struct cmp_cli {
 	int64_t seed, resamples;
 	char *html;
 	double prof_floor, prof_threshold;
+	int prof_rank;
+	int64_t prof_rows;
+	bool prof_calltraces;
 };
 
 #define CO struct cmp_cli
@@ -75,10 +78,18 @@ static const struct cgs_opt compare_opts[] = {
 		.help = "bootstrap resamples per profile comparison"),
 	OPT_NUMBER("profile-floor", 0, CO, prof_floor, .def = "0.5", .dmin = 0,
 		.dmax = 100, .metavar = "PCT",
-		.help = "profiles (run --profile): list self/children/call-trace keys with at least this % of samples on a side"),
+		.help = "profiles (run --profile): list the functions (call traces) with at least this % of samples on a side"),
 	OPT_NUMBER("profile-threshold", 0, CO, prof_threshold, .def = "0.2",
 		.dmin = 0, .dmax = 100, .metavar = "PP",
-		.help = "profiles: GREW/SHRANK need the CI of the change beyond +-PP percentage points"),
+		.help = "profiles: GREW/SHRANK need the CI of the change in ns/op beyond +-PP% of the base's CPU time per op (of the share beyond +-PP pp in --format lkp)"),
+	OPT_ENUM("profile-rank", 0, CO, prof_rank, .def = "self",
+		.choices = cmp_pns_rank_names,
+		.help = "profiles: rank the functions by the change of their self time per op (adds up to the CPU time) or their children time (with what they call)"),
+	OPT_INT("profile-rows", 0, CO, prof_rows, .def = "10", .min = 1,
+		.max = CMP_PNS_TOP_MAX, .metavar = "N",
+		.help = "profiles: the functions shown per point, and summed against the CPU time's change"),
+	OPT_BOOL("profile-calltraces", 0, CO, prof_calltraces,
+		.help = "profiles: also rank the call paths (LKP's call traces of 5 frames) by their change in ns/op"),
 	OPT_STRING("html", 0, CO, html, .metavar = "FILE",
 		.help = "also write a self-contained HTML page (a directory gets report.html): charts of each change with its CI, the sides with each run, the environment diff"),
 };
@@ -334,9 +345,16 @@ static int print_escaped(const struct cmp_result *r, int format)
 static int write_outputs(struct cmp_result *r, const struct cmp_cli *cli,
 			 const char *html, struct cmp_profile *prof)
 {
+	struct cmp_prof_opts po;
 	char err[1024] = "";
 
-	if (cmp_profile_analyse(r, cli->prof_floor, cli->prof_threshold, prof)) {
+	cmp_prof_opts_default(&po);
+	po.floor = cli->prof_floor;
+	po.threshold = cli->prof_threshold;
+	po.rank = (enum cmp_pns_rank)cli->prof_rank;
+	po.rows = (unsigned)cli->prof_rows;
+	po.calltraces = cli->prof_calltraces;
+	if (cmp_profile_analyse_opts(r, &po, prof)) {
 		fprintf(stderr, "cgscale compare: out of memory comparing the profiles\n");
 		return -ENOMEM;
 	}

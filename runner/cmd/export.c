@@ -23,7 +23,7 @@
 
 struct exp_opts {
 	bool tsv, folded;
-	int format;
+	int format, weight;
 	int64_t lkp_baseline;
 	char *point, *out_dir;
 };
@@ -44,11 +44,15 @@ static const struct cgs_opt export_opts[] = {
 	OPT_INT("lkp-baseline", 0, struct exp_opts, lkp_baseline, .def = "0", .min = 0,
 		.max = CGS_MAX_TASKS, .metavar = "N",
 		.help = "lkp-stats: the N-task points are the scalability baseline that LKP's program adds: they give only N.processes/N.threads and scalability (0: none)"),
+	OPT_ENUM("weight", 0, struct exp_opts, weight, .def = "samples",
+		.choices = exp_folded_weight_names,
+		.help = "--folded: each stack's samples, or its time per op in ns (samples / the run's samples x the run's CPU time per op, runs averaged; for difffolded.pl)"),
 };
 
 static const char help_head[] =
 	"usage: cgscale export [--format tsv|csv|json-lines|lkp-stats] FILE|DIR...\n"
-	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR] FILE|DIR...\n"
+	"       cgscale export --folded [--point TEST:MODE:TASKS[:LAYOUT]] [--out-dir DIR]\n"
+	"              [--weight samples|ns-per-op] FILE|DIR...\n"
 	"Write every observation of the result files as one tidy long table, one row\n"
 	"per value that exists, with the columns: file test mode tasks cgroup options\n"
 	"run status scope task interval phase t_s metric unit value disturbed. scope\n"
@@ -60,7 +64,8 @@ static const char help_head[] =
 	"\n"
 	"With --folded: the collapsed stacks of a point run with --profile\n"
 	"(\"frame;frame count\"), the runs merged, for flamegraph.pl, inferno or\n"
-	"speedscope.\n";
+	"speedscope; with --weight ns-per-op each stack's time per op instead\n"
+	"(\"frame;frame 12.345\"), for difffolded.pl.\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"
@@ -111,6 +116,8 @@ static void check_opts(const struct exp_opts *o, int nargs, char *err, size_t er
 		snprintf(err, errlen, "--point and --out-dir go with --folded");
 	else if (o->lkp_baseline && (o->folded || o->format != EXP_LKP_STATS))
 		snprintf(err, errlen, "--lkp-baseline goes with --format lkp-stats");
+	else if (!o->folded && o->weight != EXP_FOLDED_SAMPLES)
+		snprintf(err, errlen, "--weight goes with --folded");
 }
 
 /* The table or LKP stats of @args on stdout; every input is read before
@@ -162,7 +169,7 @@ static int cmd_export(const struct cgs_command *self, int argc, char **argv)
 		goto out;
 	if (o.folded)
 		rc = exp_write_folded(argc - first, argv + first, o.point, o.out_dir,
-				      err, sizeof(err));
+				      (enum exp_folded_weight)o.weight, err, sizeof(err));
 	else
 		rc = write_table(&o, argc - first, argv + first, err, sizeof(err));
 	status = rc || fflush(stdout) ? CGS_EXIT_BADINPUT : CGS_EXIT_OK;

@@ -2,7 +2,11 @@
 /*
  * profile_set.c - the run-wide set-up of the sampled profile (profile.h):
  * the rate, the event, what this machine and user may sample, and the
- * symbols that name the frames.
+ * symbols that name the frames: the kernel's, cgscale's own, and those of
+ * every shared object and of the vDSO mapped in the process that runs the
+ * points, which its tasks (threads, or forks that exec nothing) have at
+ * the same addresses, so a clock read in the vDSO or a libc call is named
+ * rather than "[user]".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +16,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -129,6 +134,30 @@ static int main_bias(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
+/* The size of the ELF image at @base: its section headers come last. */
+static size_t image_size(const void *base)
+{
+	const ElfW(Ehdr) *eh = base;
+
+	return eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+}
+
+/* Each shared object's function symbols into the table @arg; the vDSO's
+ * (__vdso_* only: its aliases would take libc's names) from memory. */
+static int object_syms(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const void *vdso = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const char *n = info->dlpi_name;
+
+	(void)size;
+	if (vdso && info->dlpi_addr && strstr(n, "vdso"))
+		cgs_symtab_load_elf_image(arg, vdso, image_size(vdso), info->dlpi_addr,
+					  "__vdso_");
+	else if (n && *n == '/')
+		cgs_symtab_load_elf(arg, n, info->dlpi_addr);  /* unreadable: [user] */
+	return 0;
+}
+
 /* Kernel symbols, said once when hidden; our own functions. */
 static void load_symbols(struct cgs_profile_set *ps)
 {
@@ -153,6 +182,7 @@ static void load_symbols(struct cgs_profile_set *ps)
 	if (rc)
 		cgs_warn("--profile: cannot read cgscale's own symbols (%s): its frames show as [user]",
 			 strerror(-rc));
+	dl_iterate_phdr(object_syms, &ps->usyms);
 }
 
 int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
