@@ -211,7 +211,8 @@ static size_t sample(uint64_t *buf, int tid, uint64_t t, uint32_t cpu,
 	u[1] = 0;
 	memcpy(b + 16, u, 8);
 	memcpy(b + 24, &nr, 8);
-	memcpy(b + 32, chain, 8 * nchain);
+	if (nchain)
+		memcpy(b + 32, chain, 8 * nchain);
 	b += 32 + 8 * nchain;
 	memcpy(raw, &type, 2);
 	memcpy(raw + 4, &tid, 4);

@@ -169,6 +169,8 @@ void cgs_locks_drain(struct cgs_locks *l, int64_t upto)
 	for (int c = 0; c < l->ncpu; c++)
 		if (cgs_perf_ring_drain(&l->ring[c], on_record, l) < 0)
 			l->malformed = true;
+	if (!l->nev)
+		return;
 	qsort(l->ev, l->nev, sizeof(*l->ev), ev_cmp);
 	for (i = 0; i < l->nev && l->ev[i].t_ns <= upto; i++)
 		cgs_lockcalc_add(l->calc, &l->ev[i]);
