@@ -53,6 +53,11 @@ static double m_scalability(const struct res_point *p)
 #define CMP_PERF_ROW_(id, nm, how, ty, num, den, sc, lab, wh, cmp, dir, unit, desc) \
 	CMP_PERF_ROW_##cmp(nm, dir, unit, desc)
 
+/* CPU time of one "who" per op, from the sampled CPUs. */
+#define WHO_ROW(w, desc) \
+	{ "who." #w, "ns/op", "CPU time of " desc " per op, sampled on the CPUs (--profile-scope)", \
+	  -1, CMP_SECONDARY, NULL, "profile_scope.who." #w ".ns_per_op", NULL },
+
 /*
  * The metrics, one line each: an extractor, or a dotted path to a number
  * in the point's extra sections (absent: the metric is not compared).
@@ -131,6 +136,14 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_SECONDARY, NULL, "trace.locks.tasks.waits_per_op", NULL },
 	{ "lock_wait.NAME", "ns/op", "the tasks' wait per op on one lock, named as trace.locks names it",
 	  -1, CMP_SECONDARY, NULL, "trace.locks.wait_ns_per_op_by_lock", NULL },
+	/* who ran in the window, per op (run --profile-scope system|cgroup) */
+	WHO_ROW(tasks, "the measured tasks")
+	WHO_ROW(stat_reader, "the --stat-reader thread")
+	WHO_ROW(runner, "cgscale's own other threads (the sampler)")
+	WHO_ROW(kworker, "kernel workers (kworker/*)")
+	WHO_ROW(kswapd, "kswapd")
+	WHO_ROW(softirq, "softirqs (on any task, and ksoftirqd)")
+	WHO_ROW(others, "every other task")
 };
 const size_t cmp_nbase_metrics = ARRAY_SIZE(cmp_base_metrics);
 

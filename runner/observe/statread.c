@@ -30,6 +30,7 @@
 #include "runner/core/sampler_cpu.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
+#include "runner/observe/scope.h"
 #include "runner/observe/statread_int.h"
 #include "lib/util.h"
 
@@ -113,6 +114,8 @@ static void *reader_main(void *arg)
 	char *buf = NULL;
 	size_t cap = 0;
 
+	/* named, so that --profile-scope tells its CPU time from the rest */
+	pthread_setname_np(pthread_self(), CGS_SCOPE_READER_COMM);
 	if (reader_bind(sr))
 		return NULL;
 	next = cgs_now_ns();
