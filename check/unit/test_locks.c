@@ -9,7 +9,8 @@
  * records (the tasks and everyone, nesting, a mutex's second begin, the
  * window, unpaired and unfinished waits, per op, per lock, the
  * distribution); the set and what tracefs says of a kernel without the
- * tracepoints; and compare's lock_wait.NAME family of metrics.
+ * tracepoints; compare's lock_wait.NAME family of metrics; and the lines
+ * under a row of run's table (also --profile-scope's), <not supported> too.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "results/compare/compare.h"
+#include "runner/observe/observer.h"
 #include "runner/observe/trace.h"
 #include "runner/observe/trace_locks.h"
 
@@ -510,6 +512,55 @@ static void t_family(void **state)
 	json_object_put(p.extra);
 }
 
+extern const struct cgs_obs_def profile_scope_observer;
+
+static char *rows(void (*fn)(const struct res_file *, const char *, const char *, unsigned,
+			     const char *, FILE *), const char *extra)
+{
+	struct res_point p = { .test = "page_fault1", .mode = "process", .tasks = 1,
+			       .status = RES_OK };
+	struct res_file f = { .npoints = 1, .points = &p };
+	static char buf[4096];
+	FILE *out = fmemopen(buf, sizeof(buf), "w");
+
+	p.extra = json_tokener_parse(extra);
+	assert_non_null(p.extra);
+	assert_non_null(out);
+	fn(&f, "page_fault1", "process", 1, NULL, out);
+	fclose(out);
+	json_object_put(p.extra);
+	return buf;
+}
+
+/* The lines under a row of run's table: figures, or <not supported>. */
+static void t_rows(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = rows(cgs_locks_print_rows, "{\"trace\": {\"locks\": {\"supported\": false,"
+		 " \"reason\": \"this kernel has no such tracepoint\"}}}");
+	assert_string_equal(s, "  locks: <not supported> (this kernel has no such tracepoint)\n");
+	s = rows(cgs_locks_print_rows, "{\"trace\": {\"locks\": {\"supported\": true,"
+		 " \"tasks\": {\"wait_ns_per_op\": 12.5, \"waits\": 40, \"waits_per_op\": 0.01,"
+		 " \"wait\": {\"p50_ns\": 900, \"max_ns\": 5000}}, \"all\": {\"wait_us_per_sec\": 3,"
+		 " \"waits\": 90}, \"lost_records\": 0, \"by_lock\": [{\"name\": \"__schedule\","
+		 " \"kind\": \"spinlock\", \"named_by\": \"caller\", \"wait_ns_per_op\": 10,"
+		 " \"waits\": 70, \"wait\": {\"p50_ns\": 800, \"max_ns\": 4000}}]}}}");
+	assert_non_null(strstr(s, "locks: tasks waited 12.5 ns/op (40 waits, 0.01/op, p50 900 ns, max 5000 ns); everyone 3.0 us/s (90 waits)\n"));
+	assert_non_null(strstr(s, "10.00 ns/op  __schedule (spinlock, by caller): 70 waits"));
+	s = rows(profile_scope_observer.table_rows, "{\"profile_scope\": {\"scope\": \"cgroup\","
+		 " \"supported\": false, \"reason\": \"perf_event is on v2\"}}");
+	assert_string_equal(s, "  who: cgroup scope <not supported> (perf_event is on v2)\n");
+	s = rows(profile_scope_observer.table_rows, "{\"profile_scope\": {\"scope\": \"system\","
+		 " \"supported\": true, \"period_ns\": 1003009, \"cpus\": 2, \"who\": {"
+		 "\"tasks\": {\"ns_per_op\": 1500}, \"stat_reader\": {\"samples\": 3, \"ns_per_op\": 75,"
+		 " \"top_children\": [{\"name\": \"do_syscall_64\", \"ns_per_op\": 75},"
+		 " {\"name\": \"memcg1_stat_format\", \"ns_per_op\": 60}]}}}}");
+	assert_non_null(strstr(s, "who (system, cpu-clock every 1003 us, 2 CPUs), ns/op: tasks 1500.0, stat_reader 75.0,"));
+	assert_non_null(strstr(s, "    stat_reader, children ns/op: memcg1_stat_format 60.0\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +570,7 @@ int main(void)
 		cmocka_unit_test(t_calc_many),
 		cmocka_unit_test(t_tracefs),
 		cmocka_unit_test(t_family),
+		cmocka_unit_test(t_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

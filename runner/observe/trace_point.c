@@ -276,6 +276,8 @@ static void drain(struct cgs_tracept *tp, int64_t upto)
 	for (int c = 0; c < tp->nring; c++)
 		if (tp->ring[c].base)
 			drain_ring(tp, &tp->ring[c]);
+	if (!tp->nev)
+		return;        /* none yet (--trace locks alone: no ring here) */
 	qsort(tp->ev, tp->nev, sizeof(*tp->ev), ev_cmp);
 	for (i = 0; i < tp->nev && tp->ev[i].t_ns <= upto; i++)
 		cgs_tpcalc_add(tp->calc, &tp->ev[i]);
@@ -326,10 +328,11 @@ static struct json_object *events_json(const struct cgs_trace *t)
 	struct json_object *a = json_object_new_array();
 
 	for (int k = 0; k < CGS_TP_NKIND; k++) {
-		struct json_object *e = json_object_new_object();
+		struct json_object *e;
 
 		if (!t->tp[k].wanted)
 			continue;
+		e = json_object_new_object();
 		cgs_jadd(e, "name", json_object_new_string(t->tp[k].name));
 		cgs_jadd(e, "supported", json_object_new_boolean(t->tp[k].supported));
 		cgs_jadd(e, "reason", t->tp[k].supported ? NULL :
