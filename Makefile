@@ -137,6 +137,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@bench/perf-overhead ./cgscale
 	@bench/profile-overhead ./cgscale
 	@bench/evidence-overhead ./cgscale
+	@bench/why-overhead ./cgscale
 	@bench/sendfile-vs-netperf ./cgscale
 	@bench/remap-vs-stress-ng ./cgscale
 	@bench/sampler-scale ./cgscale

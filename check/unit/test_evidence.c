@@ -313,7 +313,7 @@ static void t_sets(void **state)
 	assert_non_null(t);
 	assert_int_equal(cgs_trace_parse_sets("memcg-flush,memcg-flush", t, err, sizeof(err)), 0);
 	for (int k = 0; k < CGS_TP_NKIND; k++) {
-		assert_true(t->tp[k].wanted);
+		assert_true(t->tp[k].wanted == !cgs_tp_is_lock(k));
 		assert_string_equal(t->tp[k].name, cgs_tp_names[k]);
 	}
 	assert_int_equal(cgs_trace_parse_sets("memcg-flush,bogus", t, err, sizeof(err)), -EINVAL);

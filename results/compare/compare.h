@@ -38,6 +38,7 @@ struct json_object;
 #define CMP_EXIT_BISECT_ABORT CGS_EXIT_BISECT_ABORT
 
 #define CMP_MAX_METRICS 96
+#define CMP_MAX_FAMILY 16   /* rows of NAME families (family.c) in one set */
 #define CMP_MAX_SIDES 26
 #define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
 /* The method of a delta's interval (results/compare/inv.c). */
@@ -94,7 +95,25 @@ struct cmp_mset {
 	unsigned naux;
 	char aux_name[CMP_MAX_METRICS][72];   /* "aux.NAME" */
 	const char *aux_src[CMP_MAX_METRICS], *aux_unit[CMP_MAX_METRICS];
+	/* a family row ("lock_wait.NAME", extra_path an object of numbers)
+	 * is followed by one row per key its inputs' objects hold */
+	unsigned nfam;
+	unsigned fam_base[CMP_MAX_FAMILY];    /* the family's base row */
+	char fam_name[CMP_MAX_FAMILY][128];   /* "lock_wait.KEY" */
+	char fam_path[CMP_MAX_FAMILY][256];   /* "PATH/KEY": KEY is one key */
 };
+
+/* ---- family.c ---- */
+
+/* Is @name a family row ("PREFIX.NAME")? Its prefix length, else 0. */
+size_t cmp_family_prefix(const char *name);
+/* Add the keys of @p's objects for the family rows of table @base (the
+ * first CMP_MAX_FAMILY in all; the objects list the most telling first). */
+void cmp_family_add_point(struct cmp_mset *ms, const struct res_point *p,
+			  const struct cmp_metric *base, size_t nbase);
+/* After row @b of @base in @ms->m (at *@n), its family's rows. */
+void cmp_family_expand(struct cmp_mset *ms, const struct cmp_metric *base, size_t b,
+		       size_t *n);
 
 /* @ms as the base table alone, then with the aux counters of @f's points
  * added. cmp_mset_add fails with -E2BIG when CMP_MAX_METRICS would not

@@ -79,6 +79,11 @@ static double m_allocstall(const struct res_point *p)
 #define CMP_PERF_ROW_(id, nm, how, ty, num, den, sc, lab, wh, cmp, dir, unit, desc) \
 	CMP_PERF_ROW_##cmp(nm, dir, unit, desc)
 
+/* CPU time of one "who" per op, from the sampled CPUs. */
+#define WHO_ROW(w, desc) \
+	{ "who." #w, "ns/op", "CPU time of " desc " per op, sampled on the CPUs (--profile-scope)", \
+	  -1, CMP_SECONDARY, NULL, "profile_scope.who." #w ".ns_per_op", NULL },
+
 /*
  * The metrics, one line each: an extractor, or a dotted path to a number
  * in the point's extra sections (absent: the metric is not compared).
@@ -203,6 +208,22 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.p99_ns", NULL },
 	{ "rstat_wait_max", "ns", "longest wait for the rstat lock per flush",
 	  -1, CMP_TAIL, NULL, "trace.rstat_lock.wait_per_flush.max_ns", NULL },
+	/* lock contention (run --trace locks): the tasks' waits per op, in
+	 * all and per lock (a family: one row per lock the inputs name) */
+	{ "lock_wait_ns_per_op", "ns/op", "time the tasks waited on contended kernel locks per op (--trace locks)",
+	  -1, CMP_SECONDARY, NULL, "trace.locks.tasks.wait_ns_per_op", NULL },
+	{ "lock_waits_per_op", "/op", "contended lock acquisitions of the tasks per op",
+	  -1, CMP_SECONDARY, NULL, "trace.locks.tasks.waits_per_op", NULL },
+	{ "lock_wait.NAME", "ns/op", "the tasks' wait per op on one lock, named as trace.locks names it",
+	  -1, CMP_SECONDARY, NULL, "trace.locks.wait_ns_per_op_by_lock", NULL },
+	/* who ran in the window, per op (run --profile-scope system|cgroup) */
+	WHO_ROW(tasks, "the measured tasks")
+	WHO_ROW(stat_reader, "the --stat-reader thread")
+	WHO_ROW(runner, "cgscale's own other threads (the sampler)")
+	WHO_ROW(kworker, "kernel workers (kworker/*)")
+	WHO_ROW(kswapd, "kswapd")
+	WHO_ROW(softirq, "softirqs (on any task, and ksoftirqd)")
+	WHO_ROW(others, "every other task")
 };
 const size_t cmp_nbase_metrics = ARRAY_SIZE(cmp_base_metrics);
 
@@ -227,7 +248,7 @@ const struct cmp_rule cmp_cap_rules[] = {
 const size_t cmp_ncap_rules = ARRAY_SIZE(cmp_cap_rules);
 
 /* a point's aux counters always fit: one point's set never fails */
-_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX <= CMP_MAX_METRICS,
+_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX + CMP_MAX_FAMILY <= CMP_MAX_METRICS,
 	       "raise CMP_MAX_METRICS");
 
 /* The base rows with the aux rows at the marker. */
@@ -237,6 +258,7 @@ static void mset_assemble(struct cmp_mset *ms)
 	for (size_t b = 0; b < cmp_nbase_metrics; b++) {
 		if (cmp_base_metrics[b].name) {
 			ms->m[ms->n++] = cmp_base_metrics[b];
+			cmp_family_expand(ms, cmp_base_metrics, b, &ms->n);
 			continue;
 		}
 		for (unsigned k = 0; k < ms->naux; k++) {
@@ -267,7 +289,7 @@ int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
 			;
 		if (a < ms->naux)
 			continue;
-		if (cmp_nbase_metrics + ms->naux >= CMP_MAX_METRICS)
+		if (cmp_nbase_metrics + ms->naux + CMP_MAX_FAMILY >= CMP_MAX_METRICS)
 			return -E2BIG;
 		ms->aux_src[a] = p->aux_name[k];
 		ms->aux_unit[a] = p->aux_unit[k] ? p->aux_unit[k] : "";
@@ -276,6 +298,7 @@ int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
 			 cgs_esc(p->aux_name[k], esc, sizeof(esc)));
 		ms->naux++;
 	}
+	cmp_family_add_point(ms, p, cmp_base_metrics, cmp_nbase_metrics);
 	mset_assemble(ms);
 	return 0;
 }
@@ -341,9 +364,10 @@ double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 				return p->sum.aux_task_rate[k];
 		return NAN;
 	}
+	/* a '/' makes the rest one key, dots and all (family.c) */
 	for (s = m->extra_path; o && s && *s;) {
-		size_t n = strcspn(s, ".|");
-		bool last = s[n] != '.';
+		size_t n = strcspn(s, "./|");
+		bool last = s[n] != '.' && s[n] != '/';
 
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
 		if (!json_object_object_get_ex(o, part, &next))
@@ -352,6 +376,11 @@ double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 			return last && !strcmp(s + n, "|0") &&
 			       json_object_is_type(o, json_type_object) ? 0 : NAN;
 		o = next;
+		if (s[n] == '/') {
+			if (!o || !json_object_object_get_ex(o, s + n + 1, &o))
+				return NAN;
+			break;
+		}
 		if (last)
 			break;
 		s += n + 1;

@@ -31,6 +31,7 @@
 #include "runner/core/sampler_cpu.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
+#include "runner/observe/scope.h"
 #include "runner/observe/statread_int.h"
 #include "lib/util.h"
 
@@ -114,6 +115,8 @@ static void *reader_main(void *arg)
 	char *buf = NULL;
 	size_t cap = 0;
 
+	/* named, so that --profile-scope tells its CPU time from the rest */
+	pthread_setname_np(pthread_self(), CGS_SCOPE_READER_COMM);
 	if (reader_bind(sr))
 		return NULL;
 	if (sr->late_ns) {   /* a test's stand-in for a reader starved at the start */

@@ -22,16 +22,19 @@
 #include <unistd.h>
 
 #include "runner/observe/trace.h"
+#include "runner/observe/trace_locks.h"
 #include "lib/util.h"
 #include "lib/pdeath.h"
 
-const char *const cgs_trace_set_names[] = { "memcg-flush", NULL };
+const char *const cgs_trace_set_names[] = { "memcg-flush", "locks", NULL };
 
 const char *const cgs_tp_names[CGS_TP_NKIND] = {
 	[CGS_TP_MEMCG_FLUSH] = "memcg:memcg_flush_stats",
 	[CGS_TP_RSTAT_LOCKED] = "cgroup:cgroup_rstat_locked",
 	[CGS_TP_RSTAT_UNLOCK] = "cgroup:cgroup_rstat_unlock",
 	[CGS_TP_RSTAT_CONTENDED] = "cgroup:cgroup_rstat_lock_contended",
+	[CGS_TP_LOCK_BEGIN] = "lock:contention_begin",
+	[CGS_TP_LOCK_END] = "lock:contention_end",
 };
 
 /* The fields each kind needs, by enum cgs_tp_field; NULL: none. */
@@ -40,11 +43,15 @@ static const char *const tp_fields[CGS_TP_NKIND][CGS_F_N] = {
 	[CGS_TP_RSTAT_LOCKED] = { "common_pid", "id", "cpu", "contended", NULL },
 	[CGS_TP_RSTAT_UNLOCK] = { "common_pid", "id", "cpu", "contended", NULL },
 	[CGS_TP_RSTAT_CONTENDED] = { "common_pid", "id", "cpu", "contended", NULL },
+	[CGS_TP_LOCK_BEGIN] = { "common_pid", "lock_addr", "flags", NULL, NULL },
+	[CGS_TP_LOCK_END] = { "common_pid", "lock_addr", "ret", NULL, NULL },
 };
 
 bool cgs_trace_set_uses(unsigned s, enum cgs_tp_kind k)
 {
-	return s == 0 && k < CGS_TP_NKIND;    /* memcg-flush: all four */
+	if (k >= CGS_TP_NKIND)
+		return false;
+	return s == 0 ? !cgs_tp_is_lock(k) : s == 1 && cgs_tp_is_lock(k);
 }
 
 /* Root, or CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in the effective set. */
@@ -214,7 +221,7 @@ int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
 		snprintf(t->tp[k].name, sizeof(t->tp[k].name), "%s", cgs_tp_names[k]);
 	if (!*list)
 		return cgs_errf(err, errlen, -EINVAL,
-				"--trace needs a set name: memcg-flush");
+				"--trace needs a set name: memcg-flush, locks");
 	while (*s) {
 		size_t n = strcspn(s, ",");
 		int found = -1;
@@ -225,7 +232,7 @@ int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
 				found = i;
 		if (found < 0)
 			return cgs_errf(err, errlen, -EINVAL,
-					"--trace: unknown set '%.*s'; the sets are: memcg-flush",
+					"--trace: unknown set '%.*s'; the sets are: memcg-flush, locks",
 					(int)n, s);
 		for (int k = 0; k < CGS_TP_NKIND; k++)
 			t->tp[k].wanted |= cgs_trace_set_uses((unsigned)found,
@@ -286,6 +293,8 @@ fail:
 
 void cgs_trace_free(struct cgs_trace *t)
 {
-	if (t)
-		munmap(t, sizeof(*t));
+	if (!t)
+		return;
+	cgs_locknames_free(t->names);
+	munmap(t, sizeof(*t));
 }

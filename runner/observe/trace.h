@@ -2,10 +2,12 @@
 /*
  * trace.h - --trace SETS: kernel tracepoints counted and timed system-wide
  * during each point's measured window, through perf_event_open with
- * PERF_TYPE_TRACEPOINT (no BPF, no kprobes). One set today, memcg-flush:
- * the memcg stats flushes (memcg:memcg_flush_stats) and the rstat lock
+ * PERF_TYPE_TRACEPOINT (no BPF, no kprobes). Two sets: memcg-flush, the
+ * memcg stats flushes (memcg:memcg_flush_stats) and the rstat lock
  * (cgroup:cgroup_rstat_locked, _unlock, _lock_contended), to tell what
- * flushing costs and who pays it.
+ * flushing costs and who pays it; locks, every lock contention
+ * (lock:contention_begin, _end; trace_locks.h), to tell which locks the
+ * tasks waited on and for how long per op.
  *
  * trace.c resolves the sets once per run (ids and record layouts from
  * tracefs; privileges); trace_point.c is the observer (per-CPU
@@ -22,6 +24,7 @@
 #include "lib/tpformat.h"
 
 struct json_object;
+struct cgs_locknames;
 
 /* The tracepoints cgscale knows how to read. */
 enum cgs_tp_kind {
@@ -29,8 +32,16 @@ enum cgs_tp_kind {
 	CGS_TP_RSTAT_LOCKED,      /* cgroup:cgroup_rstat_locked */
 	CGS_TP_RSTAT_UNLOCK,      /* cgroup:cgroup_rstat_unlock */
 	CGS_TP_RSTAT_CONTENDED,   /* cgroup:cgroup_rstat_lock_contended */
+	CGS_TP_LOCK_BEGIN,        /* lock:contention_begin (set locks) */
+	CGS_TP_LOCK_END,          /* lock:contention_end */
 	CGS_TP_NKIND
 };
+
+/* The lock tracepoints have rings of their own (trace_locks.c). */
+static inline bool cgs_tp_is_lock(int k)
+{
+	return k == CGS_TP_LOCK_BEGIN || k == CGS_TP_LOCK_END;
+}
 
 /* The fields read from a record; which a kind needs is in trace.c. */
 enum cgs_tp_field { CGS_F_PID, CGS_F_ID, CGS_F_A, CGS_F_B, CGS_F_C, CGS_F_N };
@@ -53,13 +64,15 @@ struct cgs_trace {
 	int last_cpu;             /* highest possible CPU */
 	int ncpus;                /* online CPUs opened, last_cpu + 1 at most */
 	char tracefs[256];        /* how the ids were read, for results */
+	struct cgs_locknames *names;  /* set locks: kallsyms, loaded at prepare */
 };
 
 /* The help of --trace (also the option table's): sets and tracepoints. */
 #define CGS_TRACE_HELP \
 	"tracepoint sets counted system-wide in the measured window (needs root or CAP_PERFMON): " \
 	"memcg-flush = memcg:memcg_flush_stats, cgroup:cgroup_rstat_locked, " \
-	"cgroup:cgroup_rstat_unlock, cgroup:cgroup_rstat_lock_contended"
+	"cgroup:cgroup_rstat_unlock, cgroup:cgroup_rstat_lock_contended; " \
+	"locks = lock:contention_begin, lock:contention_end (wait per op by lock)"
 
 /* The set names and their tracepoints, for tests and help. */
 extern const char *const cgs_trace_set_names[];

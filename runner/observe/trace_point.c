@@ -9,6 +9,7 @@
  * extra.trace. The own cgroups are the point's: the tasks' memory cgroup
  * and its ancestors up to level 1 of cgscale's tree (or the tasks' own
  * cgroup without a tree), by directory inode number (= cgroup id).
+ * The lock tracepoints have rings of their own (trace_locks.c).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -31,6 +32,7 @@
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
 #include "runner/observe/trace.h"
+#include "runner/observe/trace_locks.h"
 
 #define RING_PAGES 128            /* data pages per CPU: 512 KiB */
 #define HOLD_BACK_NS 20000000     /* records this recent wait a drain */
@@ -55,6 +57,8 @@ struct cgs_tracept {
 	uint64_t own[32];
 	unsigned nown;
 	char err[256];
+	struct cgs_locks *locks;      /* --trace locks; NULL: not open */
+	char lock_err[256];
 };
 
 static void note(struct cgs_tracept *tp, const char *fmt, const char *a, int e)
@@ -76,7 +80,7 @@ static int open_cpu(struct cgs_tracept *tp, int cpu, struct ring *r)
 		};
 
 		r->fd[k] = -1;
-		if (!tp->t->tp[k].supported)
+		if (!tp->t->tp[k].supported || cgs_tp_is_lock(k))
 			continue;
 		r->fd[k] = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
 					PERF_FLAG_FD_CLOEXEC);
@@ -134,9 +138,12 @@ static int tp_ready(void *priv, unsigned ntasks, const int *pid,
 	struct cgs_tracept *tp = priv;
 	int rc = 0;
 
-	(void)tid;
 	(void)msg;
 	(void)len;
+	if (cgs_locks_wanted(tp->t) && tp->t->tp[CGS_TP_LOCK_BEGIN].supported &&
+	    tp->t->tp[CGS_TP_LOCK_END].supported)
+		cgs_locks_open(tp->t, tid, ntasks, &tp->locks, tp->lock_err,
+			       sizeof(tp->lock_err));
 	for (unsigned i = 0; i < ntasks; i++)
 		own_ids(tp, pid[i]);
 	cgs_tpcalc_own(tp->calc, tp->own, tp->nown);
@@ -269,6 +276,8 @@ static void drain(struct cgs_tracept *tp, int64_t upto)
 	for (int c = 0; c < tp->nring; c++)
 		if (tp->ring[c].base)
 			drain_ring(tp, &tp->ring[c]);
+	if (!tp->nev)
+		return;        /* none yet (--trace locks alone: no ring here) */
 	qsort(tp->ev, tp->nev, sizeof(*tp->ev), ev_cmp);
 	for (i = 0; i < tp->nev && tp->ev[i].t_ns <= upto; i++)
 		cgs_tpcalc_add(tp->calc, &tp->ev[i]);
@@ -289,6 +298,8 @@ static void tp_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 	if (window_start) {
 		tp->w0 = now;
 		set_enabled(tp, true);
+		if (tp->locks)
+			cgs_locks_enable(tp->locks, true, now);
 		cgs_tpcalc_window(tp->calc, now, INT64_MAX);
 		return;
 	}
@@ -296,6 +307,8 @@ static void tp_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 		return;
 	tp->w1 = now;
 	drain(tp, now - HOLD_BACK_NS);
+	if (tp->locks)
+		cgs_locks_drain(tp->locks, now - HOLD_BACK_NS);
 }
 
 /* The stat reader's reads in the window, from its section; 0: none. */
@@ -315,10 +328,11 @@ static struct json_object *events_json(const struct cgs_trace *t)
 	struct json_object *a = json_object_new_array();
 
 	for (int k = 0; k < CGS_TP_NKIND; k++) {
-		struct json_object *e = json_object_new_object();
+		struct json_object *e;
 
 		if (!t->tp[k].wanted)
 			continue;
+		e = json_object_new_object();
 		cgs_jadd(e, "name", json_object_new_string(t->tp[k].name));
 		cgs_jadd(e, "supported", json_object_new_boolean(t->tp[k].supported));
 		cgs_jadd(e, "reason", t->tp[k].supported ? NULL :
@@ -334,6 +348,8 @@ static void tp_finish(void *priv, struct res_point *p)
 	bool ok = p->status == RES_OK;
 	struct json_object *o = json_object_new_object(), *ids;
 
+	if (tp->locks)
+		cgs_locks_enable(tp->locks, false, 0);
 	if (tp->enabled) {
 		set_enabled(tp, false);
 		if (tp->w1) {
@@ -361,6 +377,12 @@ static void tp_finish(void *priv, struct res_point *p)
 			cgs_jadd(o, k, cgs_jref(v));
 		json_object_put(fig);
 	}
+	if (tp->locks && tp->w0 && tp->w1 && !tp->err[0])
+		cgs_jadd(o, "locks", cgs_locks_json(tp->locks, tp->w0, tp->w1,
+						    ok ? p->sum.ops : 0));
+	else if (cgs_locks_wanted(tp->t) && (!tp->locks || !tp->w1))
+		cgs_jadd(o, "locks", cgs_locks_unsupported(tp->t, tp->lock_err[0] ? tp->lock_err
+			 : tp->locks ? "the measured window did not complete" : NULL));
 	cgs_jadd(o, "error", tp->err[0] ? json_object_new_string(tp->err) :
 		 tp->w1 ? NULL : json_object_new_string("the measured window did not complete"));
 	json_object_object_add(p->extra, "trace", o);
@@ -381,6 +403,7 @@ static void tp_free(void *priv)
 	}
 	free(tp->ring);
 	free(tp->ev);
+	cgs_locks_free(tp->locks);
 	cgs_tpcalc_free(tp->calc);
 	free(tp);
 }
@@ -423,6 +446,21 @@ static int tp_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 	return rc;
 }
 
+/* --trace locks: the symbols that name the locks, loaded once. */
+static void tp_prepare(struct cgs_obs_ctx *ctx)
+{
+	struct cgs_trace *t = ctx->state;
+	int rc;
+
+	if (!t || !cgs_locks_wanted(t) || !t->tp[CGS_TP_LOCK_BEGIN].supported)
+		return;
+	/* CGSCALE_KALLSYMS: another kallsyms file, as for --profile */
+	rc = cgs_locknames_load(getenv("CGSCALE_KALLSYMS") ? getenv("CGSCALE_KALLSYMS")
+				: "/proc/kallsyms", &t->names);
+	if (rc || !t->names)
+		cgs_warn("--trace locks: %s", cgs_locknames_how(t->names));
+}
+
 static void tp_run_free(struct cgs_obs_ctx *ctx)
 {
 	cgs_trace_free(ctx->state);
@@ -445,6 +483,7 @@ const struct cgs_obs_def trace_observer = {
 	.nopts = ARRAY_SIZE(tp_optdefs),
 	.opts_size = sizeof(struct tp_opts),
 	.check = tp_check,
+	.prepare = tp_prepare,
 	.run_free = tp_run_free,
 	.wanted = tp_wanted,
 	.new = tp_new,
@@ -452,4 +491,5 @@ const struct cgs_obs_def trace_observer = {
 	.ready = tp_ready,
 	.sample = tp_sample,
 	.write = tp_finish,
+	.table_rows = cgs_locks_print_rows,
 };
