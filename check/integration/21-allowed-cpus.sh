@@ -6,7 +6,8 @@
 # runs on C in both modes, -t all and 50% count only C, the results say
 # which CPUs and what narrowed them, and a sampler or stat-reader CPU
 # outside is refused with exit 2. With two CPUs allowed, the sampler goes
-# on the one the task leaves. Then, as root where a cpuset controller is
+# on the one the task leaves. Foreign load is judged on the allowed CPUs
+# only (busy loops of ours inside and outside them). Then, as root where a cpuset controller is
 # mounted, the same inside a one-CPU cpuset cgroup made under a scratch
 # cgroup of ours (skipped loudly where there is none).
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,41 @@ if [ "$n" = 2 ]; then
 	jq_check c.json '.machine.allowed.by == "all" or .machine.allowed.by == "cpuset"' "nothing narrowed by the mask of all CPUs"
 fi
 
+# Foreign load is judged on the CPUs the run may use. A busy loop of ours
+# pinned to $o, outside `taskset -c $c`, is none of the run's: its idle
+# figure is of CPU $c alone (harness.idle_cpus), where 1 task leaves none
+# idle; a whole-machine figure would read ~0% where 1 task of 2 CPUs
+# leaves 50% and flag it. The same busy loop on a CPU the run may use
+# ($c, beside its task on $o) is foreign load: the task and the loop keep
+# both CPUs busy, idle ~0% against the 50% one task leaves. Both effects
+# are whole CPUs, not small differences: other load only lowers idle.
+busy=
+stop_busy() {
+	[ -n "$busy" ] || return 0
+	kill "$busy" 2>/dev/null
+	wait "$busy" 2>/dev/null
+	busy=
+}
+spin() { taskset -c "$1" sh -c 'while :; do :; done' & busy=$!; }
+trap 'stop_busy; rm -rf "$T"' EXIT
+spin "$o"
+# shellcheck disable=SC2086
+taskset -c "$c" "$CGSCALE" run $short -d 1 -t 1 -o e.json page_fault1 >/dev/null 2>e.err ||
+	fail "taskset -c $c, busy loop on $o: $(cat e.err)"
+stop_busy
+jq_check e.json "([.points[] | .status == \"ok\" and .harness.idle_cpus == \"$c\"] | all)" \
+	"the idle figure is of CPU $c only: $(jq -c '[.points[] | .harness.idle_cpus]' e.json)"
+jq_check e.json '[.points[].disturbed[] | select(test("foreign load"))] == []' \
+	"a busy loop outside the run's CPU is not its foreign load: $(jq -c '[.points[] | [.summary.idle_pct, .disturbed]]' e.json)"
+spin "$c"
+# shellcheck disable=SC2086
+taskset -c "$o,$c" "$CGSCALE" run $short -d 1 -t 1 -m process -o f.json page_fault1 >/dev/null 2>f.err ||
+	fail "taskset -c $o,$c, busy loop on $c: $(cat f.err)"
+stop_busy
+jq_check f.json ".points[0] | .tasks_detail[0].cpuset == \"$o\" and .summary.idle_pct < 25 and
+	any(.disturbed[]; test(\"^foreign load: idle .* the task count leaves 50.0%\"))" \
+	"a busy loop on a CPU the run may use is foreign load: $(jq -c '.points[0] | [.tasks_detail[0].cpuset, .harness.idle_cpus, .summary.idle_pct, .disturbed]' f.json)"
+
 # a one-CPU cpuset cgroup of our own, under a scratch parent of ours
 loud() { echo "!!! cpuset part of $(basename "$0") not run: $* !!!" >&2; exit 0; }
 [ "$(id -u)" = 0 ] || loud "not root"
@@ -69,7 +105,7 @@ else
 fi
 scratch=${base%/}/cgscale-it-cpus-$$
 cleanup_cg() { rmdir "$scratch/one" "$scratch" 2>/dev/null; }
-trap 'cleanup_cg; rm -rf "$T"' EXIT
+trap 'stop_busy; cleanup_cg; rm -rf "$T"' EXIT
 mkdir "$scratch" || loud "cannot make $scratch"
 if [ -n "$v1" ]; then
 	cat "${base%/}/cpuset.cpus" >"$scratch/cpuset.cpus" && cat "${base%/}/cpuset.mems" >"$scratch/cpuset.mems" &&

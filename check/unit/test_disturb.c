@@ -33,6 +33,15 @@ static void header(struct res_file *f, int cpus)
 	synth_file_head(f, &S, cpus);
 }
 
+/* harness.idle_cpus of @p: the CPUs its idle figure covers */
+static void idle_cpus_set(struct res_point *p, const char *list)
+{
+	struct json_object *h = json_object_new_object();
+
+	json_object_object_add(h, "idle_cpus", json_object_new_string(list));
+	json_object_object_add(p->extra, "harness", h);
+}
+
 static void test_mark_rules(void **state)
 {
 	struct res_file f = { 0 };
@@ -89,6 +98,30 @@ static void test_mark_lone_and_cgroup(void **state)
 	f.points[0].sum.idle_pct = 45;
 	assert_int_equal(res_disturb_mark(&f), 0);
 	assert_int_equal(res_disturbed(&f.points[0], why, sizeof(why)), 0);
+	/* its idle figure of the run's CPUs only (harness.idle_cpus): 1 task
+	 * on its 1 CPU leaves none idle, whatever the other CPU does */
+	idle_cpus_set(&f.points[0], "1");
+	f.points[0].sum.idle_pct = 0;
+	assert_int_equal(res_disturb_mark(&f), 0);
+	assert_int_equal(res_disturbed(&f.points[0], why, sizeof(why)), 0);
+	/* of 4 allowed CPUs (on this 2-CPU file) 1 task leaves 75% */
+	idle_cpus_set(&f.points[0], "0-1,4,6");
+	f.points[0].sum.idle_pct = 40;
+	assert_int_equal(res_disturb_mark(&f), 0);
+	assert_int_equal(res_disturbed(&f.points[0], why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "idle 40.0% of the run's CPUs 0-1,4,6 where the task count leaves 75.0%"));
+	/* "all" or a list that does not parse: the machine's CPUs, as before */
+	idle_cpus_set(&f.points[0], "all");
+	f.points[0].sum.idle_pct = 2;
+	assert_int_equal(res_disturb_mark(&f), 0);
+	assert_int_equal(res_disturbed(&f.points[0], why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "idle 2.0% where the task count leaves 50.0%"));
+	idle_cpus_set(&f.points[0], "3-1");
+	assert_int_equal(res_disturb_mark(&f), 0);
+	assert_int_equal(res_disturbed(&f.points[0], why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "task count leaves 50.0%"));
+	json_object_object_del(f.points[0].extra, "harness");
+	f.points[0].sum.idle_pct = 45;
 	/* cgroup events in 1 run of 4: disturbed; in all 4: the setting */
 	for (unsigned i = 1; i < 4; i++)
 		assert_int_equal(synth_point(&f, &S, i, 1e6), 0);

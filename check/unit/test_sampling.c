@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_sampling.c - the sampling arithmetic: the schedule of instants,
- * /proc/stat percentages, and the per-point summary, whose rates divide
+ * /proc/stat percentages (of the machine and of the CPUs a run may use),
+ * and the per-point summary, whose rates divide
  * by the real elapsed time of the measured intervals only.
  */
 #include <errno.h>
@@ -98,6 +99,80 @@ static void t_cpustat(void **state)
 	cgs_cpustat_pct(&a, &a, &idle, &iowait, &steal);
 	assert_true(isnan(idle));
 	assert_int_equal(cgs_cpustat_parse("intr 1 2 3", &a), -EINVAL);
+}
+
+/*
+ * The idle of the CPUs a run may use, from the per-CPU lines: CPU 0 is
+ * busy with someone else's work (no idle), CPU 1, the run's, is half
+ * idle. The machine's line says 25% idle; CPU 1's lines say 50%, CPU 0's
+ * 0%. An offline CPU (no line) is left out, a line cut at the end of
+ * what was read is not counted, nothing past the CPU lines is parsed.
+ */
+static const char stat_a[] =
+	"cpu  1000 0 0 1000 0 0 0 0 0 0\n"
+	"cpu0 1000 0 0 0 0 0 0 0 0 0\n"
+	"cpu1 0 0 0 1000 0 0 0 0 0 0\n"
+	"intr 12345 1 2 3\n"
+	"cpu7 5 5 5 5\n";
+static const char stat_b[] =
+	"cpu  2300 0 0 1500 0 0 0 200 0 0\n"
+	"cpu0 2000 0 0 0 0 0 0 0 0 0\n"
+	"cpu1 300 0 0 1500 0 0 0 200 0 0\n"
+	"intr 23456 1 2 3\n";
+
+static double idle_of(const char *cpus)
+{
+	hwloc_bitmap_t set = NULL;
+	struct cgs_cpustat a, b;
+	double idle, iowait, steal;
+	unsigned found;
+
+	if (cpus) {
+		set = hwloc_bitmap_alloc();
+		assert_int_equal(hwloc_bitmap_list_sscanf(set, cpus), 0);
+	}
+	assert_int_equal(cgs_cpustat_parse_cpus(stat_a, set, &a, &found), 0);
+	assert_int_equal(found, cpus ? (unsigned)hwloc_bitmap_weight(set) : 1);
+	assert_int_equal(cgs_cpustat_parse_cpus(stat_b, set, &b, &found), 0);
+	cgs_cpustat_pct(&a, &b, &idle, &iowait, &steal);
+	hwloc_bitmap_free(set);
+	return idle;
+}
+
+static void t_cpustat_cpus(void **state)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	struct cgs_cpustat c;
+	unsigned found;
+
+	(void)state;
+	assert_float_equal(idle_of(NULL), 100.0 * 500 / 2000, 1e-9);  /* machine */
+	assert_float_equal(idle_of("1"), 100.0 * 500 / 1000, 1e-9);   /* the run's */
+	assert_float_equal(idle_of("0"), 0, 1e-9);
+	assert_float_equal(idle_of("0-1"), 100.0 * 500 / 2000, 1e-9);
+	/* CPU 1's steal is its own: 200 of its 1000 */
+	assert_int_equal(hwloc_bitmap_list_sscanf(set, "1"), 0);
+	assert_int_equal(cgs_cpustat_parse_cpus(stat_b, set, &c, &found), 0);
+	assert_int_equal(c.total, 2000);
+	assert_int_equal(c.steal, 200);
+	/* CPU 3 is offline (no line): CPUs 1,3 read as CPU 1 */
+	assert_int_equal(hwloc_bitmap_list_sscanf(set, "1,3"), 0);
+	assert_int_equal(cgs_cpustat_parse_cpus(stat_b, set, &c, &found), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(c.idle, 1500);
+	/* cpu7 after intr is not a CPU line; none of the set: -ENOENT */
+	assert_int_equal(hwloc_bitmap_list_sscanf(set, "7"), 0);
+	assert_int_equal(cgs_cpustat_parse_cpus(stat_a, set, &c, &found), -ENOENT);
+	assert_int_equal(found, 0);
+	/* a read that ends inside CPU 1's line: only CPU 0's counts */
+	assert_int_equal(hwloc_bitmap_list_sscanf(set, "0-1"), 0);
+	assert_int_equal(cgs_cpustat_parse_cpus("cpu  1 0 0 1 0\ncpu0 1 0 0 0 0\ncpu1 0 0 0 1",
+						set, &c, &found), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(c.total, 1);
+	/* the machine's line is not "cpu0" */
+	assert_int_equal(cgs_cpustat_parse("cpu0 1 2 3 4\n", &c), -EINVAL);
+	hwloc_bitmap_free(set);
 }
 
 /*
@@ -276,6 +351,7 @@ int main(void)
 		cmocka_unit_test(t_schedule),
 		cmocka_unit_test(t_due),
 		cmocka_unit_test(t_cpustat),
+		cmocka_unit_test(t_cpustat_cpus),
 		cmocka_unit_test(t_cpustat_span),
 		cmocka_unit_test(t_summary),
 		cmocka_unit_test(t_truncate),

@@ -2,7 +2,8 @@
 /*
  * disturb.c - mark runs whose conditions differ clearly from their
  * siblings': steal, foreign load (idle far below the siblings' median, or
- * for a lone run below what the task count leaves idle), a late sampler,
+ * for a lone run below what the task count leaves idle of the CPUs the
+ * run may use, those its idle figure covers), a late sampler,
  * a bound task that migrated, cgroup memory events most siblings do not
  * have, a task stopped, starved or stuck (stall.c). Knobs:
  * res_disturb_limits.
@@ -118,11 +119,78 @@ static int online_cpus(const struct res_file *f)
 	return 0;
 }
 
+/* How many CPUs a list such as "1,4-7" names; 0 when it is not one. */
+static int list_count(const char *s)
+{
+	long n = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s || *s < '0' || *s > '9')
+			return 0;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || *s < '0' || *s > '9' || b < a)
+				return 0;
+		}
+		n += (long)(b - a) + 1;
+		if (n > 1000000 || (*end && *end != ','))
+			return 0;
+		s = *end ? end + 1 : end;
+	}
+	return (int)n;
+}
+
+/* The CPUs p's idle figure covers: harness.idle_cpus, those the run may
+ * use (*@list, NULL: the machine's online CPUs, also in files of runners
+ * from before the figure was of them). 0 when not known. */
+static int idle_cpus(const struct res_file *f, const struct res_point *p,
+		     const char **list)
+{
+	struct json_object *h, *c;
+	int n;
+
+	*list = NULL;
+	if (p->extra && json_object_object_get_ex(p->extra, "harness", &h) &&
+	    json_object_object_get_ex(h, "idle_cpus", &c) &&
+	    json_object_is_type(c, json_type_string) &&
+	    (n = list_count(json_object_get_string(c))) > 0) {
+		*list = json_object_get_string(c);
+		return n;
+	}
+	return online_cpus(f);
+}
+
 static void reason(struct json_object *a, const char *fmt, double x, double y)
 {
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), fmt, x, y);
+	json_object_array_add(a, json_object_new_string(buf));
+}
+
+/* A lone run whose idle is far below what its task count leaves idle of
+ * the @cpus its figure covers (@list, NULL: the machine). */
+static void lone_idle(const struct res_point *p, int cpus, const char *list,
+		      struct json_object *a)
+{
+	double idle = p->sum.idle_pct, leaves;
+	char buf[320];
+
+	if (!isfinite(idle) || cpus <= 0 || p->tasks >= (unsigned)cpus)
+		return;
+	leaves = 100.0 * (cpus - p->tasks) / cpus;
+	if (leaves - idle <= res_disturb_limits.idle_pts)
+		return;
+	if (list)
+		snprintf(buf, sizeof(buf), "foreign load: idle %.1f%% of the run's CPUs %.200s where the task count leaves %.1f%%",
+			 idle, list, leaves);
+	else
+		snprintf(buf, sizeof(buf), "foreign load: idle %.1f%% where the task count leaves %.1f%%",
+			 idle, leaves);
 	json_object_array_add(a, json_object_new_string(buf));
 }
 
@@ -146,17 +214,16 @@ static int check_point(const struct res_file *f, const struct res_point *p,
 	const struct res_disturb_limits *L = &res_disturb_limits;
 	double med = st->idle_med, idle = p->sum.idle_pct;
 	unsigned n = st->n, flagged = st->flagged;
-	int cpus = online_cpus(f);
+	const char *list;
+	int cpus = idle_cpus(f, p, &list);
 
 	if (p->sum.steal_pct > L->steal_pct)
 		reason(a, "steal %.1f%% (above %g%%)", p->sum.steal_pct, L->steal_pct);
 	if (n > 1 && isfinite(idle) && med - idle > L->idle_pts)
 		reason(a, "foreign load: idle %.1f%%, its sibling runs' median %.1f%%",
 		       idle, med);
-	else if (n == 1 && isfinite(idle) && cpus > 0 && p->tasks < (unsigned)cpus &&
-		 100.0 * (cpus - p->tasks) / cpus - idle > L->idle_pts)
-		reason(a, "foreign load: idle %.1f%% where the task count leaves %.1f%%",
-		       idle, 100.0 * (cpus - p->tasks) / cpus);
+	else if (n == 1)
+		lone_idle(p, cpus, list, a);
 	if (p->interval_s > 0 && late_ms(p) > L->lag_frac * p->interval_s * 1e3)
 		reason(a, "sampler late by %.0f ms (interval %.0f ms)", late_ms(p),
 		       p->interval_s * 1e3);

@@ -49,7 +49,8 @@ int res_disturb_mark_unmarked(struct res_file *f);
 /* results/model/stall.c: the stall reasons of the ok point @p, by the
  * limits @L, into the array @a: a task stopped, starved or stuck in some
  * measured intervals while its siblings ran; intervals where no task made
- * progress; tasks that did no op in the whole window. @cpus: online CPUs,
+ * progress; tasks that did no op in the whole window. @cpus: the CPUs
+ * the run may use (of its idle figure: the online CPUs in older files),
  * 0 if not known. 0 or -ENOMEM. */
 int res_stall_reasons(const struct res_point *p,
 		      const struct res_disturb_limits *L, int cpus,

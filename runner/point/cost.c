@@ -53,6 +53,8 @@ int cgs_point_cost_record(const struct cgs_point_cost *c, struct res_point *p)
 				       json_object_new_string(strerror(-c->cpu_err)));
 	json_object_object_add(h, "cpustat_interval_ms", json_object_new_double(
 		c->cpustat_ns / 1e6));
+	if (c->idle_cpus)
+		json_object_object_add(h, "idle_cpus", json_object_new_string(c->idle_cpus));
 	json_object_object_add(h, "spawn_ms", ms_or_null(c->spawn_ns));
 	json_object_object_add(h, "stop_ms", ms_or_null(c->stop_ns));
 	json_object_object_add(h, "sample_instants", json_object_new_int((int)c->nsample));

@@ -4,7 +4,7 @@
  * in the point as "harness": the time from starting the workers to every
  * task at the gate (spawn), from the stop to every task reaped (stop), the
  * sampler's own work per instant, the priority and CPU it sampled at, and
- * how often it read /proc/stat.
+ * how often it read /proc/stat, and of which CPUs.
  */
 #ifndef CGS_POINT_COST_H
 #define CGS_POINT_COST_H
@@ -25,6 +25,8 @@ struct cgs_point_cost {
 	const char *cpu_why;     /* how it was chosen, or why unbound */
 	int cpu_err;             /* -errno when binding it failed */
 	int64_t cpustat_ns;      /* /proc/stat at most this often; 0: every sample */
+	char *idle_cpus;         /* the CPUs of the idle figures, "all"; the
+				  * caller's to free */
 };
 
 void cgs_point_cost_init(struct cgs_point_cost *c);

@@ -9,7 +9,6 @@
  * a signalfd, so a ^C is handled between samples, never asynchronously.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,24 +24,14 @@
 #include "runner/point/task.h"
 #include "lib/util.h"
 
-static int cpustat_read(int fd, struct cgs_cpustat *out)
-{
-	char buf[512];
-	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
-
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	return cgs_cpustat_parse(buf, out);
-}
-
 /* Read /proc/stat when due (see struct cgs_cpustat_span). */
-static void cpustat_take(struct cgs_cpustat_span *cs, int fd, struct res_point *p,
+static void cpustat_take(struct cgs_cpustat_span *cs, struct cgs_cpustat_src *src,
+			 struct res_point *p,
 			 unsigned k, int64_t now, int64_t every, bool edge)
 {
 	struct cgs_cpustat cur;
 
-	if (cgs_cpustat_due(cs, now, every, edge) && cpustat_read(fd, &cur) == 0)
+	if (cgs_cpustat_due(cs, now, every, edge) && cgs_cpustat_read(src, &cur) == 0)
 		cgs_cpustat_span_fill(cs, &cur, now, k, p->idle_pct, p->iowait_pct,
 				      p->steal_pct);
 }
@@ -106,11 +95,12 @@ static void obs_sample(const struct cgs_point_spec *spec, const struct res_point
 static int64_t sample_start(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 			    struct res_point *p, const enum res_phase *phase,
 			    unsigned nplan, uint64_t *last, struct cgs_cpustat_span *cs,
-			    int statfd, struct cgs_point_cost *cost, int64_t *wstart)
+			    struct cgs_cpustat_src *src, struct cgs_point_cost *cost,
+			    int64_t *wstart)
 {
 	int64_t t0, tg;
 
-	cs->have = cpustat_read(statfd, &cs->prev) == 0;
+	cs->have = cgs_cpustat_read(src, &cs->prev) == 0;
 	t0 = cgs_now_ns();
 	cs->prev_ns = t0;
 	cgs_gate_open(sh);
@@ -138,17 +128,19 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		       struct cgs_workers *wk, struct cgs_point_cost *cost, int *signo)
 {
 	uint64_t *last = calloc((size_t)sh->ntasks * (1 + CGS_MAX_AUX), sizeof(*last));
-	int statfd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	struct cgs_cpustat_src src;
 	struct cgs_cpustat_span cs = { 0 };
 	int64_t t0, wstart = 0, lag = 0;
 	unsigned k = 1;
-	int rc = 0;
+	int rc = cgs_cpustat_open(&src, spec->topo);
 
-	if (!last) {
+	if (!rc)
+		rc = (cost->idle_cpus = cgs_cpustat_src_cpus(&src)) ? 0 : -ENOMEM;
+	if (!rc && !last)
 		rc = -ENOMEM;
+	if (rc)
 		goto out;
-	}
-	t0 = sample_start(spec, sh, p, phase, nplan, last, &cs, statfd, cost, &wstart);
+	t0 = sample_start(spec, sh, p, phase, nplan, last, &cs, &src, cost, &wstart);
 	for (unsigned s = 1; s < nplan; s++) {
 		int64_t due = cgs_sample_due(plan, phase, s, t0, wstart), now;
 		bool opens = phase[s] != RES_PHASE_MEASURE && s + 1 < nplan &&
@@ -169,7 +161,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 		if (opens)
 			wstart = now;
 		obs_sample(spec, p, k, opens);
-		cpustat_take(&cs, statfd, p, k, now, spec->cpustat_interval_ns,
+		cpustat_take(&cs, &src, p, k, now, spec->cpustat_interval_ns,
 			     opens || s + 1 == nplan);
 		if (spec->tick)
 			spec->tick(spec->tick_arg, p->t_ns[k]);
@@ -181,8 +173,7 @@ static int sample_loop(const struct cgs_point_spec *spec, struct cgs_shared *sh,
 	p->sampler_lag_ms = lag / 1e6;
 	res_point_truncate(p, k);   /* keep only what was sampled */
 out:
-	if (statfd >= 0)
-		close(statfd);
+	cgs_cpustat_close(&src);
 	free(last);
 	return rc;
 }
@@ -324,6 +315,7 @@ static int point_measure(const struct cgs_point_spec *spec,
 	cgs_sampler_pin_leave(spec->topo, &pin);
 	cgs_sampler_prio_leave(&saved);
 	cgs_point_cost_record(&cost, p);
+	free(cost.idle_cpus);
 	if (sig && rc != -EINTR) {      /* heard while stopping the tasks */
 		*signo = sig;
 		rc = -EINTR;

@@ -3,7 +3,9 @@
  * point.h - run one point (test, mode, task count): start the tasks,
  * release them together, sample every task's counter at timed instants,
  * stop them cooperatively and collect them. Also the sampling schedule
- * and the /proc/stat arithmetic, which are pure and unit-tested.
+ * and the /proc/stat arithmetic, which are pure and unit-tested. The
+ * idle, iowait and steal figures are of the CPUs the run may use
+ * (cpustat.c), so that load outside them does not read as foreign load.
  */
 #ifndef CGS_POINT_H
 #define CGS_POINT_H
@@ -111,13 +113,21 @@ int64_t cgs_sample_due(const int64_t *plan, const enum res_phase *phase,
  * signalfd @sigfd (-1: none): then -EINTR with its number in *@signo. */
 int cgs_wait_until(int64_t when, int sigfd, int *signo);
 
-/* One reading of the first line of /proc/stat, in jiffies. */
+/* One reading of /proc/stat, in jiffies: the machine's line, or the sum
+ * of the lines of some CPUs. */
 struct cgs_cpustat {
 	uint64_t total, idle, iowait, steal;
 };
 
 /* Parse "cpu  user nice system idle iowait irq softirq steal ...". */
 int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out);
+
+/* From the text of /proc/stat, the sum of the "cpuN ..." lines of the CPUs
+ * in @cpus (os indexes), or with @cpus NULL the machine's first line;
+ * *@found: how many lines went in (an offline CPU has none). Only whole
+ * lines count. 0, -ENOENT when none of @cpus has one, -EINVAL. */
+int cgs_cpustat_parse_cpus(const char *text, hwloc_const_bitmap_t cpus,
+			   struct cgs_cpustat *out, unsigned *found);
 
 /* Percentages of the interval between two readings; NAN when empty. */
 void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,

@@ -2,7 +2,7 @@
 /*
  * point_int.h - what point.c shares with the files it delegates to:
  * workers.c (the worker processes) and runner/point/record.c (the tasks'
- * outcomes). Private to the runner.
+ * outcomes), cpustat.c (the /proc/stat reader). Private to the runner.
  */
 #ifndef CGS_POINT_INT_H
 #define CGS_POINT_INT_H
@@ -54,5 +54,24 @@ void cgs_workers_free(struct cgs_workers *wk);
 /* Copy the tasks' info records into the point and decide its status. */
 void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 			    const struct cgs_shared *sh, struct res_point *p);
+
+/* /proc/stat, read for the idle figures of the CPUs a run may use. */
+struct cgs_cpustat_src {
+	int fd;
+	hwloc_bitmap_t cpus;   /* their per-CPU lines; NULL: the machine's line */
+	char *buf;
+	size_t len;
+};
+
+/* Open @src for @topo: its allowed CPUs where they are fewer than the
+ * machine's online ones and @topo is this machine, else the machine's
+ * line. A source that could not open reads -EIO. 0 or -ENOMEM. */
+int cgs_cpustat_open(struct cgs_cpustat_src *src, const struct cgs_topo *topo);
+int cgs_cpustat_read(struct cgs_cpustat_src *src, struct cgs_cpustat *out);
+void cgs_cpustat_close(struct cgs_cpustat_src *src);
+
+/* The CPUs @src reads, for harness.idle_cpus: a list "1,4-7", or "all"
+ * for the machine's line. Allocated; NULL on ENOMEM. */
+char *cgs_cpustat_src_cpus(const struct cgs_cpustat_src *src);
 
 #endif

@@ -3,12 +3,16 @@
  * sample.c - the pure arithmetic of sampling, kept apart so it can be
  * unit-tested: the schedule of sample instants (warm-up, then the
  * measurement, each ending exactly at its end) and the CPU idle, iowait
- * and steal percentages between two readings of /proc/stat.
+ * and steal percentages between two readings of /proc/stat, of the
+ * whole machine or summed over the CPUs a run may use.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,10 +37,11 @@ unsigned cgs_schedule(int64_t warmup, int64_t duration, int64_t interval,
 	return n;
 }
 
-int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out)
+/* The counts after a line's name: "user nice system idle iowait ...". */
+static int cpustat_vals(const char *vals, struct cgs_cpustat *out)
 {
 	unsigned long long v[8] = { 0 };
-	int n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+	int n = sscanf(vals, "%llu %llu %llu %llu %llu %llu %llu %llu",
 		       &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
 
 	if (n < 4)
@@ -48,6 +53,46 @@ int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out)
 	out->iowait = v[4];
 	out->steal = v[7];
 	return 0;
+}
+
+int cgs_cpustat_parse(const char *line, struct cgs_cpustat *out)
+{
+	if (strncmp(line, "cpu", 3) || (line[3] != ' ' && line[3] != '\t'))
+		return -EINVAL;
+	return cpustat_vals(line + 3, out);
+}
+
+int cgs_cpustat_parse_cpus(const char *text, hwloc_const_bitmap_t cpus,
+			   struct cgs_cpustat *out, unsigned *found)
+{
+	const char *l = text;
+
+	*found = 0;
+	if (!cpus) {
+		if (cgs_cpustat_parse(text, out))
+			return -EINVAL;
+		*found = 1;
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	for (const char *nl; (nl = strchr(l, '\n')) && !strncmp(l, "cpu", 3); l = nl + 1) {
+		struct cgs_cpustat c;
+		char *end;
+		unsigned long cpu;
+
+		if (l[3] < '0' || l[3] > '9')
+			continue;                  /* the machine's line */
+		cpu = strtoul(l + 3, &end, 10);
+		if (cpu > INT_MAX || !hwloc_bitmap_isset(cpus, (unsigned)cpu) ||
+		    cpustat_vals(end, &c))
+			continue;
+		out->total += c.total;
+		out->idle += c.idle;
+		out->iowait += c.iowait;
+		out->steal += c.steal;
+		++*found;
+	}
+	return *found ? 0 : -ENOENT;
 }
 
 void cgs_cpustat_pct(const struct cgs_cpustat *a, const struct cgs_cpustat *b,
