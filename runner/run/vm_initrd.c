@@ -40,6 +40,7 @@ static const char init_sh[] =
 	"  mount -t cgroup2 cgroup2 /sys/fs/cgroup\n"
 	"fi\n"
 	"[ -f /ab/config ] && cp /ab/config /boot/config-$(uname -r)\n"
+	"stty -F /dev/ttyS1 115200 2>/dev/null\n"
 	"exec 3>/dev/ttyS1\n"
 	"echo \"kernel: $(uname -r)\" >&3\n"
 	"IFS='\n'\n"
@@ -53,8 +54,10 @@ static const char init_sh[] =
 	"  echo '=== result' >&3; cat /tmp/ab-result.json >&3; echo >&3; echo '=== end' >&3\n"
 	"fi\n"
 	"echo '=== done' >&3\n"
+	"stty -F /dev/ttyS1 115200 2>/dev/null\n"
+	"exec 3>&-  # the last close of a serial port waits until all is sent\n"
 	"sync\n"
-	"sleep 2  # let the serial port drain before the power goes\n"
+	"sleep 2\n"
 	"poweroff -f\n";
 
 struct cpio {
