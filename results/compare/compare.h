@@ -297,6 +297,11 @@ int cmp_note(struct cmp_result *r, const char *fmt, ...)
  */
 int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen);
 
+/* After the rows are collected (results/compare/env_kernel.c): the kernel
+ * config's rows first, notes on a debug option of one side only, on TCG
+ * results and on the boots of `cgscale ab` that are missing. 0 or -ENOMEM. */
+int cmp_env_kernel(struct cmp_result *r);
+
 /*
  * Group, describe and judge (compare.c). r->sides and r->o must be set.
  * Returns 0, -EXDEV with r->problem set when inputs cannot be compared

@@ -29,7 +29,8 @@ static const struct {
 	{ "kernel.release", true },
 	{ "kernel.version", true },
 	{ "kernel.machine", true },
-	{ "kernel.cmdline", true },        /* BOOT_IMAGE= and initrd= dropped */
+	{ "kernel.cmdline", true },
+	{ "kernel.config", true },         /* hash, source, options */        /* BOOT_IMAGE= and initrd= dropped */
 	{ "kernel.thp", true },
 	{ "kernel.numa_balancing", true },
 	{ "machine.cpu_model", true },
@@ -55,7 +56,8 @@ static const char *const hidden_fields[] = {
 };
 
 /* What --axis kernel and --axis cgroup stand for. */
-static const char *const axis_kernel[] = { "kernel.release", "kernel.version", NULL };
+static const char *const axis_kernel[] = { "kernel.release", "kernel.version",
+					   "kernel.config", NULL };
 static const char *const axis_cgroup[] = { "cgroup.layout", NULL };
 static const char *const axis_workload[] = { "workload.options", NULL };
 
@@ -427,6 +429,8 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 	unsigned nbad = 0;
 	int rc = collect(r);
 
+	if (!rc)
+		rc = cmp_env_kernel(r);
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < r->nenv; i++) {

@@ -36,7 +36,7 @@ struct json_object *cgs_env_kernel(void)
 {
 	struct json_object *k = json_object_new_object();
 	struct json_object *thp = json_object_new_object();
-	struct utsname u;
+	struct utsname u = { 0 };
 
 	if (uname(&u) == 0) {
 		json_object_object_add(k, "release", json_object_new_string(u.release));
@@ -54,6 +54,7 @@ struct json_object *cgs_env_kernel(void)
 		 "/proc/sys/kernel/sched_autogroup_enabled");
 	add_file(k, "numa_balancing", "/proc/sys/kernel/numa_balancing");
 	add_file(k, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
+	cgs_env_kernel_mm(k, u.release);
 	return k;
 }
 

@@ -16,6 +16,12 @@
 struct json_object;
 
 struct json_object *cgs_env_kernel(void);
+
+/* Add to the kernel object @k its configuration (kernel.config), the THP
+ * and khugepaged knobs, the vm.* sysctls (kernel.vm), the CPU
+ * vulnerabilities, the cgroup mounts, and what of these was unreadable
+ * (env_mm.c). @release: uname -r, for /boot/config-RELEASE. */
+void cgs_env_kernel_mm(struct json_object *k, const char *release);
 struct json_object *cgs_env_machine(const struct cgs_topo *topo);
 
 /* The filesystem holding @path: type ("tmpfs") and mount options. */

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ab.c - `cgscale ab --kernel A=PATH --kernel B=PATH -o DIR -- RUN_ARGS`:
+ * boot two kernels in turn in qemu (ABBA order, --boots of each), run
+ * `cgscale run RUN_ARGS` in every boot, bring each result back as
+ * DIR/A/A-1.json... (one invocation each), then `cgscale compare` A
+ * against B with the boots as invocations. The plumbing is in
+ * runner/run/vm*.c; docs/ab.md says how to read it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "lib/macros.h"
+#include "lib/opt.h"
+#include "lib/util.h"
+#include "runner/cmd/cmd.h"
+#include "runner/run/vm.h"
+
+#define TCG_WARNING "TCG figures are for checking the flow, never for benchmark numbers"
+
+struct ab_cli {
+	struct cgs_strlist kernel;
+	int64_t boots, cpus, mem, timeout;
+	char *topology, *cmdline, *modules, *output;
+	int cgroup;
+};
+
+static const char *const ab_cgroups[] = { "v2", "v1", NULL };
+
+#define AO struct ab_cli
+static const struct cgs_opt ab_opts[] = {
+	OPT_STRLIST("kernel", 'k', AO, kernel, .metavar = "LABEL=PATH[,config=FILE]",
+		.help = "a kernel to boot; repeatable, twice (A and B): a bzImage, a vmlinux or a Debian linux-image .deb; its .config from config=, the package, or config-VERSION / .config beside it"),
+	OPT_INT("boots", 'n', AO, boots, .def = "4", .min = 1, .max = 100,
+		.help = "boots of each kernel, in ABBA order; each is one invocation for compare"),
+	OPT_INT("vm-cpus", 0, AO, cpus, .def = "2", .min = 1, .max = 1024,
+		.help = "the guest's CPUs (--vm-topology sets them instead)"),
+	OPT_SIZE("vm-mem", 0, AO, mem, .def = "1G", .min = 256 << 20, .max = INT64_MAX,
+		.help = "the guest's memory, split evenly between its NUMA nodes"),
+	OPT_STRING("vm-topology", 0, AO, topology, .metavar = "DESC",
+		.help = "the guest's sockets, NUMA nodes, cores and threads, as \"pack:2 numa:1 core:2 pu:1\" (qemu -smp and -numa)"),
+	OPT_ENUM("vm-cgroup", 0, AO, cgroup, .def = "v2", .choices = ab_cgroups,
+		.help = "the guest's cgroup version: v2 at /sys/fs/cgroup, or v1 (memory, cpu,cpuacct, cpuset, pids)"),
+	OPT_STRING("cmdline", 0, AO, cmdline, .metavar = "ARGS",
+		.help = "more kernel command-line arguments, the same for both kernels"),
+	OPT_STRING("modules", 0, AO, modules, .metavar = "DIR",
+		.help = "a lib/modules/VERSION tree to put into the guest's /lib/modules"),
+	OPT_DURATION("boot-timeout", 0, AO, timeout, .def = "600s", .min = 1000000000LL,
+		.max = 86400000000000LL,
+		.help = "the longest one boot may take, run included; a boot past it is killed and reported"),
+	OPT_STRING("output", 'o', AO, output, .metavar = "DIR",
+		.help = "where the results go (DIR/A/A-1.json...), the consoles (DIR/logs/) and ab.json; required"),
+};
+
+static const char help_head[] =
+	"usage: cgscale ab --kernel A=PATH --kernel B=PATH [options] -o DIR -- RUN_ARGS...\n"
+	"Boot two kernels in turn in a VM (qemu; KVM where the host has it, else TCG),\n"
+	"in ABBA order, --boots times each; run `cgscale run RUN_ARGS` in every boot\n"
+	"from an initramfs made of this cgscale, busybox and their libraries; bring\n"
+	"each result back as DIR/A/A-1.json, DIR/B/B-1.json, ... (each boot one\n"
+	"invocation); then `cgscale compare --axis kernel --allow-env-diff DIR/A DIR/B`\n"
+	"(the guests are alike, so what differs comes from the kernels), whose\n"
+	"environment section names the CONFIG_ options that differ. A kernel that\n"
+	"fails to boot, panics or hangs is reported with its last console lines;\n"
+	"the other boots are kept and compare says which are missing.\n";
+
+static const char help_tail[] =
+	"\nexit status:\n"
+	"  the status of the compare (0 no REGRESSION, 1 REGRESSION, 3 incomparable...)\n"
+	"  1    no compare: a side has no result\n"
+	"  2    bad input, before the first boot (a kernel that cannot boot, no qemu)\n"
+	"Under TCG (no KVM) the output and every result say: " TCG_WARNING ".\n";
+
+static const char man[] =
+	".\\\" SPDX-License-Identifier: GPL-2.0-or-later\n"
+	".\\\" cgscale-ab(1) - hand-written text; SYNOPSIS, the first paragraph,\n"
+	".\\\" OPTIONS and EXIT STATUS are generated from the --help text and the\n"
+	".\\\" option table at build time.\n"
+	".TH CGSCALE\\-AB 1 \"\" \"cgscale @VERSION@\" \"cgscale manual\"\n"
+	".SH NAME\n"
+	"cgscale\\-ab \\- boot two kernels in a VM in turn, run the same points, compare them\n"
+	".SH SYNOPSIS\n"
+	"@SYNOPSIS@\n"
+	".SH DESCRIPTION\n"
+	"@HELP_HEAD@\n"
+	".PP\n"
+	"Every result records the guest kernel's configuration (kernel.config: a hash\n"
+	"and the options that change mm and cgroup costs) and mm settings, and the VM\n"
+	"(environment.vm: accel, CPUs, topology, memory, cgroup version).\n"
+	".SH OPTIONS\n"
+	"@OPTIONS@\n"
+	"@HELP_TAIL@\n"
+	".SH EXAMPLES\n"
+	"A patch author's recipe: build the kernel without and with the patch, then\n"
+	".PP\n"
+	".EX\n"
+	"cgscale ab \\-\\-kernel A=base/arch/x86/boot/bzImage \\e\n"
+	"           \\-\\-kernel B=patched/arch/x86/boot/bzImage \\e\n"
+	"           \\-o ab/ \\-\\- \\-t 1,2 \\-d 5 \\-r 5 page_fault1\n"
+	".EE\n"
+	".PP\n"
+	"and read the verdicts of the compare it prints (again: cgscale compare ab/A ab/B).\n"
+	".SH SEE ALSO\n"
+	".BR cgscale\\-run (1),\n"
+	".BR cgscale\\-compare (1),\n"
+	".BR qemu\\-system\\-x86_64 (1)\n";
+
+struct ab_state {
+	const struct ab_cli *cli;
+	struct cgs_vm_spec spec;
+	struct cgs_vm_kernel k[2];
+	char initrd[2][PATH_MAX];
+	char self[PATH_MAX];
+	struct json_object *summary, *boots;
+	unsigned done[2], got[2], nth, total;
+	const char *name;
+	bool tty;
+};
+
+static void progress(void *arg, double elapsed, const char *last)
+{
+	const struct ab_state *st = arg;
+
+	if (st->tty)
+		fprintf(stderr, "\r\033[K[ab] boot %u/%u %s: %.0fs of %.0fs | %.60s", st->nth,
+			st->total, st->name, elapsed, (double)st->cli->timeout / 1e9, last);
+}
+
+/* Checks and preparations before the first boot; an exit status or -1. */
+static int ab_prepare(struct ab_state *st, int nargs, char **args)
+{
+	const struct ab_cli *c = st->cli;
+	char err[1024] = "", path[PATH_MAX * 2];
+	char *qv[] = { "qemu-system-x86_64", "--version", NULL };
+	ssize_t n;
+
+	if (c->kernel.n != 2)
+		return cgs_errs("ab", "give two kernels: --kernel A=PATH --kernel B=PATH"), CGS_EXIT_BADINPUT;
+	if (!c->output || !*c->output)
+		return cgs_errs("ab", "-o DIR is required: where the results go"), CGS_EXIT_BADINPUT;
+	if (!nargs)
+		return cgs_errs("ab", "give the arguments of cgscale run after --, e.g. -- -t 1 -d 2 -r 2 page_fault1"), CGS_EXIT_BADINPUT;
+	for (int i = 0; i < nargs; i++)
+		if (!strcmp(args[i], "-o") || !strncmp(args[i], "--output", 8) ||
+		    !strncmp(args[i], "--invocations", 13))
+			return cgs_errs("ab", "RUN_ARGS: leave out %s: ab names each boot's result, and the boots are the invocations", args[i]),
+			       CGS_EXIT_BADINPUT;
+	st->spec = (struct cgs_vm_spec){ .cpus = c->cpus, .mem = c->mem, .topology = c->topology,
+		.cgroup = ab_cgroups[c->cgroup], .cmdline = c->cmdline, .timeout_ns = c->timeout };
+	if (cgs_vm_topology(&st->spec, err, sizeof(err)))
+		return cgs_errs("ab", "%s", err), CGS_EXIT_BADINPUT;
+	for (int i = 0; i < 2; i++)
+		if (cgs_vm_kernel_open(&st->k[i], c->kernel.v[i], err, sizeof(err)))
+			return cgs_errs("ab", "%s", err), CGS_EXIT_BADINPUT;
+	if (!strcmp(st->k[0].label, st->k[1].label))
+		return cgs_errs("ab", "--kernel: the two labels are both '%s'; name them A and B", st->k[0].label),
+		       CGS_EXIT_BADINPUT;
+	if (cgs_vm_exec(qv, -1, -1))
+		return cgs_errs("ab", "qemu-system-x86_64 cannot be run; install the Debian package qemu-system-x86"),
+		       CGS_EXIT_BADINPUT;
+	n = readlink("/proc/self/exe", st->self, sizeof(st->self) - 1);
+	if (n <= 0)
+		return cgs_errs("ab", "cannot find this cgscale: %s", strerror(errno)), CGS_EXIT_FAIL;
+	st->self[n] = 0;
+	snprintf(path, sizeof(path), "%s/ab.json", c->output);
+	if (!access(path, F_OK))
+		return cgs_errs("ab", "%s exists: a finished ab is there; give another -o DIR", path), CGS_EXIT_BADINPUT;
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->output, st->k[i].label);
+		if ((mkdir(c->output, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST))
+			return cgs_errs("ab", "cannot create %s: %s", path, strerror(errno)), CGS_EXIT_BADINPUT;
+		if (!st->k[i].config)
+			cgs_errs("ab", "warning: no .config for kernel %s (%s): its results record kernel.config only if it has /proc/config.gz; pass --kernel %s=PATH,config=FILE",
+				 st->k[i].label, st->k[i].path, st->k[i].label);
+	}
+	snprintf(path, sizeof(path), "%s/logs", c->output);
+	mkdir(path, 0755);
+	for (int i = 0; i < 2; i++) {
+		snprintf(st->initrd[i], sizeof(st->initrd[i]), "%s/.ab-initrd-%s.cpio", c->output, st->k[i].label);
+		if (cgs_vm_initrd(st->initrd[i], st->self, &st->k[i], c->modules, args, nargs, err, sizeof(err)))
+			return cgs_errs("ab", "%s", err), CGS_EXIT_FAIL;
+	}
+	st->spec.kvm = cgs_vm_can_kvm();
+	return -1;
+}
+
+static struct json_object *vm_json(const struct ab_state *st)
+{
+	const struct cgs_vm_spec *s = &st->spec;
+	struct json_object *o = json_object_new_object();
+	char smp[128];
+
+	snprintf(smp, sizeof(smp), "sockets=%u,cores=%u,threads=%u", s->sockets,
+		 s->nodes_per_socket * s->cores, s->threads);
+	json_object_object_add(o, "accel", json_object_new_string(s->kvm ? "kvm" : "tcg"));
+	if (!s->kvm)
+		json_object_object_add(o, "warning", json_object_new_string(TCG_WARNING));
+	json_object_object_add(o, "cpus", json_object_new_int64(s->cpus));
+	json_object_object_add(o, "smp", json_object_new_string(smp));
+	json_object_object_add(o, "numa_nodes", json_object_new_int((int)(s->sockets * s->nodes_per_socket)));
+	json_object_object_add(o, "topology", s->topology ? json_object_new_string(s->topology) : NULL);
+	json_object_object_add(o, "mem_bytes", json_object_new_int64(s->mem));
+	json_object_object_add(o, "cgroup", json_object_new_string(s->cgroup));
+	json_object_object_add(o, "cmdline", s->cmdline ? json_object_new_string(s->cmdline) : NULL);
+	json_object_object_add(o, "boots", json_object_new_int64(st->cli->boots));
+	return o;
+}
+
+/* The result block of the reply @reply, with the VM and the boot added,
+ * written to @out. 0, or -ENODATA when the guest sent none. */
+static int take_result(const struct ab_state *st, const char *reply, const char *out,
+		       const struct cgs_vm_kernel *k, unsigned idx)
+{
+	FILE *f = fopen(reply, "re");
+	char *text = NULL, line[8192];
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+	struct json_object *root = NULL, *env, *ab;
+	bool in = false;
+	int rc = -ENODATA;
+
+	while (f && m && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!strncmp(line, "=== ", 4))
+			in = !strcmp(line, "=== result");
+		else if (in)
+			fprintf(m, "%s\n", line);
+	}
+	if (f)
+		fclose(f);
+	if (m)
+		fclose(m);
+	if (n)
+		root = json_tokener_parse(text);
+	free(text);
+	if (!root)
+		return rc;
+	if (!json_object_object_get_ex(root, "environment", &env)) {
+		env = json_object_new_object();
+		json_object_object_add(root, "environment", env);
+	}
+	json_object_object_add(env, "vm", vm_json(st));
+	ab = json_object_new_object();
+	json_object_object_add(ab, "kernel", json_object_new_string(k->label));
+	json_object_object_add(ab, "path", json_object_new_string(k->path));
+	json_object_object_add(ab, "config", k->config ? json_object_new_string(k->config) : NULL);
+	json_object_object_add(ab, "boot", json_object_new_int((int)idx));
+	json_object_object_add(ab, "order", json_object_new_int((int)st->nth));
+	json_object_object_add(root, "ab", ab);
+	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	char werr[256];
+
+	rc = cgs_write_atomic(out, s, strlen(s), werr, sizeof(werr));
+	json_object_put(root);
+	return rc;
+}
+
+/* Boot kernel @side once; 0, or the signal that ended it. */
+static int ab_boot(struct ab_state *st, int side)
+{
+	const struct cgs_vm_kernel *k = &st->k[side];
+	unsigned idx = ++st->done[side];
+	char name[64], con[PATH_MAX], reply[PATH_MAX], out[PATH_MAX], tail[4096], qlog[PATH_MAX + 8];
+	struct json_object *b = json_object_new_object();
+	enum cgs_vm_end end = CGS_VM_QEMU;
+	int64_t t0 = cgs_now_ns();
+	int signo = 0, rc;
+
+	snprintf(name, sizeof(name), "%s-%u", k->label, idx);
+	st->name = name;
+	snprintf(con, sizeof(con), "%s/logs/%s.console", st->cli->output, name);
+	snprintf(reply, sizeof(reply), "%s/.%s.reply", st->cli->output, name);
+	snprintf(out, sizeof(out), "%s/%s/%s.json", st->cli->output, k->label, name);
+	fprintf(stderr, "[ab] boot %u/%u: %s (%s %s)\n", st->nth, st->total, name, k->kind, k->path);
+	rc = cgs_vm_boot(&st->spec, k, st->initrd[side], con, reply, progress, st, &end, &signo);
+	if (st->tty)
+		fprintf(stderr, "\r\033[K");
+	if (!rc && end == CGS_VM_OK && take_result(st, reply, out, k, idx))
+		end = CGS_VM_NORESULT;
+	st->got[side] += !rc && end == CGS_VM_OK;
+	unlink(reply);
+	snprintf(qlog, sizeof(qlog), "%s.qemu", con);
+	cgs_vm_tail(qlog, 5, tail, sizeof(tail));
+	if (!*tail)
+		unlink(qlog);
+	json_object_object_add(b, "name", json_object_new_string(name));
+	json_object_object_add(b, "kernel", json_object_new_string(k->label));
+	json_object_object_add(b, "status", json_object_new_string(rc ? strerror(-rc) : cgs_vm_end_names[end]));
+	json_object_object_add(b, "seconds", json_object_new_double((double)(cgs_now_ns() - t0) / 1e9));
+	json_object_object_add(b, "result", end == CGS_VM_OK ? json_object_new_string(out) : NULL);
+	if (end != CGS_VM_OK) {
+		cgs_vm_tail(con, 12, tail, sizeof(tail));
+		json_object_object_add(b, "console_tail", json_object_new_string(tail));
+		fprintf(stderr, "[ab] %s: %s; the last lines of its console (%s):\n%s\n", name,
+			rc ? strerror(-rc) : cgs_vm_end_names[end], con, tail);
+	} else {
+		fprintf(stderr, "[ab] %s: %s in %.0fs\n", name, out, (double)(cgs_now_ns() - t0) / 1e9);
+	}
+	json_object_array_add(st->boots, b);
+	return end == CGS_VM_SIGNAL ? signo : 0;
+}
+
+/* The boots, ABBA, then ab.json and the compare: the exit status. */
+static int ab_run(struct ab_state *st)
+{
+	char path[PATH_MAX], a[PATH_MAX], b[PATH_MAX], err[512];
+	char *argv[] = { st->self, "compare", "--axis", "kernel", "--allow-env-diff", a, b, NULL };
+	int sig = 0, status = CGS_EXIT_FAIL;
+	const char *s;
+
+	st->total = 2 * (unsigned)st->cli->boots;
+	if (!st->spec.kvm)
+		fprintf(stderr, "[ab] WARNING: no KVM here (/dev/kvm and the vmx/svm CPU flags): the guests run under TCG, emulated; %s\n",
+			TCG_WARNING);
+	for (unsigned i = 0; i < st->total && !sig; i++) {
+		st->nth = i + 1;
+		sig = ab_boot(st, (int)((i / 2) % 2 ? 1 - i % 2 : i % 2));
+	}
+	st->summary = json_object_new_object();
+	json_object_object_add(st->summary, "vm", vm_json(st));
+	json_object_object_add(st->summary, "boots", json_object_get(st->boots));
+	json_object_object_add(st->summary, "interrupted", sig ? json_object_new_string(strsignal(sig)) : NULL);
+	snprintf(path, sizeof(path), "%s/ab.json", st->cli->output);
+	s = json_object_to_json_string_ext(st->summary, JSON_C_TO_STRING_PRETTY);
+	if (cgs_write_atomic(path, s, strlen(s), err, sizeof(err)))
+		cgs_errs("ab", "%s", err);
+	if (sig)
+		return CGS_EXIT_SIGNAL(sig);
+	for (size_t i = 0; i < json_object_array_length(st->boots); i++) {
+		struct json_object *r = NULL, *n = NULL, *e = json_object_array_get_idx(st->boots, i);
+
+		json_object_object_get_ex(e, "result", &r);
+		json_object_object_get_ex(e, "name", &n);
+		if (!r)
+			fprintf(stderr, "[ab] missing boot: %s (see %s)\n", json_object_get_string(n), path);
+	}
+	snprintf(a, sizeof(a), "%s/%s", st->cli->output, st->k[0].label);
+	snprintf(b, sizeof(b), "%s/%s", st->cli->output, st->k[1].label);
+	if (st->got[0] && st->got[1]) {
+		fflush(stdout);
+		status = cgs_vm_exec(argv, 1, 2);
+	}
+	else
+		cgs_errs("ab", "no compare: kernel %s has no result; see the consoles in %s/logs",
+			 st->k[st->got[0] ? 1 : 0].label, st->cli->output);
+	if (status < 0)
+		status = CGS_EXIT_FAIL;
+	if (!st->spec.kvm)
+		fprintf(stderr, "[ab] WARNING: TCG: %s\n", TCG_WARNING);
+	return status;
+}
+
+static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
+{
+	struct ab_cli cli = { 0 };
+	struct ab_state st = { .cli = &cli, .tty = isatty(2) };
+	struct cgs_optset set;
+	sigset_t block, old;
+	int first = 0, status;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	st.boots = json_object_new_array();
+	status = cgs_cmd_open(self, &set, &cli, argc, argv, &first);
+	if (status < 0)
+		status = ab_prepare(&st, argc - first, argv + first);
+	if (status < 0)
+		status = ab_run(&st);
+	for (int i = 0; i < 2; i++) {
+		if (st.initrd[i][0])
+			unlink(st.initrd[i]);
+		cgs_vm_kernel_close(&st.k[i]);
+	}
+	json_object_put(st.summary);
+	json_object_put(st.boots);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	cgs_opt_free(&set);
+	return status;
+}
+
+const struct cgs_command cgs_cmd_ab = {
+	.name = "ab",
+	.summary = "boot two kernels in a VM in turn, run the same points, compare them",
+	.fn = cmd_ab,
+	.opts = { "ab options", ab_opts, ARRAY_SIZE(ab_opts), NULL },
+	.help_head = help_head,
+	.help_tail = help_tail,
+	.err_who = "ab",
+	.man = man,
+	.complete_args = NULL,
+};
