@@ -155,7 +155,7 @@ build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/model/result.h results/compare/co
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -I. -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libelf libRmath) -lm
+		-o $@ $(FUZZ_SRCS) $(shell pkg-config --libs json-c libelf libRmath zlib) -lm
 
 build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_res_read.o build/san/libcgs.a
 	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LIBS)
