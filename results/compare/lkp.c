@@ -38,11 +38,15 @@ static void axis_value(FILE *out, const char *v)
 /* The --axis field's value on side @s, or NULL when not recorded. */
 static const char *axis_of(const struct cmp_result *r, unsigned s, const char **field)
 {
-	for (unsigned i = 0; i < r->nenv; i++)
-		if (r->env[i].axis && r->env[i].val[s]) {
-			*field = r->env[i].field;
-			return r->env[i].val[s];
-		}
+	/* LKP names a side by its kernel (release), not by the config rows
+	 * that the environment lists first: those only when nothing else */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned i = 0; i < r->nenv; i++)
+			if (r->env[i].axis && r->env[i].val[s] &&
+			    (pass || strncmp(r->env[i].field, "kernel.config.", 14))) {
+				*field = r->env[i].field;
+				return r->env[i].val[s];
+			}
 	return NULL;
 }
 

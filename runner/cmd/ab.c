@@ -219,28 +219,9 @@ static struct json_object *vm_json(const struct ab_state *st)
 static int take_result(const struct ab_state *st, const char *reply, const char *out,
 		       const struct cgs_vm_kernel *k, unsigned idx)
 {
-	FILE *f = fopen(reply, "re");
-	char *text = NULL, line[8192];
-	size_t n = 0;
-	FILE *m = open_memstream(&text, &n);
-	struct json_object *root = NULL, *env, *ab;
-	bool in = false;
+	struct json_object *root = cgs_vm_reply_result(reply), *env, *ab;
 	int rc = -ENODATA;
 
-	while (f && m && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = 0;
-		if (!strncmp(line, "=== ", 4))
-			in = !strcmp(line, "=== result");
-		else if (in)
-			fprintf(m, "%s\n", line);
-	}
-	if (f)
-		fclose(f);
-	if (m)
-		fclose(m);
-	if (n)
-		root = json_tokener_parse(text);
-	free(text);
 	if (!root)
 		return rc;
 	if (!json_object_object_get_ex(root, "environment", &env)) {
@@ -286,7 +267,15 @@ static int ab_boot(struct ab_state *st, int side)
 	if (!rc && end == CGS_VM_OK && take_result(st, reply, out, k, idx))
 		end = CGS_VM_NORESULT;
 	st->got[side] += !rc && end == CGS_VM_OK;
-	unlink(reply);
+	if (end == CGS_VM_NORESULT) {   /* keep what came back, to see why */
+		char kept[PATH_MAX + 16];
+
+		snprintf(kept, sizeof(kept), "%s/logs/%s.reply", st->cli->output, name);
+		if (rename(reply, kept))
+			unlink(reply);
+	} else {
+		unlink(reply);
+	}
 	snprintf(qlog, sizeof(qlog), "%s.qemu", con);
 	cgs_vm_tail(qlog, 5, tail, sizeof(tail));
 	if (!*tail)

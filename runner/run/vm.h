@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <signal.h>
 
+struct json_object;
+
 struct cgs_vm_kernel {
 	char label[16];       /* "A" */
 	char *path;           /* as given */
@@ -91,5 +93,10 @@ int cgs_vm_qemu_args(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 
 /* The last @n non-empty lines of @path, joined by newlines, into @buf. */
 void cgs_vm_tail(const char *path, unsigned n, char *buf, size_t len);
+
+/* The result the guest sent in its reply file @path, between "=== result"
+ * and the next "=== " line (the result is one line of any length), parsed;
+ * NULL when there is none or it does not parse. */
+struct json_object *cgs_vm_reply_result(const char *path);
 
 #endif

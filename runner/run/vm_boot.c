@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "lib/pdeath.h"
 #include "lib/util.h"
 #include "runner/run/vm.h"
@@ -232,4 +234,32 @@ int cgs_vm_boot(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 	else
 		*end = CGS_VM_OK;   /* the caller checks the reply */
 	return 0;
+}
+
+struct json_object *cgs_vm_reply_result(const char *path)
+{
+	FILE *f = fopen(path, "re"), *m;
+	char *text = NULL, *line = NULL;
+	size_t n = 0, cap = 0;
+	struct json_object *root = NULL;
+	bool in = false;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&text, &n);
+	while (m && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!strncmp(line, "=== ", 4))
+			in = !strcmp(line, "=== result");
+		else if (in)
+			fprintf(m, "%s\n", line);
+	}
+	free(line);
+	fclose(f);
+	if (m)
+		fclose(m);
+	if (n)
+		root = json_tokener_parse(text);
+	free(text);
+	return root;
 }
