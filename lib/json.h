@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.h - the json-c helpers every layer uses: a number that is null
- * when not finite, a string that is null when NULL, and adding a key.
+ * when not finite, a string that is null when NULL, adding a key, and
+ * reading one by a dotted path.
  */
 #ifndef CGS_JSON_H
 #define CGS_JSON_H
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -33,6 +36,31 @@ static inline void cgs_jadd(struct json_object *o, const char *k,
 			    struct json_object *v)
 {
 	json_object_object_add(o, k, v);
+}
+
+/* The value at dotted @path ("a.b.c") under @o, or NULL when any part is
+ * missing. Parts are at most 63 characters. */
+static inline struct json_object *cgs_jpath(struct json_object *o, const char *path)
+{
+	char part[64];
+
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+
+		snprintf(part, sizeof(part), "%.*s", (int)n, path);
+		if (!json_object_object_get_ex(o, part, &o))
+			return NULL;
+		path += n + (path[n] == '.');
+	}
+	return o;
+}
+
+/* The number at dotted @path under @o, or NaN when there is none. */
+static inline double cgs_jpath_num(struct json_object *o, const char *path)
+{
+	struct json_object *v = cgs_jpath(o, path);
+
+	return v ? json_object_get_double(v) : NAN;
 }
 
 #endif

@@ -352,24 +352,12 @@ static bool scope_wanted(const struct cgs_obs_ctx *ctx)
 
 static struct json_object *get(struct json_object *o, const char *path)
 {
-	char part[64];
-
-	while (o && *path) {
-		size_t n = strcspn(path, ".");
-
-		snprintf(part, sizeof(part), "%.*s", (int)n, path);
-		if (!json_object_object_get_ex(o, part, &o))
-			return NULL;
-		path += n + (path[n] == '.');
-	}
-	return o;
+	return cgs_jpath(o, path);
 }
 
 static double num(struct json_object *o, const char *path)
 {
-	struct json_object *v = get(o, path);
-
-	return v ? json_object_get_double(v) : NAN;
+	return cgs_jpath_num(o, path);
 }
 
 /* The top @n of list @k of who @w in run @sec, as "name 12.3". */
