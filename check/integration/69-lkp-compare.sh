@@ -47,7 +47,9 @@ LKP_SRC="$LKP_SRC" ruby - cmp.json >lkp-ref.txt 2>ruby.err <<'RUBY' || fail "lkp
 require 'json'
 require "#{ENV['LKP_SRC']}/lib/compare.rb"
 doc = JSON.parse(File.read(ARGV[0]))
-axis = doc['environment'].find { |e| e['kind'] == 'axis' }
+axes = doc['environment'].select { |e| e['kind'] == 'axis' }
+# the side is named by the kernel's release, the config rows only when alone
+axis = axes.find { |e| !e['field'].start_with?('kernel.config.') } || axes.first
 labels = doc['sides'].map { |s| s['label'] }
 Group = Struct.new(:axes, :compare_axeses, :mresult_roots)
 doc['points'].each do |p|

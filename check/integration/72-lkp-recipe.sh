@@ -147,7 +147,7 @@ done
 # better) applied to the sign of the change; which rows a noisy machine
 # lets through is LKP's business
 "$CGSCALE" compare --help | awk '/^metrics:$/ { on = 1; next } on && /^$/ { exit }
-	on { print $1, (/higher is better/ ? 1 : -1) }' >dirs.txt
+	on && /^  [a-z]/ { print $1, (/higher is better/ ? 1 : -1) }' >dirs.txt
 while read -r key change got; do
 	m=${key#cgscale.}
 	m=${m#process.}
@@ -169,7 +169,7 @@ grep ' undefined$' dir.txt |
 [ ! -s undef ] || fail "KPIs of unknown direction in LKP: $(head -n 5 undef)"
 # every metric compare knows has its direction in LKP, in both namings
 "$CGSCALE" compare --help | awk '/^metrics:$/ { on = 1; next } on && /^$/ { exit }
-	on { print $1, (/higher is better/ ? "improvement" : "regression") }' |
+	on && /^  [a-z]/ { print $1, (/higher is better/ ? "improvement" : "regression") }' |
 	sed 's/^aux\.NAME/aux.rx_bytes/; s/^per_task_ops/per_process_ops/' >metrics.txt
 [ "$(wc -l <metrics.txt)" -ge 20 ] || fail "compare --help lists $(wc -l <metrics.txt) metrics"
 LKP_SRC=$L ruby - metrics.txt >mdir.txt 2>ruby.err <<'RUBY' || fail "LKP's stats.rb: $(grep -v warning ruby.err | tail -n 5)"
