@@ -122,20 +122,6 @@ NOLEAK="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"    # LSan cannot run unde
 KILL_UNLINK="-e trace=unlink,unlinkat -e inject=unlink,unlinkat:signal=KILL:when=1"
 command -v strace >/dev/null || fail "strace is needed (scripts/deps.sh test)"
 command -v python3 >/dev/null || fail "python3 is needed (scripts/deps.sh test)"
-passed=0 failed=0 names=
-bad() { echo "  FAIL: $*" >&2; return 1; }
-check() {
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		names="$names; $name"
-		echo "FAILED: $name"
-	fi
-}
 # runs_of DIR: the ok/runs that `show DIR` counts for page_fault1, process, 1 task
 runs_of() { "$C" show "$1" 2>/dev/null | sed -n 's/^ *page_fault1 process tasks=1 .* \([0-9][0-9]*\/[0-9][0-9]*\) .*/\1/p' | head -n 1; }
 # killed_at_unlink DIR ARGS...: a run into DIR/t.json, killed at its first
@@ -301,18 +287,17 @@ for B in rel san; do
 	killed_at_unlink "$D" -m both -t 1,2,3 -r 2
 	rm "$D/t.json"
 	J=$D/t.json.partial
-	check "$B: 10, a wrong line named and dropped, the others kept" wrong_lines
-	check "$B: 10, a repeated line: no thirteenth point" repeated_line
-	check "$B: 10, the next run into that output not blocked" next_run
-	check "$B: 10, 30 bit flips caught or harmless" bit_flips
+	subcase "$B: 10, a wrong line named and dropped, the others kept" wrong_lines
+	subcase "$B: 10, a repeated line: no thirteenth point" repeated_line
+	subcase "$B: 10, the next run into that output not blocked" next_run
+	subcase "$B: 10, 30 bit flips caught or harmless" bit_flips
 	K=$T/ren-$B
 	killed_at_unlink "$K" -t 1 -r 2
-	check "$B: 11, recover after a kill between rename and unlink" rename_recover
-	check "$B: 11, the next run after that kill" rename_next_run
-	check "$B: 11, recover killed between rename and unlink" recover_killed
+	subcase "$B: 11, recover after a kill between rename and unlink" rename_recover
+	subcase "$B: 11, the next run after that kill" rename_next_run
+	subcase "$B: 11, recover killed between rename and unlink" recover_killed
 done
-echo "journal cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
-[ $failed -eq 0 ] || exit 1
+subcases_done journal || exit 1
 
 # 9. a full filesystem during the run: table printed, exit 1, and every
 # point in the journal the message names: the one beside the output, or,

@@ -23,20 +23,9 @@ NOLEAK="$ASAN_OPTIONS:detect_leaks=0"    # LeakSanitizer cannot run under ptrace
 M="$T/m"
 mkdir "$M"
 trap 'umount "$M" 2>/dev/null; rm -rf "$T"' EXIT
-passed=0 failed=0 names=
-# a case fails by returning non-zero after saying why
-bad() { echo "  FAIL: $*" >&2; return 1; }
+# a case (lib.sh's subcase), then the scratch mount it may leave
 case_() {
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		names="$names; $name"
-		echo "FAILED: $name"
-	fi
+	subcase "$@"
 	umount "$M" 2>/dev/null
 }
 
@@ -441,5 +430,4 @@ for B in rel san; do
 	case_ "$B: the fallback place never through a link, nor another user's" fallback_safe
 	rm -rf "${XDG_STATE_HOME:?}/cgscale"
 done
-echo "fault cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
-[ $failed -eq 0 ]
+subcases_done fault

@@ -14,20 +14,6 @@
 [ "$(id -u)" = 0 ] || skip "planting device nodes and other owners' files needs root"
 V="$T/victim"
 mkdir "$V"
-passed=0 failed=0 names=
-bad() { echo "  FAIL: $*" >&2; return 1; }
-case_() {
-	name=$1
-	shift
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok: $name"
-	else
-		failed=$((failed + 1))
-		names="$names; $name"
-		echo "FAILED: $name"
-	fi
-}
 RUN="run -q -m process -t 1 -w 0 -d 0.3 -i 0.1"
 # LeakSanitizer cannot run under ptrace: no leak check under strace
 NOLEAK="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -221,11 +207,10 @@ for B in rel san; do
 	[ $B = san ] && C=${CGSCALE_SAN:-}
 	[ -n "$C" ] || continue
 	[ $B = san ] && [ "$C" = "$CGSCALE" ] && continue
-	case_ "$B: 1, a link at the journal's or the final name" journal_link
-	case_ "$B: 1, the -o DIR/ claim swapped for a link" claim_race
-	case_ "$B: 2, --csv-dir links at the temporary and final names" csv_links
-	case_ "$B: 3, a char device and a FIFO as outputs" devices
-	case_ "$B: 12, a dead writer's temporary file removed, a live one's kept" leftovers
+	subcase "$B: 1, a link at the journal's or the final name" journal_link
+	subcase "$B: 1, the -o DIR/ claim swapped for a link" claim_race
+	subcase "$B: 2, --csv-dir links at the temporary and final names" csv_links
+	subcase "$B: 3, a char device and a FIFO as outputs" devices
+	subcase "$B: 12, a dead writer's temporary file removed, a live one's kept" leftovers
 done
-echo "root file cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
-[ $failed -eq 0 ]
+subcases_done "root file"

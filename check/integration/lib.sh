@@ -28,3 +28,26 @@ our_procs() {
 		[ "$exe" = "$CGSCALE" ] || [ "$exe" = "${CGSCALE_SAN:-}" ] && echo "${p#/proc/}"
 	done
 }
+
+# Named cases of one test, each run to its end so all failures are seen:
+# `subcase NAME CMD...` runs CMD and counts it in $passed or $failed (the
+# failed ones' names in $names); `subcases_done WHAT` prints the count and
+# fails when any case failed. A case says why it failed with `bad MSG`.
+passed=0 failed=0 names=
+bad() { echo "  FAIL: $*" >&2; return 1; }
+subcase() {
+	name=$1
+	shift
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "ok: $name"
+	else
+		failed=$((failed + 1))
+		names="$names; $name"
+		echo "FAILED: $name"
+	fi
+}
+subcases_done() {
+	echo "$1 cases: $passed of $((passed + failed)) passed${names:+ (failed:${names#;})}"
+	[ $failed -eq 0 ]
+}
