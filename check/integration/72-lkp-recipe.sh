@@ -75,6 +75,12 @@ cleanup() {
 		! dpkg -l | grep -q ':i386 ' && dpkg --remove-architecture i386 ;;
 	esac
 	[ $made_lkp = 1 ] && rmdir /lkp
+	# lkp run leaves bin/event/wakeup waiting on its FIFOs for good; ours
+	# are those whose program lies in this test's scratch folder
+	for p in /proc/[0-9]*; do
+		exe=$(readlink "$p/exe" 2>/dev/null) || continue
+		case $exe in "$T"/*) kill "${p#/proc/}" 2>/dev/null ;; esac
+	done
 	# shellcheck disable=SC2086
 	[ -n "$tmps" ] && rm -rf $tmps
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
