@@ -21,8 +21,7 @@ command -v busybox >/dev/null || loud_skip "no busybox (Debian: busybox-static)"
 command -v dpkg-deb >/dev/null || loud_skip "no dpkg-deb"
 command -v jq >/dev/null || loud_skip "no jq"
 
-T=$(mktemp -d /tmp/cgscale-95ab.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# lib.sh's scratch folder $T (removed on exit) holds everything
 
 # bad kernels first: exit 2, a message naming the problem, no boot
 : >"$T/empty"
