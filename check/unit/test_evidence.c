@@ -23,6 +23,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "check/unit/tree_put.h"
+
 #include "lib/procstat.h"
 #include "lib/tpformat.h"
 #include "results/compare/compare.h"
@@ -262,20 +264,6 @@ static void t_calc_unsupported(void **state)
 	cgs_tpcalc_free(c);
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void t_tracefs(void **state)
 {
 	char dir[] = "/tmp/cgs-tracefs-XXXXXX", cmd[64];
@@ -285,10 +273,10 @@ static void t_tracefs(void **state)
 	(void)state;
 	assert_non_null(t);
 	assert_non_null(mkdtemp(dir));
-	put(dir, "events/memcg/memcg_flush_stats/id", "760\n");
-	put(dir, "events/memcg/memcg_flush_stats/format", flush_fmt);
-	put(dir, "events/cgroup/cgroup_rstat_locked/id", "533\n");
-	put(dir, "events/cgroup/cgroup_rstat_locked/format", locked_fmt_no_contended);
+	tree_put(dir, "events/memcg/memcg_flush_stats/id", "760\n");
+	tree_put(dir, "events/memcg/memcg_flush_stats/format", flush_fmt);
+	tree_put(dir, "events/cgroup/cgroup_rstat_locked/id", "533\n");
+	tree_put(dir, "events/cgroup/cgroup_rstat_locked/format", locked_fmt_no_contended);
 	assert_int_equal(cgs_trace_parse_sets("memcg-flush", t, err, sizeof(err)), 0);
 	cgs_trace_read_tracefs(dir, t);
 	assert_true(t->tp[CGS_TP_MEMCG_FLUSH].supported);

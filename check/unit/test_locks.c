@@ -26,6 +26,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "check/unit/tree_put.h"
+
 #include "results/compare/compare.h"
 #include "runner/observe/observer.h"
 #include "runner/observe/trace.h"
@@ -397,20 +399,6 @@ static void t_calc_many(void **state)
 	cgs_lockcalc_free(c);
 }
 
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void t_tracefs(void **state)
 {
 	char dir[] = "/tmp/cgs-tracefs-XXXXXX", cmd[64], err[256];
@@ -424,7 +412,7 @@ static void t_tracefs(void **state)
 		assert_true(t->tp[k].wanted == cgs_tp_is_lock(k));
 	assert_true(cgs_locks_wanted(t));
 	/* a kernel without them (before 5.19): not supported, with the reason */
-	put(dir, "events/sched/sched_switch/id", "300\n");
+	tree_put(dir, "events/sched/sched_switch/id", "300\n");
 	cgs_trace_read_tracefs(dir, t);
 	assert_false(t->tp[CGS_TP_LOCK_BEGIN].supported);
 	assert_non_null(strstr(t->tp[CGS_TP_LOCK_BEGIN].reason, "no such tracepoint"));
@@ -435,10 +423,10 @@ static void t_tracefs(void **state)
 	assert_string_equal(json_object_get_string(at(o, "tracepoint")), "lock:contention_begin");
 	json_object_put(o);
 	/* this kernel's */
-	put(dir, "events/lock/contention_begin/id", "408\n");
-	put(dir, "events/lock/contention_begin/format", begin_fmt);
-	put(dir, "events/lock/contention_end/id", "407\n");
-	put(dir, "events/lock/contention_end/format", end_fmt);
+	tree_put(dir, "events/lock/contention_begin/id", "408\n");
+	tree_put(dir, "events/lock/contention_begin/format", begin_fmt);
+	tree_put(dir, "events/lock/contention_end/id", "407\n");
+	tree_put(dir, "events/lock/contention_end/format", end_fmt);
 	cgs_trace_read_tracefs(dir, t);
 	assert_true(t->tp[CGS_TP_LOCK_BEGIN].supported && t->tp[CGS_TP_LOCK_END].supported);
 	assert_int_equal(t->tp[CGS_TP_LOCK_END].id, 407);
