@@ -8,7 +8,8 @@
 #                          and check/vm/init, as an uncompressed cpio
 #   vm_boot KERNEL INITRD SCENARIO DATA LOG [qemu args]
 #                          boot, run SCENARIO, write what the guest sent on
-#                          ttyS1 to DATA and the console to LOG
+#                          ttyS1 to DATA and the console to LOG; qemu gets
+#                          VM_TIMEOUT seconds (300)
 #
 # The kernel package is fetched with `apt-get download` of the package
 # linux-image-amd64 depends on and unpacked with `dpkg-deb -x`: it is never
@@ -107,7 +108,7 @@ vm_boot() {
 		accel=kvm
 	fi
 	: >"$data"
-	timeout 300 qemu-system-x86_64 -accel $accel -machine pc -m 1G -nographic -no-reboot \
+	timeout "${VM_TIMEOUT:-300}" qemu-system-x86_64 -accel $accel -machine pc -m 1G -nographic -no-reboot \
 		-serial mon:stdio -serial "file:$data" "$@" \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 transparent_hugepage=never quiet cgvm=$scenario" \
