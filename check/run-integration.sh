@@ -4,24 +4,33 @@
 # check/integration/*.sh in order with $CGSCALE (and $CGSCALE_SAN, the
 # sanitizer build) set. Exit 0 = pass, 77 = skip (with a reason on its
 # last line), anything else = fail. Afterwards no cgscale process may be
-# left running.
+# left running: one that carries this test's token in its environment
+# (CGSCALE_IT_TOKEN, set for each test) and runs our binary is a leak and
+# is killed; any other process, another checkout's or one started by hand
+# with the same binary, is not ours to judge or to kill.
 CGSCALE=$(realpath "$1")
 CGSCALE_SAN=$(realpath "${2:-$1}")
 export CGSCALE CGSCALE_SAN
 cd "$(dirname "$0")/.." || exit 1
-# Processes running our binaries (not another checkout's).
+# Processes running our binaries that this test started (its token).
 ours() {
 	for p in /proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
 		case "$exe" in
-		"$CGSCALE" | "$CGSCALE_SAN") echo "${p#/proc/}" ;;
+		"$CGSCALE" | "$CGSCALE_SAN")
+			tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "CGSCALE_IT_TOKEN=$CGSCALE_IT_TOKEN" &&
+				echo "${p#/proc/}" ;;
 		esac
 	done | tr '\n' ' '
 }
+n=0
 pass=0 fail=0 skip=0
 for t in check/integration/*.sh; do
 	[ -x "$t" ] || continue
 	start=$(date +%s)
+	n=$((n + 1))
+	CGSCALE_IT_TOKEN=$$-$start-$n
+	export CGSCALE_IT_TOKEN
 	out=$("$t" 2>&1)
 	rc=$?
 	secs=$(( $(date +%s) - start ))

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check/run-integration.sh's leak check judges only what a test started:
+# a copy of it runs a made-up test that leaves a cgscale run behind, and
+# the leak is reported and ended, while a run of the same binary started
+# outside it (by hand, a helper, another session) is neither reported nor
+# killed and finishes on its own.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p ri/check/integration
+cp "$REPO/check/run-integration.sh" ri/check/
+short="-q -w 0 -i 1 -t 1 -m process --cgroup-depth 0 page_fault1"
+cat >ri/check/integration/01-leak.sh <<EOT
+#!/bin/sh
+setsid "\$CGSCALE" run -d 30 -o $T/leak.json $short >/dev/null 2>&1 &
+sleep 1
+EOT
+chmod +x ri/check/integration/01-leak.sh
+# shellcheck disable=SC2086
+"$CGSCALE" run -d 4 -o foreign.json $short >/dev/null 2>foreign.err &
+f=$!
+sleep 0.5
+sh ri/check/run-integration.sh "$CGSCALE" >ri.out 2>&1
+rc=$?
+[ $rc = 1 ] || fail "the runner should fail the leaking test: exit $rc: $(cat ri.out)"
+grep -q '^FAILED  check/integration/01-leak.sh left cgscale processes behind: [0-9]' ri.out ||
+	fail "the leak was not reported: $(cat ri.out)"
+kill -0 "$f" 2>/dev/null || fail "the runner killed a cgscale run it did not start: $(cat ri.out)"
+wait "$f" || fail "the outside run failed: $(cat foreign.err)"
+jq_check foreign.json '.points[0].status == "ok"' "the outside run finished its point"
+sleep 0.5
+[ -e leak.json ] && fail "the leaked run was not ended: it wrote its result"
+for p in $(grep 'left cgscale processes behind' ri.out | sed 's/.*behind: //'); do
+	kill -0 "$p" 2>/dev/null && fail "leaked process $p still alive"
+done
+exit 0
