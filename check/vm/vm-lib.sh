@@ -19,6 +19,9 @@
 # On failure the functions return 1 with the reason in $VM_WHY.
 
 VM_CACHE=${VM_CACHE:-$REPO/build/vm-cache}
+# Step S4's check (75-cgroup-v2-vm.sh, check/vm/s4-repeat.sh), a jq filter
+# of a point: the leaf's pgfault grew by at least half the ops, never null
+VM_S4_GREW='.status == "ok" and .stat_reader.content.delta.pgfault >= 0.5 * .summary.ops'
 
 # The versioned kernel package linux-image-amd64 depends on, or nothing.
 vm_kernel_pkg() {
