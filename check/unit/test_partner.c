@@ -4,9 +4,11 @@
  * copy of the argument, its aux counts reach the task, its failure and
  * its death become the task's failure with a message, a partner that
  * will not end is asked to quit and then killed (process), and the
- * same/next/free placements bind it where they say.
+ * same/next/free placements bind it where they say, its cancel type
+ * asynchronous.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -77,6 +79,7 @@ static int partner_fn(struct cgs_partner *p, void *v)
 	struct arg *a = v;
 	struct timespec ts = { 0, 10000000 };
 	cpu_set_t set;
+	int type;
 
 	switch (a->what) {
 	case COUNT:
@@ -101,6 +104,9 @@ static int partner_fn(struct cgs_partner *p, void *v)
 		for (int c = 0; c < 64; c++)
 			a->out[c] = CPU_ISSET(c, &set);
 		a->out[64] = cgs_partner_forked(p);
+		/* its cancel type (task.h: cgs_thread_async_cancel) */
+		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type);
+		a->out[65] = type;
 		return 0;
 	}
 	return -EINVAL;
@@ -209,6 +215,7 @@ static void test_placement(void **state)
 		assert_int_equal(start(f, WHERE, 0, out, CGS_PARTNER_SAME), 0);
 		assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
 		assert_int_equal(out[64], !threads);
+		assert_int_equal(out[65], PTHREAD_CANCEL_ASYNCHRONOUS);
 		for (int c = 0; c < 64; c++)
 			assert_int_equal(out[c], c == cpu0);
 		assert_int_equal(start(f, WHERE, 0, out, CGS_PARTNER_NEXT), 0);

@@ -117,6 +117,7 @@ bool cgs_partner_forked(const struct cgs_partner *p)
 /* The partner's life, in its thread or process: bind, say so, run. */
 static void partner_main(struct cgs_partner *p)
 {
+	cgs_thread_async_cancel();
 	prctl(PR_SET_NAME, p->name);
 	if (p->set && hwloc_set_cpubind(p->topo->t, p->set, HWLOC_CPUBIND_THREAD)) {
 		char list[128];

@@ -133,6 +133,11 @@ static int run_loop(const struct cgs_point_tasks *pt, struct cgs_rtask *rt,
 	return rc;
 }
 
+void cgs_thread_async_cancel(void)
+{
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+}
+
 /* The whole life of task @nr. Returns 0 or -errno (also in its info). */
 static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 {
@@ -153,6 +158,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	char name[16];
 	int rc;
 
+	cgs_thread_async_cancel();
 	snprintf(name, sizeof(name), "cgs:%s", pt->w->name);
 	prctl(PR_SET_NAME, name);
 	in->pid = getpid();

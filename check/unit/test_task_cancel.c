@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_task_cancel.c - a task runs its workload's loop with the
+ * asynchronous cancel type (task.h: cgs_thread_async_cancel), in thread
+ * mode and in process mode, also when the runner had a second thread as
+ * it forked: glibc's wrapper of a cancellation point (fallocate, read,
+ * send, ...) then costs no locked instruction, as in will-it-scale. The
+ * tasks are started by the worker, as a point starts them.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runner/point/task.h"
+#include "runner/core/topo.h"
+
+/* The loop's aux[0]: its thread's cancel type + 1 (0: it never ran). */
+static int probe_loop(struct cgs_task *t)
+{
+	struct timespec ts = { 0, 1000000 };
+	int type;
+
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type);
+	pthread_setcanceltype(type, NULL);
+	cgs_aux_add(t, 0, (uint64_t)type + 1);
+	while (!cgs_stop(t))
+		nanosleep(&ts, NULL);
+	return 0;
+}
+
+static const struct cgs_workload probe = {
+	.name = "probe",
+	.desc = "records its cancel type",
+	.unit = "wait",
+	.loop = probe_loop,
+};
+
+/* Poll @word until it is nonzero, for at most 10 s. */
+static bool became_nonzero(_Atomic uint64_t *word)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	for (int i = 0; i < 10000 && !atomic_load(word); i++)
+		nanosleep(&ts, NULL);
+	return atomic_load(word) != 0;
+}
+
+/* One task in @threads mode; its loop's cancel type. */
+static int loop_cancel_type(bool threads)
+{
+	struct cgs_topo topo;
+	struct cgs_places places;
+	struct cgs_group all = { .first = 0, .n = 1 };
+	struct cgs_shared *sh = cgs_shared_map(1);
+	struct cgs_point_tasks pt;
+	uint64_t seen;
+	pid_t pid;
+	int st;
+
+	assert_non_null(sh);
+	assert_int_equal(cgs_topo_load(&topo, NULL), 0);
+	assert_int_equal(cgs_places_build(&topo, CGS_PLACE_NONE, &places), 0);
+	pt = (struct cgs_point_tasks){
+		.w = &probe, .ctx = { .nr_tasks = 1, .threads = threads },
+		.topo = &topo, .places = &places, .sh = sh,
+		.runner = getpid(), .groups = &all,
+	};
+	pid = cgs_worker_start(&pt);
+	assert_true(pid > 0);
+	for (int i = 0; i < 10000 && !atomic_load(&sh->ready); i++)
+		usleep(1000);
+	assert_int_equal(atomic_load(&sh->ready), 1);
+	cgs_gate_open(sh);
+	assert_true(became_nonzero(&sh->slots[0].aux[0]));
+	atomic_store(&sh->stop, 1);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(atomic_load(&sh->info[0].state), CGS_T_DONE);
+	seen = sh->info[0].aux_final[0];
+	cgs_places_free(&places);
+	cgs_topo_free(&topo);
+	cgs_shared_unmap(sh);
+	return (int)seen - 1;
+}
+
+static void test_thread_mode(void **state)
+{
+	(void)state;
+	assert_int_equal(loop_cancel_type(true), PTHREAD_CANCEL_ASYNCHRONOUS);
+}
+
+static void test_process_mode(void **state)
+{
+	(void)state;
+	assert_int_equal(loop_cancel_type(false), PTHREAD_CANCEL_ASYNCHRONOUS);
+}
+
+static void *wait_for_pipe(void *p)
+{
+	char c;
+
+	return read(*(int *)p, &c, 1) < 0 ? p : NULL;
+}
+
+/* a child forked by a process of two threads keeps glibc's wrapper */
+static void test_process_mode_forked_by_threads(void **state)
+{
+	pthread_t th;
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(pthread_create(&th, NULL, wait_for_pipe, &fds[0]), 0);
+	assert_int_equal(loop_cancel_type(false), PTHREAD_CANCEL_ASYNCHRONOUS);
+	close(fds[1]);
+	pthread_join(th, NULL);
+	close(fds[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_thread_mode),
+		cmocka_unit_test(test_process_mode),
+		cmocka_unit_test(test_process_mode_forked_by_threads),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
