@@ -104,7 +104,7 @@ static int partner_fn(struct cgs_partner *p, void *v)
 		for (int c = 0; c < 64; c++)
 			a->out[c] = CPU_ISSET(c, &set);
 		a->out[64] = cgs_partner_forked(p);
-		/* its cancel type (task.h: cgs_thread_async_cancel) */
+		/* its cancel type (lib/cancel.h: cgs_thread_async_cancel) */
 		pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type);
 		a->out[65] = type;
 		return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_task_cancel.c - a task runs its workload's loop with the
- * asynchronous cancel type (task.h: cgs_thread_async_cancel), in thread
+ * asynchronous cancel type (lib/cancel.h: cgs_thread_async_cancel), in thread
  * mode and in process mode, also when the runner had a second thread as
  * it forked: glibc's wrapper of a cancellation point (fallocate, read,
  * send, ...) then costs no locked instruction, as in will-it-scale. The

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/cancel.h"
 #include "lib/futex.h"
 #include "lib/pdeath.h"
 #include "runner/point/point.h"

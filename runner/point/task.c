@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/cancel.h"
 #include "lib/futex.h"
 #include "lib/pdeath.h"
 #include "lib/pidmap.h"
@@ -131,11 +132,6 @@ static int run_loop(const struct cgs_point_tasks *pt, struct cgs_rtask *rt,
 	else if (rc && !in->msg[0])
 		cgs_task_fail(t, rc, "loop");
 	return rc;
-}
-
-void cgs_thread_async_cancel(void)
-{
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
 }
 
 /* The whole life of task @nr. Returns 0 or -errno (also in its info). */
