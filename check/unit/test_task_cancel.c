@@ -7,7 +7,6 @@
  * send, ...) then costs no locked instruction, as in will-it-scale. The
  * tasks are started by the worker, as a point starts them.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,15 +42,10 @@ static const struct cgs_workload probe = {
 	.loop = probe_loop,
 };
 
-/* Poll @word until it is nonzero, for at most 10 s. */
-static bool became_nonzero(_Atomic uint64_t *word)
-{
-	struct timespec ts = { 0, 1000000 };
-
-	for (int i = 0; i < 10000 && !atomic_load(word); i++)
-		nanosleep(&ts, NULL);
-	return atomic_load(word) != 0;
-}
+/* Poll until @cond holds, for at most 10 s. */
+#define WAIT_10S(cond) \
+	for (int i_ = 0; i_ < 10000 && !(cond); i_++) \
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL)
 
 /* One task in @threads mode; its loop's cancel type. */
 static int loop_cancel_type(bool threads)
@@ -75,11 +69,11 @@ static int loop_cancel_type(bool threads)
 	};
 	pid = cgs_worker_start(&pt);
 	assert_true(pid > 0);
-	for (int i = 0; i < 10000 && !atomic_load(&sh->ready); i++)
-		usleep(1000);
+	WAIT_10S(atomic_load(&sh->ready));
 	assert_int_equal(atomic_load(&sh->ready), 1);
 	cgs_gate_open(sh);
-	assert_true(became_nonzero(&sh->slots[0].aux[0]));
+	WAIT_10S(atomic_load(&sh->slots[0].aux[0]));
+	assert_true(atomic_load(&sh->slots[0].aux[0]) != 0);
 	atomic_store(&sh->stop, 1);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
