@@ -7,7 +7,8 @@
 # left running: one that carries this test's token in its environment
 # (CGSCALE_IT_TOKEN, set for each test) and runs our binary is a leak and
 # is killed; any other process, another checkout's or one started by hand
-# with the same binary, is not ours to judge or to kill.
+# with the same binary, is not ours to judge or to kill. CHECK_LOAD=N runs
+# them beside N busy loops (`make check CHECK_LOAD=2`).
 CGSCALE=$(realpath "$1")
 CGSCALE_SAN=$(realpath "${2:-$1}")
 export CGSCALE CGSCALE_SAN
@@ -23,6 +24,21 @@ ours() {
 		esac
 	done | tr '\n' ' '
 }
+# CHECK_LOAD=N: N busy loops (our own children, ended on exit) for the
+# length of the tests, so that the suite is run as on a busy box
+load_pids=
+trap '[ -z "$load_pids" ] || kill $load_pids 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
+case "${CHECK_LOAD:-0}" in
+'' | *[!0-9]*) echo "CHECK_LOAD=$CHECK_LOAD: not a number of busy loops (CHECK_LOAD=2)" >&2; exit 2 ;;
+esac
+i=0
+while [ $i -lt "${CHECK_LOAD:-0}" ]; do
+	sh -c 'while :; do :; done' &
+	load_pids="$load_pids $!"
+	i=$((i + 1))
+done
+[ -z "$load_pids" ] || echo "integration tests beside $CHECK_LOAD busy loop(s) (CHECK_LOAD):$load_pids"
 n=0
 pass=0 fail=0 skip=0
 for t in check/integration/*.sh; do
@@ -40,11 +56,15 @@ for t in check/integration/*.sh; do
 	*) fail=$((fail + 1)); echo "FAILED  $t (exit $rc, ${secs}s)"
 	   printf '%s\n' "$out" | tail -n 40 | sed 's/^/        /' ;;
 	esac
+	# a process the test ended may take a while to go on a loaded box:
+	# a leak is one still there after 10 s
 	left=$(ours)
-	if [ -n "$left" ]; then
-		sleep 1
+	i=0
+	while [ -n "$left" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
 		left=$(ours)
-	fi
+	done
 	if [ -n "$left" ]; then
 		fail=$((fail + 1))
 		echo "FAILED  $t left cgscale processes behind: $left"
