@@ -95,6 +95,7 @@ struct cmp_pns_point {
 	double samples_a, samples_b;   /* samples received, all runs */
 	const char *cpu_src;           /* where the CPU time comes from */
 	double threshold_ns;           /* T: --profile-threshold % of cpu_a */
+	char skew[1024];               /* the skew warning (lib/irqsite.h), or "" */
 	struct cmp_pns_row *rows;      /* functions by |change|, then paths */
 	size_t n, nfunc;               /* rows; of them functions (first) */
 };

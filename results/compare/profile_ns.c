@@ -25,6 +25,8 @@
 
 #include <json-c/json.h>
 
+#include "lib/irqsite.h"
+#include "lib/json.h"
 #include "results/compare/profile.h"
 #include "results/compare/profile_int.h"
 
@@ -290,6 +292,21 @@ static void side_head(const struct side *sd, double *cpu, double *user, double *
 	*cpu_se = sqrt(var) / n;
 }
 
+/* The skew warning of both sides' runs together (lib/irqsite.h). */
+static void point_skew(struct cmp_pns_point *pt, const struct side *A, const struct side *B)
+{
+	struct json_object *sk[128];
+	size_t n = 0;
+
+	for (size_t i = 0; i < A->n + B->n && n < 128; i++) {
+		const struct cmp_prof_run *run = i < A->n ? &A->run[i] : &B->run[i - A->n];
+
+		sk[n++] = run->p ? cgs_jpath(run->p->extra, "profile.skew") : NULL;
+	}
+	if (cgs_skew_warning(sk, n, pt->skew, sizeof(pt->skew)))
+		pt->skew[0] = 0;
+}
+
 /* The point's figures per side, where the CPU time comes from, and T. */
 static void point_head(const struct cmp_prof_opts *o, struct cmp_pns_point *pt,
 		       const struct side *A, const struct side *B)
@@ -311,6 +328,7 @@ static void point_head(const struct cmp_prof_opts *o, struct cmp_pns_point *pt,
 	/* T to 3 significant figures, so that the verdicts' reasons read */
 	snprintf(t, sizeof(t), "%.3g", o->threshold / 100 * pt->cpu_a);
 	pt->threshold_ns = strtod(t, NULL);
+	point_skew(pt, A, B);
 }
 
 /* The rows of one family (functions, or call paths with @path) of @pt. */

@@ -50,6 +50,8 @@ static void point_head(const struct cmp_result *r, const struct cmp_pns_point *p
 		fprintf(out, "; wall %.1f -> %.1f ns/op (%+.1f)", pt->wall_a, pt->wall_b,
 			pt->wall_b - pt->wall_a);
 	fprintf(out, "; T %g ns/op\n", pt->threshold_ns);
+	if (pt->skew[0])
+		fprintf(out, "  %s\n", pt->skew);
 	if (pt->nocpu_a || pt->nocpu_b)
 		fprintf(out, "  (%zu and %zu profiled runs left out: no CPU time per op; run without --no-cputime)\n",
 			pt->nocpu_a, pt->nocpu_b);
@@ -204,6 +206,7 @@ static struct json_object *point_json(const struct cmp_result *r, const struct c
 	cgs_jadd(o, "side", json_object_new_string(r->sides[pt->side].label));
 	cgs_jadd(o, "cpu_source", json_object_new_string(pt->cpu_src));
 	cgs_jadd(o, "threshold_ns_per_op", cgs_jnum(pt->threshold_ns));
+	cgs_jadd(o, "skew_warning", pt->skew[0] ? json_object_new_string(pt->skew) : NULL);
 	cgs_jadd(o, "base", side_json(pt->cpu_a, pt->cpu_se_a, pt->user_a, pt->sys_a,
 				      pt->wall_a, pt->samples_a, pt->na));
 	cgs_jadd(o, "new", side_json(pt->cpu_b, pt->cpu_se_b, pt->user_b, pt->sys_b,

@@ -5,8 +5,9 @@
  * the top kernel functions by self %, as `perf report --no-children`
  * sorts them, and the share of samples in kernel and user mode, each
  * share with its sampling error (the binomial standard error from the
- * number of samples: a share p of n samples is p +- sqrt(p(1-p)/n)). The
- * lines are read from the result, so a re-read file prints the same.
+ * number of samples: a share p of n samples is p +- sqrt(p(1-p)/n)), and
+ * the warning of a skewed profile (lib/irqsite.h). The lines are read
+ * from the result, so a re-read file prints the same.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "lib/folded.h"
+#include "lib/irqsite.h"
 #include "lib/json.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/profile.h"
@@ -96,8 +98,10 @@ struct json_object *cgs_profile_json(const struct cgs_profile_set *ps,
 		cgs_jadd(sec, "failure", json_object_new_string(failure));
 	cgs_jadd(sec, "samples", counts_json(c));
 	rc = cgs_stacks_symbols(stacks, &sc);
-	if (!rc)
+	if (!rc) {
 		cgs_jadd(sec, "symbols", symbols_json(&sc, user, stacks->total));
+		cgs_jadd(sec, "skew", cgs_skew_json(&sc, stacks->total, ps->event));
+	}
 	cgs_symcounts_free(&sc);
 	cgs_stacks_sort(stacks);
 	if (!rc)
@@ -192,6 +196,18 @@ static double received(struct json_object *const *sec, unsigned n)
 	return recv;
 }
 
+/* The warning of a skewed profile (lib/irqsite.h), when any run is. */
+static void skew_line(struct json_object *const *sec, unsigned n, FILE *out)
+{
+	struct json_object *sk[64];
+	char w[1024];
+
+	for (unsigned r = 0; r < n && r < 64; r++)
+		sk[r] = get(sec[r], "skew");
+	if (!cgs_skew_warning(sk, n < 64 ? n : 64, w, sizeof(w)))
+		fprintf(out, "  profile: %s\n", w);
+}
+
 static void print_head(struct json_object *const *sec, unsigned n, FILE *out)
 {
 	double recv = 0, lost = 0, thr = 0, kern = 0;
@@ -216,6 +232,7 @@ static void print_head(struct json_object *const *sec, unsigned n, FILE *out)
 		recv > 0 ? 100 * (recv - kern) / recv : NAN);
 	if (note)
 		fprintf(out, "  profile: %s\n", json_object_get_string(note));
+	skew_line(sec, n, out);
 	if (recv == 0)
 		fprintf(out, "  profile: no samples were received\n");
 	else

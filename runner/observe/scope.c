@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/irqsite.h"
 #include "lib/json.h"
 #include "lib/macros.h"
 #include "lib/perf_ring.h"
@@ -360,6 +361,21 @@ static double num(struct json_object *o, const char *path)
 	return cgs_jpath_num(o, path);
 }
 
+/* Each who whose samples are skewed (lib/irqsite.h): its warning. */
+static void skew_lines(struct json_object *const *sec, unsigned n, FILE *out)
+{
+	for (int w = 0; w < CGS_WHO_N; w++) {
+		struct json_object *sk[64];
+		char path[64], msg[1024];
+
+		snprintf(path, sizeof(path), "who.%s.skew", cgs_who_names[w]);
+		for (unsigned r = 0; r < n && r < 64; r++)
+			sk[r] = get(sec[r], path);
+		if (!cgs_skew_warning(sk, n < 64 ? n : 64, msg, sizeof(msg)))
+			fprintf(out, "    %s: %s\n", cgs_who_names[w], msg);
+	}
+}
+
 /* The top @n of list @k of who @w in run @sec, as "name 12.3". */
 static void print_top(struct json_object *sec, const char *w, const char *k,
 		      unsigned n, FILE *out)
@@ -408,6 +424,7 @@ static void print_runs(struct json_object *const *sec, unsigned n, FILE *out)
 		fprintf(out, "%s %s %.1f", w ? "," : "", cgs_who_names[w], v);
 	}
 	fprintf(out, "%s\n", n > 1 ? " (mean of the runs)" : "");
+	skew_lines(sec, n, out);
 	if (num(sec[0], "who.stat_reader.samples") > 0) {
 		fprintf(out, "    stat_reader, children ns/op:");
 		print_top(sec[0], "stat_reader", "top_children", 4, out);

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "lib/folded.h"
+#include "lib/irqsite.h"
 #include "lib/json.h"
 #include "lib/pidmap.h"
 #include "runner/observe/scope.h"
@@ -325,6 +326,7 @@ static struct json_object *who_json(const struct cgs_scopecalc *c, int w, uint64
 	if (c->samples[w] && !cgs_stacks_symbols(&c->stacks[w], &sc)) {
 		cgs_jadd(o, "top_self", tops(&sc, true, each, ops));
 		cgs_jadd(o, "top_children", tops(&sc, false, each, ops));
+		cgs_jadd(o, "skew", cgs_skew_json(&sc, c->samples[w], "cpu-clock"));
 	}
 	cgs_symcounts_free(&sc);
 	return o;
