@@ -61,6 +61,21 @@ jq -e --argjson n "$1" '[.points[].profile.samples.received] | index($n) != null
 awk -v n="$1" -v se="$2" 'BEGIN { w = 50 / sqrt(n); exit !(se > w - 0.006 && se < w + 0.006) }' ||
 	fail "sampling error $2 at 50% is not 50/sqrt($1)"
 [ "$(grep -c '^    *[0-9.]*% +-[0-9.]*  [A-Za-z_]' "$d/pf.out")" -ge 2 ] || fail "no top kernel functions (with their error) in the table"
+# the skew (lib/irqsite.h): cpu-clock samples taken with interrupts off
+# land where they come back on; the share at such sites is in each
+# profile, and run's table and compare warn exactly when one is skewed
+jq_check "$d/pf.json" '[.points[].profile | .skew as $k | .samples.received as $n
+	| ($k.samples <= $n) and (($k.pct - 100 * $k.samples / $n) | fabs) < 1e-6
+	and $k.skewed == ($k.timer_sampled and $k.pct >= 10)
+	and ([$k.sites[] as $s | [.symbols[].name] | index($s) != null] | all)] | all' \
+	"the skew figure: $(jq -c '[.points[].profile.skew]' "$d/pf.json")"
+if jq -e '[.points[].profile.skew.skewed] | any' "$d/pf.json" >/dev/null; then
+	echo "skewed here: $(jq -c '[.points[].profile.skew | {pct, sites}]' "$d/pf.json")"
+	grep -q '^  profile: WARNING skewed profile: [0-9.]*% of the samples' "$d/pf.out" ||
+		fail "a skewed profile without the warning under the table row: $(cat "$d/pf.out")"
+else
+	grep -q 'WARNING skewed' "$d/pf.out" && fail "a skew warning for profiles that are not skewed"
+fi
 # frames are root first: the loop, then the fault entry
 jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_loop;asm_exc_page_fault;exc_page_fault"))] | length > 0' \
 	"no stack pf1_loop;asm_exc_page_fault;exc_page_fault..."
@@ -95,10 +110,25 @@ mkdir "$d/fo" && "$CGSCALE" export --folded --out-dir "$d/fo" pf.json >/dev/null
 # shared machine compare may leave a run out as disturbed)
 "$CGSCALE" compare --keep-disturbed pf.json pf.json >"$d/cmp.txt" || fail "compare of profiles exited $?"
 grep -q '^Profile in time per op' "$d/cmp.txt" || fail "no profile section in compare"
+if jq -e '[.points[] | select(.mode == "process") | .profile.skew.skewed] | any' "$d/pf.json" >/dev/null; then
+	sed -n '/^page_fault1 process/,/^$/p' "$d/cmp.txt" | grep -q '^  WARNING skewed profile' ||
+		fail "compare does not warn of the skewed profile: $(grep -A4 '^page_fault1 process' "$d/cmp.txt")"
+fi
 # one run a side: no interval, so no verdict but INCONCLUSIVE; a run
-# against itself changes by +0.0 ns/op
-grep -q '^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* exc_page_fault$' "$d/cmp.txt" ||
-	fail "no profile row: $(grep -A8 '^Profile' "$d/cmp.txt")"
+# against itself changes by +0.0 ns/op. Ranked by self time (the
+# default), the rows are the biggest functions by self, whichever they
+# are on this box (where cpu-clock is skewed, the fault handler's self
+# time lands where interrupts come back on): the process point's biggest
+# kernel function by self has its row; ranked by children, the fault
+# handler has its row (it is in >= 20% of the samples' children, above)
+top=$(jq -r '[.points[] | select(.mode == "process") | .profile.symbols[] | select(.kernel)]
+	| max_by(.self) | .name' "$d/pf.json")
+grep -q "^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* $top\$" "$d/cmp.txt" ||
+	fail "no profile row for $top, the biggest kernel function by self: $(grep -A14 '^Profile' "$d/cmp.txt")"
+"$CGSCALE" compare --keep-disturbed --profile-rank children pf.json pf.json >"$d/cmpc.txt" ||
+	fail "compare --profile-rank children exited $?"
+grep -q '^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* exc_page_fault$' "$d/cmpc.txt" ||
+	fail "no profile row for exc_page_fault ranked by children: $(grep -A14 '^Profile' "$d/cmpc.txt")"
 "$CGSCALE" compare --keep-disturbed -f lkp pf.json pf.json >"$d/cmp.lkp" || fail "compare -f lkp exited $?"
 # the LKP stats' own names: cgscale.<mode>.perf-profile.<kind>.<event>.<sym>
 grep -q "^ *[0-9.]* *+0.0 *[0-9.]* *cgscale\.process\.perf-profile\.children\.$ev\.exc_page_fault\$" "$d/cmp.lkp" ||

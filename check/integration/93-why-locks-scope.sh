@@ -7,9 +7,11 @@
 #   - --trace locks on page_fault2 with 2 threads (one mm: they contend),
 #     under the sanitizer build: lock:contention_begin/_end are supported
 #     here, or the section says <not supported> with the tracepoint's
-#     reason and the test skips the figures; the tasks waited at least
-#     once, their waits are a part of everyone's, wait per op is their
-#     wait over the point's ops, each listed lock is named (symbol, caller
+#     reason and the test skips the figures; where the tasks waited (in
+#     one of two runs: whether they contend is the box's, and where they
+#     never did, run's table must say so and the test ends as a SKIP
+#     naming it) wait per op is their wait over the point's ops and its
+#     distribution is whole; their waits are a part of everyone's, each listed lock is named (symbol, caller
 #     or address) with a kind and a distribution whose count is its waits,
 #     listed by the tasks' wait, and run's table has the locks line;
 #   - --profile-scope system on page_fault1 with a reader of level 1's
@@ -70,22 +72,36 @@ if jq -e "$L.supported == false" locks1.json >/dev/null; then
 fi
 jq_check locks1.json ".points[0].status == \"ok\" and $L.error == null and .points[0].trace.error == null" \
 	"locks: point ok, no error ($(jq -c "$L.error" locks1.json))"
-jq_check locks1.json "$L.tasks.waits >= 1" "the two threads of one mm never waited: $(jq -c "$L.tasks" locks1.json)"
-jq_check locks1.json "$L.all.waits >= $L.tasks.waits and $L.all.wait_ns >= $L.tasks.wait_ns" \
+# Whether the tasks contend is the box's: two threads of one mm need not
+# (page faults take per-VMA locks; munmap holds mmap_lock for writing
+# only briefly), so the figures of the tasks' waits are checked in the
+# run (of the two) where they waited, and where neither did, the test
+# says so and checks that run's table says so too, never a silent pass.
+lf=locks1
+jq -e "$L.tasks.waits >= 1" locks1.json >/dev/null || lf=locks2
+if jq -e "$L.tasks.waits >= 1" $lf.json >/dev/null; then
+	jq_check $lf.json "($L.tasks.wait_ns / .points[0].summary.ops - $L.tasks.wait_ns_per_op | fabs) <= 1e-6 * $L.tasks.wait_ns_per_op" \
+		"wait per op is not the tasks' wait over the point's ops"
+	jq_check $lf.json "$L.tasks as \$t | \$t.wait | .count == \$t.waits and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns" \
+		"the tasks' wait distribution is not whole"
+	grep -q "locks: tasks waited .* ns/op" $lf.txt || fail "no locks line in run's table: $(cat $lf.txt)"
+else
+	jq_check locks1.json "$L.tasks | .waits == 0 and .wait_ns == 0 and .wait_ns_per_op == 0 and .wait.count == 0" \
+		"no waits, but figures: $(jq -c "$L.tasks" locks1.json)"
+	grep -q "locks: the tasks never waited on a contended lock (0 waits: no contention to show)" locks1.txt ||
+		fail "run's table does not say the tasks never waited: $(grep locks: locks1.txt)"
+	not_here "the tasks' lock waits: the two threads of one mm never waited in two 2 s windows ($(jq "$L.all.waits" locks1.json) and $(jq "$L.all.waits" locks2.json) waits by everyone)"
+fi
+jq_check $lf.json "$L.all.waits >= $L.tasks.waits and $L.all.wait_ns >= $L.tasks.wait_ns" \
 	"the tasks' waits are not a part of everyone's"
-jq_check locks1.json "($L.tasks.wait_ns / .points[0].summary.ops - $L.tasks.wait_ns_per_op | fabs) <= 1e-6 * $L.tasks.wait_ns_per_op" \
-	"wait per op is not the tasks' wait over the point's ops"
-jq_check locks1.json "$L.tasks as \$t | \$t.wait | .count == \$t.waits and .min_ns <= .p50_ns and .p50_ns <= .p99_ns and .p99_ns <= .max_ns" \
-	"the tasks' wait distribution is not whole"
-jq_check locks1.json "[$L.by_lock[] | (.named_by | IN(\"symbol\", \"caller\", \"address\")) and
+jq_check $lf.json "[$L.by_lock[] | (.named_by | IN(\"symbol\", \"caller\", \"address\")) and
 	(.kind | IN(\"spinlock\", \"rwlock\", \"mutex\", \"rwsem\", \"percpu-rwsem\", \"rt-mutex\", \"other\"))
 	and (.name | length) > 0 and .waits >= .task_waits and .wait.count == .waits] | all" \
 	"a listed lock lacks a name, a kind or its distribution"
-jq_check locks1.json "[$L.by_lock[].task_wait_ns] as \$w | \$w == (\$w | sort | reverse) and (\$w | add) <= $L.tasks.wait_ns" \
+jq_check $lf.json "[$L.by_lock[].task_wait_ns] as \$w | \$w == (\$w | sort | reverse) and ((\$w | add) // 0) <= $L.tasks.wait_ns" \
 	"the locks are not listed by the tasks' wait, or add up to more than it"
-jq_check locks1.json "$L.naming | length > 0" "how locks were named is not said"
-grep -q "locks: tasks waited .* ns/op" locks1.txt || fail "no locks line in run's table: $(cat locks1.txt)"
-echo "locks: $(grep -A1 'locks: tasks' locks1.txt | tr -s ' ' | head -2 | tr '\n' ' ')"
+jq_check $lf.json "$L.naming | length > 0" "how locks were named is not said"
+echo "locks: $(grep -A1 'locks: ' $lf.txt | tr -s ' ' | head -2 | tr '\n' ' ')"
 
 # ---- --profile-scope system ----
 for hz in 20 2000; do
@@ -114,8 +130,21 @@ r2000=$(jq "$S.who.stat_reader.samples" s2000.json)
 echo "stat reader samples: 20 Hz $r20, 2000 Hz $r2000 ($(jq "$S.who.stat_reader.ns_per_op" s2000.json) ns/op)"
 [ "$r2000" -ge 5 ] && [ "$r2000" -gt "$r20" ] ||
 	fail "the reader's share did not grow with its rate: 20 Hz $r20, 2000 Hz $r2000 samples"
-jq_check s2000.json "[$S.who.stat_reader.top_children[].name | test(\"vfs_read|seq_read|memcg|mem_cgroup|openat|close\")] | any" \
-	"the reader's time is not in reading files: $(jq -c "[$S.who.stat_reader.top_children[].name]" s2000.json)"
+# where its time went is the box's to show: a cpu-clock sample taken with
+# interrupts off lands where they come back on, and then cgscale must say
+# the reader's samples are skewed (in the file and run's table), and the
+# test cannot check the functions
+jq_check s2000.json "$S.who.stat_reader as \$w | \$w.skew | (.samples <= \$w.samples) and .timer_sampled
+	and (.skewed == (.pct >= 10))" "the reader's skew figure: $(jq -c "$S.who.stat_reader.skew" s2000.json)"
+if jq -e "$S.who.stat_reader.skew.skewed" s2000.json >/dev/null; then
+	grep -q "^    stat_reader: WARNING skewed profile: [0-9.]*% of the samples land where interrupts are turned back on" s2000.txt ||
+		fail "the reader's samples are skewed, and run's table does not say so: $(cat s2000.txt)"
+	not_here "the reader's time in reading files: $(jq -r "$S.who.stat_reader.skew.pct | floor" s2000.json)% of its samples land where interrupts come back on ($(jq -r "$S.who.stat_reader.skew.sites | join(\", \")" s2000.json)), as cgscale says"
+else
+	grep -q "stat_reader: WARNING skewed" s2000.txt && fail "a skew warning for a reader that is not skewed"
+	jq_check s2000.json "[$S.who.stat_reader.top_children[].name | test(\"vfs_read|seq_read|memcg|mem_cgroup|openat|close\")] | any" \
+		"the reader's time is not in reading files: $(jq -c "[$S.who.stat_reader.top_children[].name]" s2000.json)"
+fi
 grep -q "stat_reader, children ns/op:" s2000.txt || fail "no reader line in run's table"
 
 # ---- --profile-scope cgroup, and the default ----
@@ -137,10 +166,12 @@ jq_check locks1.json ".points[0] | has(\"profile_scope\") | not" "the default sc
 "$CGSCALE" compare --keep-disturbed -f json locks1.json locks2.json >cmp1.json 2>cmp.err
 rc=$?
 [ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 3 ] || fail "compare of the locks runs exited $rc: $(cat cmp.err)"
-for m in lock_wait_ns_per_op lock_waits_per_op; do
-	jq -e --arg m "$m" '[.points[0].comparisons[] | select(.metric == $m)] | length == 1' cmp1.json >/dev/null ||
-		fail "compare has no row for $m"
-done
+jq -e '[.points[0].comparisons[] | select(.metric == "lock_wait_ns_per_op")] | length == 1' cmp1.json >/dev/null ||
+	fail "compare has no row for lock_wait_ns_per_op"
+# a count per op that never moved on either side has no row (compare.c)
+nw=$(jq -s "[.[] | $L.tasks.waits] | add" locks1.json locks2.json)
+jq -e --argjson w "$nw" '[.points[0].comparisons[] | select(.metric == "lock_waits_per_op")] | length == (if $w > 0 then 1 else 0 end)' \
+	cmp1.json >/dev/null || fail "compare's row for lock_waits_per_op with $nw waits in all: $(jq -c '[.points[0].comparisons[].metric]' cmp1.json)"
 "$CGSCALE" compare --keep-disturbed -f json s20.json s2000.json >cmp2.json 2>cmp.err
 rc=$?
 [ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 3 ] || fail "compare of the scope runs exited $rc: $(cat cmp.err)"
@@ -148,4 +179,4 @@ for m in who.tasks who.stat_reader who.kworker who.softirq who.others; do
 	jq -e --arg m "$m" '[.points[0].comparisons[] | select(.metric == $m)] | length == 1' cmp2.json >/dev/null ||
 		fail "compare has no row for $m"
 done
-exit 0
+done_here

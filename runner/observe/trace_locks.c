@@ -302,6 +302,12 @@ static void print_runs(struct json_object *const *lk, unsigned n, FILE *out)
 			max = num(lk[r], "tasks.wait.max_ns");
 		nt = add_locks(get(lk[r], "by_lock"), t, nt, 64);
 	}
+	if (c == 0) {    /* nothing to measure: say so, never "p50 nan" */
+		fprintf(out, "  locks: the tasks never waited on a contended lock%s (0 waits: no contention to show); everyone %.1f us/s (%.0f waits)%s\n",
+			n > 1 ? " in any run" : "", all, allc,
+			lost > 0 ? "; records were lost: lower bounds" : "");
+		return;
+	}
 	fprintf(out, "  locks: tasks waited %.1f ns/op (%.0f waits%s, %.3g/op, p50 %.0f ns, max %.0f ns); everyone %.1f us/s (%.0f waits)%s\n",
 		w, c, n > 1 ? " in all runs" : "", cop, p50, max, all, allc,
 		lost > 0 ? "; records were lost: lower bounds" : "");
