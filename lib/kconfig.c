@@ -23,6 +23,7 @@ static const char *const kc_prefix[] = {
 	"PREEMPT", "MEMCG", "CGROUP", "TRANSPARENT_HUGEPAGE", "NUMA",
 	"LRU_GEN", "SLUB", "HZ", "SLAB", "SCHED_MC", "SCHED_SMT",
 	"ZSWAP", "ZONE_DEVICE", "HUGETLB", "KSM", "MITIGATION", "PAGE_TABLE_ISOLATION",
+	"TICK_CPU_ACCOUNTING", "VIRT_CPU_ACCOUNTING",
 };
 
 /* Debug options: kept, "n" when absent, warned on by compare. */

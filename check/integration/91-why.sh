@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # 91-why.sh - where the time went: the account of each op's time and the
 # block at the top of each compared point, on two known changes.
-#   - a known injection: page_fault1 against page_fault1 --pf1-spin 500
-#     (a busy-wait of 500 ns of wall clock per op, 64 x 500 ns after
-#     every 64th op, tests/spin.h). The user part of the change must lie
-#     in 300..800 ns/op: the spin is user time, and a 32 us spin is cut
-#     by a preemption (which would turn part of it into run-queue time)
-#     only rarely, since time slices last milliseconds, so the user time
-#     per op grows by nearly 500 ns however busy the machine is; the
-#     split of run time into user and sys by the 100 Hz ticks adds a few
-#     %. The bound fails for a part that is missing, in the wrong unit
-#     (0.5 or 500000) or given to sys. The wall change itself depends on
+#   - a known injection: page_fault1 against page_fault1 --pf1-spin 4000
+#     (a busy-wait of 4000 ns of wall clock per op, 64 x 4 us after every
+#     64th op, tests/spin.h). The spin is user time, and a 256 us spin is
+#     cut by a preemption only rarely, so the user time per op grows by
+#     nearly 4000 ns however busy the machine is. How well the kernel's
+#     split of run time into user and sys shows it is the box's: each
+#     run's account says how the kernel splits ("split": by the tick at
+#     CONFIG_HZ, or exactly) and the user part's sampling error; the user
+#     part of the change must lie within 4000 +- (10% + 4 of those
+#     errors). The bound fails for a part that is missing, in the wrong
+#     unit (4 or 4000000) or given to sys; where the errors make it too
+#     wide to tell the spin from no spin, the test says so and skips that
+#     one assertion. The wall change itself depends on
 #     the load (a task that waits half the time waits longer for a
 #     longer op), so it is not bounded; but the four parts must add up
 #     to it, as the runs' 1e9 / per-task ops/s give it, within 5%. The
@@ -38,7 +41,7 @@ run() { "$CGSCALE" run -q -t 1 -m process -w 0.5 -r 4 "$@" >/dev/null 2>err.txt 
 
 # ---- the known injection ----
 run -d 1.5 -o a.json page_fault1
-run -d 1.5 --pf1-spin 500 -o b.json page_fault1
+run -d 1.5 --pf1-spin 4000 -o b.json page_fault1
 "$CGSCALE" compare --axis workload a.json b.json >why.txt 2>err.txt
 [ $? -le 1 ] || fail "compare: $(cat err.txt)"
 "$CGSCALE" compare --axis workload --format json a.json b.json >why.json 2>err.txt
@@ -47,9 +50,20 @@ w='.points[0].where_the_time_went[0]'
 user=$(jq "$w.parts[] | select(.name == \"user\") | .change" why.json)
 sum=$(jq "$w.parts_change_ns_per_op" why.json)
 wall=$(jq "$w.wall.change_from_ops_ns_per_op" why.json)
-echo "spin 500: user $user, parts $sum, wall (ops/s) $wall ns/op"
-awk -v u="$user" 'BEGIN { exit !(u >= 300 && u <= 800) }' ||
-	fail "user part of the change $user ns/op, want 300..800 (the spin is 500 ns/op of user time)"
+# the split's sampling error of each side's mean, then of the change
+se_of() { jq '[.points[].account.split.user_se_ns_per_op] | (map(. * .) | add | sqrt) / length' "$1"; }
+jq_check a.json '[.points[].account.split | (.by | IN("ticks", "exact", "unknown")) and (.config | length) > 0
+	and (.by == "exact" or .user_se_ns_per_op == null or .user_se_ns_per_op > 0)] | all' \
+	"the account does not say how user and sys were split: $(jq -c '.points[0].account.split' a.json)"
+se=$(awk -v a="$(se_of a.json)" -v b="$(se_of b.json)" 'BEGIN { printf "%.1f", sqrt(a * a + b * b) }')
+by=$(jq -r '.points[0].account.split | "\(.by) (\(.config))"' a.json)
+echo "spin 4000: user $user +- $se (1 SE, split by $by), parts $sum, wall (ops/s) $wall ns/op"
+if awk -v se="$se" 'BEGIN { exit !(400 + 4 * se < 2000) }'; then
+	awk -v u="$user" -v se="$se" 'BEGIN { d = u - 4000; if (d < 0) d = -d; exit !(d <= 400 + 4 * se) }' ||
+		fail "user part of the change $user ns/op, want 4000 +- (400 + 4 x $se) (the spin is 4000 ns/op of user time; split by $by)"
+else
+	not_here "the user part of a 4000 ns/op spin: the kernel's split (by $by) has a sampling error of $se ns/op in these runs, too coarse to tell the spin from none"
+fi
 awk -v s="$sum" -v w="$wall" 'BEGIN { d = s - w; if (d < 0) d = -d; exit !(w > 0 && d <= 0.05 * w) }' ||
 	fail "the parts add up to $sum ns/op, the wall changed $wall ns/op (from ops/s): more than 5% apart"
 for part in user sys run-queue blocked; do
@@ -125,4 +139,4 @@ jq -e "$w.counters[] | select(.name == \"$hit\") | .base == 0 and .new > 0" rwhy
 	fail "$hit is not 0 without the limit and above 0 with it"
 sed -n '/where the time went/,/^  per_task_ops/p' rwhy.txt | grep -q "$hit" ||
 	fail "the text block does not name $hit: $(head -30 rwhy.txt)"
-echo "ok"
+done_here

@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "lib/json.h"
+#include "lib/kconfig.h"
 #include "lib/macros.h"
 #include "lib/procstat.h"
 #include "lib/util.h"
@@ -39,6 +41,7 @@ struct acct_obs {
 	bool have[2];
 	int64_t read_ns;              /* spent reading, both edges */
 	char err[200];                /* the first problem, or "" */
+	struct cgs_acct_clock clock;  /* how the kernel splits user and sys */
 };
 
 static void acct_close(struct acct_obs *a)
@@ -184,8 +187,8 @@ static void acct_finish(void *priv, struct res_point *p)
 		p->extra = json_object_new_object();
 	cgs_jadd(o, "source", json_object_new_string(
 		"run and run-queue ns of /proc/PID/task/TID/schedstat, run split into user "
-		"and sys by the utime:stime ticks of its stat, of each task over the window; "
-		"blocked = the rest"));
+		"and sys by the utime:stime of its stat, of each task over the window; "
+		"blocked = the rest; split: how the kernel splits user and sys"));
 	if (a->have[0] && a->have[1] && no_schedstat(a))
 		snprintf(a->err, sizeof(a->err), "<not supported>: schedstat reads 0 0 0 "
 			 "(a kernel without CONFIG_SCHED_INFO)");
@@ -200,6 +203,7 @@ static void acct_finish(void *priv, struct res_point *p)
 	window_ops(a, p);
 	cgs_acct_calc(a->t, a->n, (double)(a->t_ns[1] - a->t_ns[0]), &ac);
 	cgs_acct_json(&ac, o);
+	cgs_jadd(o, "split", cgs_acct_split_json(&ac, &a->clock));
 	cgs_jadd(o, "read_us", cgs_jnum(a->read_ns / 1e3));
 	json_object_object_add(p->extra, "account", o);
 	acct_close(a);
@@ -210,12 +214,37 @@ static int acct_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *p
 {
 	struct acct_obs *a = calloc(1, sizeof(*a));
 
-	(void)ctx;
 	(void)pt;
 	if (!a)
 		return -ENOMEM;
+	if (ctx->state)
+		a->clock = *(const struct cgs_acct_clock *)ctx->state;
+	else
+		cgs_acct_clock_of(NULL, &a->clock);
 	*priv = a;
 	return 0;
+}
+
+/* Once a run: how the running kernel splits user and sys (its config). */
+static void acct_prepare(struct cgs_obs_ctx *ctx)
+{
+	struct cgs_acct_clock *c = calloc(1, sizeof(*c));
+	struct json_object *kc = NULL;
+	struct utsname u;
+
+	if (!c)
+		return;
+	if (!uname(&u))
+		kc = cgs_kconfig_running(u.release);
+	cgs_acct_clock_of(kc && cgs_jpath(kc, "options") ? kc : NULL, c);
+	json_object_put(kc);
+	ctx->state = c;
+}
+
+static void acct_run_free(struct cgs_obs_ctx *ctx)
+{
+	free(ctx->state);
+	ctx->state = NULL;
 }
 
 static void acct_free(void *priv)
@@ -247,6 +276,8 @@ const struct cgs_obs_def account_observer = {
 	.nopts = ARRAY_SIZE(acct_optdefs),
 	.opts_size = sizeof(struct acct_opts),
 	.wanted = acct_wanted,
+	.prepare = acct_prepare,
+	.run_free = acct_run_free,
 	.new = acct_new,
 	.free = acct_free,
 	.ready = acct_ready,

@@ -9,7 +9,9 @@
  * sys by the ratio of the utime and stime ticks of its stat file over the
  * same window, so that user + sys is the schedstat run time exactly;
  * blocked is the window less run and run-queue time. The four add up to
- * the window, so per op they add up to the wall time per op.
+ * the window, so per op they add up to the wall time per op. Where the
+ * kernel splits user and sys by the tick, the split says so, with its
+ * sampling error ("split").
  *
  * The arithmetic (account_calc.c) is pure, for unit tests.
  */
@@ -71,5 +73,27 @@ void cgs_acct_calc(const struct cgs_acct_task *t, unsigned n, double window_ns,
 
 /* Its figures into @o (extra.account, results/SCHEMA.md). */
 void cgs_acct_json(const struct cgs_acct *a, struct json_object *o);
+
+/* How the kernel split CPU time into user and sys (its config): "ticks"
+ * (CONFIG_TICK_CPU_ACCOUNTING, or VIRT_CPU_ACCOUNTING_GEN off its
+ * nohz_full CPUs: the tick samples the mode it lands in, so the split
+ * has a sampling error), "exact" (VIRT_CPU_ACCOUNTING_NATIVE: at each
+ * kernel entry and exit) or "unknown" (no config to read). */
+struct cgs_acct_clock {
+	char by[16];
+	char config[160];             /* the options that say so */
+	double hz;                    /* CONFIG_HZ; NAN unknown */
+};
+
+/* The clock of the kernel whose config object is @kc (lib/kconfig.h's
+ * cgs_kconfig_running; NULL or unreadable: "unknown"). */
+void cgs_acct_clock_of(struct json_object *kc, struct cgs_acct_clock *c);
+
+/* Account @a's "split" object: the clock @c, and where it samples, the
+ * ticks in the window (all tasks' run time x HZ) and the user part's
+ * sampling error, 1 SE in ns/op: a share p of n ticks is p +-
+ * sqrt(p (1 - p) / n), of (user + sys) ns/op. NULL when out of memory. */
+struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
+					const struct cgs_acct_clock *c);
 
 #endif

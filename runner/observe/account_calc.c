@@ -3,9 +3,13 @@
  * account_calc.c - the arithmetic of the account of an op's time
  * (account.h): each task's window split into user, sys, run-queue and
  * blocked time, the point's figures per op over all tasks, and their
- * spread across the tasks. Pure, unit-tested on fixed readings.
+ * spread across the tasks, and how the kernel split user and sys (its
+ * config) with that split's sampling error. Pure, unit-tested on fixed
+ * readings.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -139,4 +143,72 @@ void cgs_acct_json(const struct cgs_acct *a, struct json_object *o)
 	for (int k = 0; k < CGS_ACCT_NPART; k++)
 		cgs_jadd(sp, cgs_acct_part_keys[k], spread_json(&a->part[k]));
 	cgs_jadd(o, "task_spread", sp);
+}
+
+/* The value of option @name in config object @kc, or NULL. */
+static const char *kc_opt(struct json_object *kc, const char *name)
+{
+	char path[96];
+	struct json_object *v;
+
+	snprintf(path, sizeof(path), "options.%s", name);
+	v = cgs_jpath(kc, path);
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static bool kc_yes(struct json_object *kc, const char *name)
+{
+	const char *v = kc_opt(kc, name);
+
+	return v && !strcmp(v, "y");
+}
+
+void cgs_acct_clock_of(struct json_object *kc, struct cgs_acct_clock *c)
+{
+	const char *hz = kc_opt(kc, "CONFIG_HZ");
+	char *end = NULL;
+
+	memset(c, 0, sizeof(*c));
+	c->hz = hz ? strtod(hz, &end) : NAN;
+	if (!hz || end == hz || !(c->hz > 0))
+		c->hz = NAN;
+	if (kc_yes(kc, "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE")) {
+		snprintf(c->by, sizeof(c->by), "exact");
+		snprintf(c->config, sizeof(c->config), "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE=y");
+	} else if (kc_yes(kc, "CONFIG_TICK_CPU_ACCOUNTING") ||
+		   kc_yes(kc, "CONFIG_VIRT_CPU_ACCOUNTING_GEN")) {
+		snprintf(c->by, sizeof(c->by), "ticks");
+		snprintf(c->config, sizeof(c->config), "%s, CONFIG_HZ=%s",
+			 kc_yes(kc, "CONFIG_TICK_CPU_ACCOUNTING") ? "CONFIG_TICK_CPU_ACCOUNTING=y" :
+			 "CONFIG_VIRT_CPU_ACCOUNTING_GEN=y (exact only on nohz_full CPUs)",
+			 hz ? hz : "?");
+	} else {
+		snprintf(c->by, sizeof(c->by), "unknown");
+		snprintf(c->config, sizeof(c->config), "%s", kc ?
+			 "no CPU accounting option in the kernel config" : "no kernel config to read");
+	}
+}
+
+struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
+					const struct cgs_acct_clock *c)
+{
+	struct json_object *o = json_object_new_object();
+	double u = a->part_ns_per_op[CGS_ACCT_USER], s = a->part_ns_per_op[CGS_ACCT_SYS];
+	double cpu = u + s, ticks = NAN, se = NAN;
+
+	if (!o)
+		return NULL;
+	cgs_jadd(o, "by", json_object_new_string(c->by));
+	cgs_jadd(o, "config", json_object_new_string(c->config));
+	cgs_jadd(o, "hz", cgs_jnum(c->hz));
+	/* an unknown clock is taken as the common one, the tick */
+	if (strcmp(c->by, "exact") && isfinite(c->hz) && cpu > 0 && a->ops) {
+		double p = u / cpu;
+
+		ticks = cpu * (double)a->ops * c->hz / 1e9;
+		se = ticks >= 1 ? cpu * sqrt(p * (1 - p) / ticks) : NAN;
+	}
+	cgs_jadd(o, "ticks", cgs_jnum(ticks));
+	cgs_jadd(o, "user_se_ns_per_op", cgs_jnum(!strcmp(c->by, "exact") ? 0 : se));
+	return o;
 }
