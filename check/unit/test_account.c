@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -170,6 +171,85 @@ static void t_json(void **state)
 	json_object_put(o);
 }
 
+/* A config object with @n options, as lib/kconfig.h records them. */
+static struct json_object *kc(const char *const *kv, size_t n)
+{
+	struct json_object *o = json_object_new_object(), *opt = json_object_new_object();
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		json_object_object_add(opt, kv[i], json_object_new_string(kv[i + 1]));
+	json_object_object_add(o, "options", opt);
+	return o;
+}
+
+static void t_clock(void **state)
+{
+	static const char *const tick[] = { "CONFIG_TICK_CPU_ACCOUNTING", "y", "CONFIG_HZ", "250" };
+	static const char *const gen[] = { "CONFIG_VIRT_CPU_ACCOUNTING_GEN", "y", "CONFIG_HZ", "1000" };
+	static const char *const native[] = { "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE", "y", "CONFIG_HZ", "100" };
+	struct json_object *o;
+	struct cgs_acct_clock c;
+
+	(void)state;
+	o = kc(tick, 4);
+	cgs_acct_clock_of(o, &c);
+	assert_string_equal(c.by, "ticks");
+	assert_non_null(strstr(c.config, "CONFIG_TICK_CPU_ACCOUNTING=y, CONFIG_HZ=250"));
+	NEAR(c.hz, 250);
+	json_object_put(o);
+	o = kc(gen, 4);
+	cgs_acct_clock_of(o, &c);
+	assert_string_equal(c.by, "ticks");
+	assert_non_null(strstr(c.config, "nohz_full"));
+	NEAR(c.hz, 1000);
+	json_object_put(o);
+	o = kc(native, 4);
+	cgs_acct_clock_of(o, &c);
+	assert_string_equal(c.by, "exact");
+	json_object_put(o);
+	cgs_acct_clock_of(NULL, &c);
+	assert_string_equal(c.by, "unknown");
+	assert_true(isnan(c.hz));
+}
+
+/* The split's sampling error: a share p of n ticks is p +- sqrt(p(1-p)/n)
+ * of the CPU time per op. One task, 1000 ops of 450 us user and 150 us
+ * sys: 0.6 s of CPU = 150 ticks at 250 Hz, p = 0.75. */
+static void t_split(void **state)
+{
+	static const char *const tick[] = { "CONFIG_TICK_CPU_ACCOUNTING", "y", "CONFIG_HZ", "250" };
+	static const char *const native[] = { "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE", "y", "CONFIG_HZ", "250" };
+	struct json_object *k = kc(tick, 4), *o;
+	struct cgs_acct_clock c;
+	struct cgs_acct a;
+
+	(void)state;
+	cgs_acct_calc(&one, 1, 1e9, &a);
+	cgs_acct_clock_of(k, &c);
+	o = cgs_acct_split_json(&a, &c);
+	NEAR(jget(o, "ticks", NULL), 150);
+	NEAR(jget(o, "user_se_ns_per_op", NULL), 600e3 * sqrt(0.75 * 0.25 / 150));
+	json_object_put(o);
+	json_object_put(k);
+	/* exact accounting: no sampling error */
+	k = kc(native, 4);
+	cgs_acct_clock_of(k, &c);
+	o = cgs_acct_split_json(&a, &c);
+	NEAR(jget(o, "user_se_ns_per_op", NULL), 0);
+	json_object_put(o);
+	json_object_put(k);
+	/* no HZ known: no error figure, never a made-up one */
+	cgs_acct_clock_of(NULL, &c);
+	o = cgs_acct_split_json(&a, &c);
+	{
+		struct json_object *v = (struct json_object *)1;
+
+		assert_true(json_object_object_get_ex(o, "user_se_ns_per_op", &v));
+		assert_null(v);
+	}
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +259,8 @@ int main(void)
 		cmocka_unit_test(t_calc_two),
 		cmocka_unit_test(t_calc_edge),
 		cmocka_unit_test(t_json),
+		cmocka_unit_test(t_clock),
+		cmocka_unit_test(t_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
