@@ -117,7 +117,8 @@ struct ab_state {
 	const struct ab_cli *cli;
 	struct cgs_vm_spec spec;
 	struct cgs_vm_kernel k[2];
-	char initrd[2][PATH_MAX];
+	char tmpdir[PATH_MAX - 64];   /* ours, made by mkdtemp under -o; "" none */
+	char initrd[2][PATH_MAX];     /* in tmpdir */
 	char self[PATH_MAX];
 	struct json_object *summary, *boots;
 	unsigned done[2], got[2], nth, total;
@@ -183,8 +184,16 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	}
 	snprintf(path, sizeof(path), "%s/logs", c->output);
 	mkdir(path, 0755);
+	/* the initramfs go in a folder of our own, made fresh: a name planted
+	 * beside -o (a link to elsewhere) is never written through */
+	snprintf(st->tmpdir, sizeof(st->tmpdir), "%s/.ab-XXXXXX", c->output);
+	if (!mkdtemp(st->tmpdir)) {
+		cgs_errs("ab", "cannot create a temporary folder in %s: %s", c->output, strerror(errno));
+		st->tmpdir[0] = 0;
+		return CGS_EXIT_FAIL;
+	}
 	for (int i = 0; i < 2; i++) {
-		snprintf(st->initrd[i], sizeof(st->initrd[i]), "%s/.ab-initrd-%s.cpio", c->output, st->k[i].label);
+		snprintf(st->initrd[i], sizeof(st->initrd[i]), "%s/initrd-%s.cpio", st->tmpdir, st->k[i].label);
 		if (cgs_vm_initrd(st->initrd[i], st->self, &st->k[i], c->modules, args, nargs, err, sizeof(err)))
 			return cgs_errs("ab", "%s", err), CGS_EXIT_FAIL;
 	}
@@ -370,6 +379,8 @@ static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
 			unlink(st.initrd[i]);
 		cgs_vm_kernel_close(&st.k[i]);
 	}
+	if (st.tmpdir[0])
+		rmdir(st.tmpdir);
 	json_object_put(st.summary);
 	json_object_put(st.boots);
 	sigprocmask(SIG_SETMASK, &old, NULL);

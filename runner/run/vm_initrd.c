@@ -240,13 +240,19 @@ int cgs_vm_initrd(const char *out, const char *self, const struct cgs_vm_kernel 
 {
 	struct cpio c = { 0 };
 	char bb[PATH_MAX];
-	int rc;
+	int rc, fd;
 
 	if (find_busybox(bb, sizeof(bb)))
 		return cgs_errf(err, errlen, -ENOENT, "no busybox in PATH: the guest's shell and tools; install busybox-static");
-	c.f = fopen(out, "we");
-	if (!c.f)
-		return cgs_errf(err, errlen, -errno, "%s: %s", out, strerror(errno));
+	/* a new file, never through a link or over what is there */
+	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	c.f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!c.f) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return cgs_errf(err, errlen, rc, "%s: %s", out, strerror(-rc));
+	}
 	rc = put_all(&c, self, bb, k, modules, args, nargs);
 	if (fclose(c.f) && !rc)
 		rc = -EIO;

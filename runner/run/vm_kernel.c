@@ -151,6 +151,8 @@ static char *config_beside(const char *image)
 	return r;
 }
 
+#define LABEL_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."
+
 static int parse_spec(struct cgs_vm_kernel *k, const char *spec, char *err, size_t errlen)
 {
 	const char *eq = strchr(spec, '='), *comma;
@@ -159,6 +161,12 @@ static int parse_spec(struct cgs_vm_kernel *k, const char *spec, char *err, size
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(k->label) || !eq[1])
 		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': give LABEL=PATH[,config=FILE], e.g. A=arch/x86/boot/bzImage", spec);
 	snprintf(k->label, sizeof(k->label), "%.*s", (int)(eq - spec), spec);
+	/* the label names a directory and files under -o: a name, never a
+	 * path (no '/', no "..", no leading dot or dash) */
+	if (strspn(k->label, LABEL_CHARS) != strlen(k->label) || k->label[0] == '.' ||
+	    k->label[0] == '-')
+		return cgs_errf(err, errlen, -EINVAL, "--kernel '%.*s=...': the label names the results' folder under -o, so it takes only letters, digits, '_', '-' and '.' (not first), e.g. A or v6.18-rc1",
+				(int)(eq - spec), spec);
 	comma = strstr(eq + 1, ",config=");
 	k->path = comma ? strndup(eq + 1, (size_t)(comma - eq - 1)) : strdup(eq + 1);
 	if (comma && comma[8])
@@ -178,10 +186,14 @@ int cgs_vm_kernel_open(struct cgs_vm_kernel *k, const char *spec, char *err, siz
 
 	if (rc)
 		return rc;
-	fd = open(k->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must not hang the open (with
+	 * the signals that end the run blocked); only a regular file is read */
+	fd = open(k->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st))
 		return cgs_errf(err, errlen, -ENOENT, "--kernel %s: %s: %s", k->label, k->path, strerror(errno));
-	if (!st.st_size)
+	if (!S_ISREG(st.st_mode))
+		rc = cgs_errf(err, errlen, -EINVAL, "--kernel %s: %s is not a regular file; give a bzImage, a vmlinux or a linux-image .deb", k->label, k->path);
+	else if (!st.st_size)
 		rc = cgs_errf(err, errlen, -EINVAL, "--kernel %s: %s is empty; give a bzImage, a vmlinux or a linux-image .deb", k->label, k->path);
 	else if (pread(fd, m, 8, 0) == 8 && !memcmp(m, "!<arch>\n", 8))
 		rc = unpack_deb(k, err, errlen);
