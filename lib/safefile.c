@@ -175,18 +175,27 @@ int cgs_out_in_place(int dirfd, const char *name)
 	return rc < 0 ? rc : rc != OUT_ATOMIC;
 }
 
-/* Open the device or FIFO itself; -EAGAIN when it changed meanwhile. */
+/* Open the device or FIFO itself; -EAGAIN when it changed meanwhile.
+ * O_NONBLOCK for the open only: a FIFO with no reader is -ENXIO at once,
+ * never an open() that waits with the run's signals blocked. */
 static int open_in_place(struct cgs_out *o, int follow)
 {
-	int fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+	int fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK |
 			(follow ? 0 : O_NOFOLLOW));
 	struct stat st;
+	int fl;
 
 	if (fd < 0)
 		return errno == ELOOP && !follow ? -EAGAIN : -errno;
 	if (fstat(fd, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
 		close(fd);
 		return -EAGAIN;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		fl = -errno;
+		close(fd);
+		return fl;
 	}
 	o->fd = fd;
 	o->in_place = 1;
