@@ -99,6 +99,13 @@ met=$(grep -n "^  per_task_ops (ops/s" why.txt | cut -d: -f1)
 [ -n "$blk" ] && [ -n "$met" ] && [ "$blk" -lt "$met" ] ||
 	fail "the block is not at the top of the point: $(head -20 why.txt)"
 grep -q "the four add up to" why.txt || fail "the text does not sum the parts"
+# the block says how the kernel split user and sys, with its error
+jq -e --arg by "$(jq -r '.points[0].account.split.by' a.json)" "$w.user_sys_split.by == \$by" why.json >/dev/null ||
+	fail "compare's block does not say how user and sys were split: $(jq -c "$w.user_sys_split" why.json)"
+case "$(jq -r '.points[0].account.split.by' a.json)" in
+exact) grep -q "user/sys: split exactly" why.txt ;;
+*) grep -q "user/sys: split by \(the scheduler tick\|a clock not known\) (" why.txt ;;
+esac || fail "the text block does not say how user and sys were split: $(grep -A8 'where the time went' why.txt)"
 # the sanitizer build's compare agrees
 "$SAN" compare --axis workload --format json a.json b.json >why-san.json 2>err.txt
 [ $? -le 1 ] || fail "sanitizer compare: $(cat err.txt)"

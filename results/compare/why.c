@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json.h"
 #include "results/compare/profile.h"
 #include "results/compare/why.h"
+#include "results/model/disturb.h"
 
 static const char *const part_metric[CMP_WHY_NPART] = {
 	"user_ns_per_op", "sys_ns_per_op", "runq_ns_per_op", "blocked_ns_per_op",
@@ -180,6 +182,42 @@ static void headline(const struct cmp_result *r, const struct cmp_group *g,
 	w->wall_d = w->wall_b - w->wall_a;
 }
 
+/* The error of side @s's mean user ns/op from the kernel's split (its
+ * runs' account.split.user_se_ns_per_op: sqrt(sum of squares) / n), and
+ * how it split, into @w; NAN when no run that compare uses says. */
+static double split_se(const struct cmp_result *r, const struct cmp_group *g,
+		       unsigned s, struct cmp_why *w)
+{
+	const struct cmp_side *sd = &r->sides[s];
+	double sq = 0;
+	size_t n = 0;
+	char why[256];
+
+	for (unsigned f = 0; f < sd->nfiles; f++)
+		for (unsigned i = 0; i < sd->files[f].res.npoints; i++) {
+			const struct res_point *p = &sd->files[f].res.points[i];
+			struct json_object *sp = cgs_jpath(p->extra, "account.split"), *v;
+
+			if (!sp || p->status != RES_OK || cmp_group_of(r, p) != g ||
+			    (!r->o.keep_disturbed && res_disturbed(p, why, sizeof(why)) > 0))
+				continue;
+			v = cgs_jpath(sp, "by");
+			if (json_object_is_type(v, json_type_string) && !w->split_by) {
+				w->split_by = json_object_get_string(v);
+				v = cgs_jpath(sp, "config");
+				w->split_config = json_object_is_type(v, json_type_string) ?
+						  json_object_get_string(v) : NULL;
+			}
+			v = cgs_jpath(sp, "user_se_ns_per_op");
+			if (!json_object_is_type(v, json_type_double) &&
+			    !json_object_is_type(v, json_type_int))
+				return NAN;    /* a run without the figure */
+			sq += json_object_get_double(v) * json_object_get_double(v);
+			n++;
+		}
+	return n ? sqrt(sq) / (double)n : NAN;
+}
+
 void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 		   struct cmp_why *w)
 {
@@ -201,6 +239,7 @@ void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 		w->part[k] = metric_row(r, g, side, (size_t)m, part_name[k]);
 		w->parts_d += w->part[k].d;
 	}
+	w->user_se = hypot(split_se(r, g, 0, w), split_se(r, g, side, w));
 	functions(r, g, w);
 	w->nctr = changed(r, g, side, "/op", false, CMP_WHY_MIN_PER_OP, w->ctr);
 	w->nsys_ctr = changed(r, g, side, "/op", true, CMP_WHY_MIN_PER_OP, w->sys_ctr);

@@ -43,6 +43,11 @@ struct cmp_why {
 	bool have_parts;
 	struct cmp_why_row part[CMP_WHY_NPART];
 	double parts_d;                  /* their sum */
+	/* how the kernel split user and sys (the runs' account.split): its
+	 * config, and the user part's change's error from it (1 SE, the
+	 * sides' mean errors together); NULL / NAN when no run says */
+	const char *split_by, *split_config;
+	double user_se;
 	/* the profile's first functions by change of self ns/op
 	 * (cmp_profile_top_ns, results/compare/profile.h) */
 	struct cmp_why_row fn[CMP_WHY_MAX];

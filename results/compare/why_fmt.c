@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/esc.h"
 #include "lib/json.h"
 #include "results/compare/fmt.h"
 #include "results/compare/why.h"
@@ -71,6 +72,25 @@ static void head_line(const struct cmp_result *r, const struct cmp_why *w, FILE 
 	fprintf(out, "\n");
 }
 
+/* How the kernel split user and sys, and what that means for the user
+ * and sys parts' change. Names from a result file are escaped. */
+static void split_line(const struct cmp_why *w, FILE *out, const char *lead)
+{
+	char c[256];
+
+	if (!w->split_by)
+		return;
+	cgs_esc(w->split_config ? w->split_config : "", c, sizeof(c));
+	if (!strcmp(w->split_by, "exact"))
+		fprintf(out, "%s      user/sys: split exactly at each kernel entry and exit (%s)\n", lead, c);
+	else if (isfinite(w->user_se))
+		fprintf(out, "%s      user/sys: split by the scheduler tick (%s), a sample: the user (and sys) change is +-%.1f ns/op (1 SE of the ticks), so one within about %.0f of 0 is not seen\n",
+			lead, c, w->user_se, 2 * w->user_se);
+	else
+		fprintf(out, "%s      user/sys: split by %s (%s), its error unknown\n", lead,
+			!strcmp(w->split_by, "ticks") ? "the scheduler tick" : "a clock not known", c);
+}
+
 static void parts(const struct cmp_why *w, FILE *out, const char *lead)
 {
 	char d[32], e[32], ab[96];
@@ -86,6 +106,7 @@ static void parts(const struct cmp_why *w, FILE *out, const char *lead)
 			fmt_ab(ab, sizeof(ab), w->part[k].a, w->part[k].b), verdict_of(&w->part[k]));
 	fprintf(out, "%s      the four add up to %s (from ops/s: %s)\n", lead,
 		fmt_d(d, sizeof(d), w->parts_d), fmt_d(e, sizeof(e), w->ops_wall_d));
+	split_line(w, out, lead);
 }
 
 void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *out,
@@ -178,6 +199,14 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 	cgs_jadd(o, "wall", h);
 	cgs_jadd(o, "parts", w->have_parts ? rows_json(w->part, CMP_WHY_NPART) : NULL);
 	cgs_jadd(o, "parts_change_ns_per_op", w->have_parts ? cgs_jnum(w->parts_d) : NULL);
+	if (w->split_by) {
+		struct json_object *sp = json_object_new_object();
+
+		cgs_jadd(sp, "by", cgs_jstr(w->split_by));
+		cgs_jadd(sp, "config", cgs_jstr(w->split_config));
+		cgs_jadd(sp, "user_change_se_ns_per_op", cgs_jnum(w->user_se));
+		cgs_jadd(o, "user_sys_split", sp);
+	}
 	cgs_jadd(o, "functions_how", cgs_jstr(w->fn_how));
 	cgs_jadd(o, "functions", rows_json(w->fn, w->nfn));
 	cgs_jadd(o, "counters", rows_json(w->ctr, w->nctr));
