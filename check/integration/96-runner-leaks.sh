@@ -12,7 +12,7 @@ cp "$REPO/check/run-integration.sh" ri/check/
 short="-q -w 0 -i 1 -t 1 -m process --cgroup-depth 0 page_fault1"
 cat >ri/check/integration/01-leak.sh <<EOT
 #!/bin/sh
-setsid "\$CGSCALE" run -d 30 -o $T/leak.json $short >/dev/null 2>&1 &
+setsid "\$CGSCALE" run -d 30 -o $T/leak.json $short >/dev/null 2>$T/leak.err &
 # until the leak runs our binary (10 s at most, however loaded the box)
 i=0
 while [ "\$(readlink /proc/\$!/exe)" != "\$CGSCALE" ] && [ \$i -lt 100 ]; do
