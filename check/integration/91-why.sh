@@ -73,8 +73,12 @@ if awk -v se="$se" 'BEGIN { exit !(400 + 4 * se < 2000) }'; then
 else
 	not_here "the user part of a 4000 ns/op spin: the kernel's split (by $by) has an error of $se ns/op in these runs (its tick sampling or the runs' spread, the larger), too coarse to tell the spin from none"
 fi
-awk -v s="$sum" -v w="$wall" 'BEGIN { d = s - w; if (d < 0) d = -d; if (w < 0) w = -w; exit !(d <= 0.05 * w + 1) }' ||
-	fail "the parts add up to $sum ns/op, the wall changed $wall ns/op (from ops/s): more than 5% apart"
+# (blocked is the remainder floored at 0: the parts exceed the wall by
+# what the floor added, the sides' mean of blocked - remainder)
+floor_of() { jq '[.points[].account | .blocked_ns_per_op - .blocked_remainder_ns_per_op] | add / length' "$1"; }
+fl=$(awk -v a="$(floor_of a.json)" -v b="$(floor_of b.json)" 'BEGIN { print a + b }')
+awk -v s="$sum" -v w="$wall" -v f="$fl" 'BEGIN { d = s - w; if (d < 0) d = -d; if (w < 0) w = -w; exit !(d <= 0.05 * w + 1 + f) }' ||
+	fail "the parts add up to $sum ns/op, the wall changed $wall ns/op (from ops/s): more than 5% (and the $fl ns/op the floor of blocked added) apart"
 for part in user sys run-queue blocked; do
 	jq -e "$w.parts | map(.name) | index(\"$part\")" why.json >/dev/null ||
 		fail "no $part part in the block"
@@ -115,9 +119,18 @@ esac || fail "the text block does not say how user and sys were split: $(grep -A
 # ---- the account in thread mode, sanitizer build ----
 "$SAN" run -q -t 2 -m thread -w 0.3 -d 1 -o th.json page_fault1 >/dev/null 2>err.txt ||
 	fail "sanitizer run, thread mode: $(cat err.txt)"
+# user + sys + run-queue + the remainder is the wall exactly; blocked is
+# the remainder floored at 0, never a negative time, with its bound
 jq -e '.points[0].account | ((.user_ns_per_op + .sys_ns_per_op + .runq_ns_per_op
-	+ .blocked_ns_per_op - .wall_ns_per_op) | fabs) < 0.000001 * .wall_ns_per_op' th.json >/dev/null ||
-	fail "thread mode: the parts do not add up: $(jq -c '.points[0].account' th.json)"
+	+ .blocked_remainder_ns_per_op - .wall_ns_per_op) | fabs) < 0.000001 * .wall_ns_per_op
+	and .blocked_ns_per_op >= 0 and .blocked_ns_per_op == ([.blocked_remainder_ns_per_op, 0] | max)
+	and .blocked_bound_ns_per_op > 0 and (.blocked_source | test("remainder"))
+	and ((.blocked_remainder_ns_per_op < -.blocked_bound_ns_per_op) == has("blocked_note"))' th.json >/dev/null ||
+	fail "thread mode: the parts do not add up, or blocked is not the floored remainder: $(jq -c '.points[0].account' th.json)"
+for f in a.json b.json th.json; do
+	jq -e '[.points[].account | .blocked_ns_per_op >= 0 and .task_spread.blocked_ns_per_op.min >= 0] | all' $f >/dev/null ||
+		fail "$f: a negative blocked time: $(jq -c '[.points[].account | [.blocked_ns_per_op, .blocked_remainder_ns_per_op]]' $f)"
+done
 jq -e '.points[0] | (.account.wall_ns_per_op * .summary.per_task_ops_per_sec / 1e9 - 1) | fabs < 0.01' \
 	th.json >/dev/null ||
 	fail "thread mode: wall ns/op is not 1e9 / per-task ops/s: $(jq -c '.points[0].account' th.json)"

@@ -250,6 +250,36 @@ static void t_split(void **state)
 	json_object_put(o);
 }
 
+/* Blocked is the remainder floored at 0, with the remainder and a bound
+ * of 2 ticks per task over the ops; a note beyond the bound. */
+static void t_blocked(void **state)
+{
+	static const char *const tick[] = { "CONFIG_TICK_CPU_ACCOUNTING", "y", "CONFIG_HZ", "250" };
+	struct json_object *k = kc(tick, 4), *o = json_object_new_object(), *v;
+	struct cgs_acct_clock c;
+	struct cgs_acct a = { .ntasks = 2, .ops = 1000 };
+
+	(void)state;
+	cgs_acct_clock_of(k, &c);
+	a.part_ns_per_op[CGS_ACCT_BLOCKED] = -5000;    /* within 2 x 4 ms x 2 / 1000 */
+	cgs_acct_blocked_json(&a, &c, o);
+	NEAR(jget(o, "blocked_ns_per_op", NULL), 0);
+	NEAR(jget(o, "blocked_remainder_ns_per_op", NULL), -5000);
+	NEAR(jget(o, "blocked_bound_ns_per_op", NULL), 2 * 4e6 * 2 / 1000);
+	assert_false(json_object_object_get_ex(o, "blocked_note", &v));
+	a.part_ns_per_op[CGS_ACCT_BLOCKED] = -20000;   /* beyond it: said */
+	cgs_acct_blocked_json(&a, &c, o);
+	NEAR(jget(o, "blocked_ns_per_op", NULL), 0);
+	assert_true(json_object_object_get_ex(o, "blocked_note", &v));
+	json_object_put(o);
+	o = json_object_new_object();
+	a.part_ns_per_op[CGS_ACCT_BLOCKED] = 700;      /* a real remainder: kept */
+	cgs_acct_blocked_json(&a, &c, o);
+	NEAR(jget(o, "blocked_ns_per_op", NULL), 700);
+	json_object_put(o);
+	json_object_put(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +291,7 @@ int main(void)
 		cmocka_unit_test(t_json),
 		cmocka_unit_test(t_clock),
 		cmocka_unit_test(t_split),
+		cmocka_unit_test(t_blocked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,6 +204,7 @@ static void acct_finish(void *priv, struct res_point *p)
 	cgs_acct_calc(a->t, a->n, (double)(a->t_ns[1] - a->t_ns[0]), &ac);
 	cgs_acct_json(&ac, o);
 	cgs_jadd(o, "split", cgs_acct_split_json(&ac, &a->clock));
+	cgs_acct_blocked_json(&ac, &a->clock, o);
 	cgs_jadd(o, "read_us", cgs_jnum(a->read_ns / 1e3));
 	json_object_object_add(p->extra, "account", o);
 	acct_close(a);

@@ -96,4 +96,18 @@ void cgs_acct_clock_of(struct json_object *kc, struct cgs_acct_clock *c);
 struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
 					const struct cgs_acct_clock *c);
 
+/* Blocked time is the remainder of the window; nothing here measures it
+ * (no kernel figure of sleep and block time is read). The kernel folds a
+ * running slice into the run time only at a tick or a switch, so each
+ * task's run time may lag by up to a tick at each edge: the remainder of
+ * a task that never slept can be below 0 by up to 2 ticks per task. Into
+ * @o: blocked_ns_per_op as max(0, remainder), never a negative time;
+ * blocked_remainder_ns_per_op (the remainder itself: user + sys +
+ * run-queue + remainder = wall); blocked_bound_ns_per_op (2 ticks per task
+ * over the ops, at CONFIG_HZ or 100 Hz when unknown); blocked_source; and
+ * a note when the remainder is below -bound (the edges were read late:
+ * the parts are approximate). */
+void cgs_acct_blocked_json(const struct cgs_acct *a, const struct cgs_acct_clock *c,
+			   struct json_object *o);
+
 #endif

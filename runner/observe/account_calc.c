@@ -212,3 +212,36 @@ struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
 	cgs_jadd(o, "user_se_ns_per_op", cgs_jnum(!strcmp(c->by, "exact") ? 0 : se));
 	return o;
 }
+
+void cgs_acct_blocked_json(const struct cgs_acct *a, const struct cgs_acct_clock *c,
+			   struct json_object *o)
+{
+	double rem = a->part_ns_per_op[CGS_ACCT_BLOCKED];
+	double tick = 1e9 / (isfinite(c->hz) ? c->hz : 100);
+	double bound = a->ops ? 2 * tick * a->ntasks / (double)a->ops : NAN;
+	struct json_object *sp;
+
+	cgs_jadd(o, "blocked_ns_per_op", cgs_jnum(isfinite(rem) ? fmax(0, rem) : NAN));
+	cgs_jadd(o, "blocked_remainder_ns_per_op", cgs_jnum(rem));
+	cgs_jadd(o, "blocked_bound_ns_per_op", cgs_jnum(bound));
+	cgs_jadd(o, "blocked_source", json_object_new_string(
+		"the remainder: window - run - run-queue, floored at 0 (no kernel figure of sleep and block time is read)"));
+	if (isfinite(rem) && isfinite(bound) && rem < -bound) {
+		char n[256];
+
+		snprintf(n, sizeof(n), "run and run-queue time overran the window by %.1f ns/op, more than the %.1f a tick's lag explains: the edges were read late, the parts are approximate",
+			 -rem, bound);
+		cgs_jadd(o, "blocked_note", json_object_new_string(n));
+	}
+	/* the per-task spread of blocked time, floored the same way */
+	if (json_object_object_get_ex(o, "task_spread", &sp) &&
+	    json_object_object_get_ex(sp, "blocked_ns_per_op", &sp)) {
+		static const char *const k[] = { "mean", "min", "max" };
+		struct json_object *v;
+
+		for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+			if (json_object_object_get_ex(sp, k[i], &v) && v &&
+			    json_object_get_double(v) < 0)
+				cgs_jadd(sp, k[i], json_object_new_double(0));
+	}
+}
