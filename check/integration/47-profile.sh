@@ -73,6 +73,9 @@ if jq -e '[.points[].profile.skew.skewed] | any' "$d/pf.json" >/dev/null; then
 	echo "skewed here: $(jq -c '[.points[].profile.skew | {pct, sites}]' "$d/pf.json")"
 	grep -q '^  profile: WARNING skewed profile: [0-9.]*% of the samples' "$d/pf.out" ||
 		fail "a skewed profile without the warning under the table row: $(cat "$d/pf.out")"
+	"$CGSCALE" report --no-charts -o "$d/pf.html" "$d/pf.json" >/dev/null 2>&1 || fail "report of the profiled run"
+	grep -q '<p class="warn">WARNING skewed profile: [0-9.]*% of the samples' "$d/pf.html" ||
+		fail "the report does not warn of the skewed profile"
 else
 	grep -q 'WARNING skewed' "$d/pf.out" && fail "a skew warning for profiles that are not skewed"
 fi

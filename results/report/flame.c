@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "lib/folded.h"
+#include "lib/irqsite.h"
 #include "results/compare/profile.h"
 #include "results/report/flame.h"
 
@@ -283,6 +284,16 @@ void rpt_profile_section(FILE *out, struct json_object *prof, const char *captio
 			rpt_html_puts(out, json_object_get_string(get(prof, what[k])));
 			fprintf(out, "</p>\n");
 		}
+	{   /* a skewed clock-event profile (lib/irqsite.h) */
+		struct json_object *sk = get(prof, "skew");
+		char w[1024];
+
+		if (!cgs_skew_warning(&sk, 1, w, sizeof(w))) {
+			fprintf(out, "<p class=\"warn\">");
+			rpt_html_puts(out, w);
+			fprintf(out, "</p>\n");
+		}
+	}
 	rpt_table_head(out, head, 4);
 	for (size_t i = 0; syms && recv > 0 && i < json_object_array_length(syms) && i < 25; i++) {
 		struct json_object *e = json_object_array_get_idx(syms, i);
