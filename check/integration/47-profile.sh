@@ -98,6 +98,15 @@ for mode in process thread; do
 	grep -q "^$mode\.perf-profile\.self\.$ev\.[A-Za-z_]*: [0-9.]*\$" "$d/pf.lkp" || fail "no $mode.perf-profile.self.$ev key"
 done
 grep -q 'cycles-pp' "$d/pf.lkp" && [ "$ev" != cycles-pp ] && fail "lkp-stats say cycles-pp for $ev samples"
+# the skew in LKP's stats: the mean share at interrupt-enable sites
+for mode in process thread; do
+	want=$(jq --arg m $mode '[.points[] | select(.mode == $m) | .profile.skew.pct] | add / length' "$d/pf.json")
+	got=$(sed -n "s/^$mode\.profile_skew_pct: //p" "$d/pf.lkp")
+	if awk -v w="$want" 'BEGIN { exit !(w >= 0.5) }'; then
+		awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && g - w < 0.01 && w - g < 0.01) }' ||
+			fail "lkp-stats $mode.profile_skew_pct '$got', the result says $want"
+	fi
+done
 
 # export --folded: the runs' stacks as folded text, summing to the samples
 "$CGSCALE" export --folded --point page_fault1:process:1 pf.json >"$d/pf.folded" ||

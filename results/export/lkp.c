@@ -9,7 +9,8 @@
  * metric (perf, stat reader latencies), the cgroup memory.stat deltas, and
  * with run --profile the kernel profile as LKP's perf-profile.self and
  * .children keys named by the sampled event (shares of at least
- * EXP_LKP_PROFILE_FLOOR %). A file with both modes gives those per mode
+ * EXP_LKP_PROFILE_FLOOR %), and profile_skew_pct, the share at
+ * interrupt-enable sites (lib/irqsite.h). A file with both modes gives those per mode
  * (results/compare/lkp_names.c names them). With a baseline task count
  * (the LKP program's added 1-task point) that point gives only its
  * <N>.processes/<N>.threads and the scalability.
@@ -156,7 +157,7 @@ static int add_memstat(struct lkp_state *st, const struct res_point *p, int mode
 static int add_profile(struct lkp_state *st, const struct res_point *p, int mode)
 {
 	static const char *const kinds[] = { "self", "children" };
-	struct json_object *prof = cmp_point_profile(p), *syms, *smp, *rv;
+	struct json_object *prof = cmp_point_profile(p), *syms, *smp, *rv, *v0;
 	const char *event = cmp_lkp_profile_event(prof);
 	char key[600];
 	double recv;
@@ -169,6 +170,12 @@ static int add_profile(struct lkp_state *st, const struct res_point *p, int mode
 	if (!(recv > 0) || !syms)
 		return 0;
 	st->nprof[mode]++;
+	/* the share of samples at interrupt-enable sites (lib/irqsite.h):
+	 * a skewed clock-event profile is flagged in LKP's stats too */
+	if (json_object_object_get_ex(prof, "skew", &v0) &&
+	    json_object_object_get_ex(v0, "pct", &v0) &&
+	    jacc_add(st->prof[mode], "profile_skew_pct", json_object_get_double(v0)))
+		return -ENOMEM;
 	for (size_t i = 0; i < json_object_array_length(syms); i++) {
 		struct json_object *e = json_object_array_get_idx(syms, i), *n, *v;
 
