@@ -137,6 +137,15 @@ top=$(jq -r '[.points[] | select(.mode == "process") | .profile.symbols[] | sele
 	| max_by(.self) | .name' "$d/pf.json")
 grep -q "^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* $top\$" "$d/cmp.txt" ||
 	fail "no profile row for $top, the biggest kernel function by self: $(grep -A14 '^Profile' "$d/cmp.txt")"
+# where the time went ranks only functions whose change holds across the
+# runs (a CI that excludes 0): one run a side has no CI, so none is
+# ranked, the block says so, and every function is summed as noise
+sed -n '/^page_fault1 process/,/^  per_task_ops/p' "$d/cmp.txt" |
+	grep -q "functions: no function's change holds across the runs at this noise" ||
+	fail "the block ranks functions without a CI: $(sed -n '/where the time went/,/counters/p' "$d/cmp.txt" | head -20)"
+"$CGSCALE" compare --keep-disturbed -f json pf.json pf.json >"$d/cmp.json" || fail "compare -f json exited $?"
+jq_check "$d/cmp.json" '[.points[].where_the_time_went[0] | (.functions | length) == 0 and .functions_within_noise > 0] | all' \
+	"the block's functions without a CI: $(jq -c '[.points[].where_the_time_went[0] | {functions, functions_within_noise}]' "$d/cmp.json")"
 "$CGSCALE" compare --keep-disturbed --profile-rank children pf.json pf.json >"$d/cmpc.txt" ||
 	fail "compare --profile-rank children exited $?"
 grep -q '^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* exc_page_fault$' "$d/cmpc.txt" ||

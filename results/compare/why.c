@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/irqsite.h"
 #include "lib/json.h"
 #include "results/compare/profile.h"
 #include "results/compare/why.h"
@@ -128,25 +129,69 @@ static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, u
 	return (unsigned)k;
 }
 
-/* The functions by their change in ns/op: the profile's own rows in time
- * per op (results/compare/profile.h), ranked as its section ranks them,
- * with their summed change of self time. */
+/* Does row @x's change of self ns/op hold across the runs: a CI that
+ * excludes 0? (One run a side has no CI: nothing holds.) */
+static bool holds(const struct cmp_pns_row *x)
+{
+	const struct cmp_delta *d = &x->dself;
+
+	return isfinite(d->lo) && isfinite(d->hi) && (d->lo > 0 || d->hi < 0);
+}
+
+/* Row @x into the top list of @w by |change|, the smallest out to
+ * fn_more_d when it is full. */
+static void fn_insert(struct cmp_why *w, const struct cmp_pns_row *x)
+{
+	struct cmp_why_row e = { .name = x->sym, .unit = "ns/op", .a = x->a.self,
+				 .b = x->b.self, .d = x->dself.pct,
+				 .d_children = x->dchildren.pct };
+	unsigned k = w->nfn;
+
+	if (k == CMP_WHY_MAX) {
+		if (fabs(e.d) <= fabs(w->fn[k - 1].d)) {
+			w->fn_more_d += e.d;
+			return;
+		}
+		w->fn_more_d += w->fn[--k].d;
+		w->fn_d -= w->fn[k].d;
+		w->nfn--;
+	}
+	while (k > 0 && fabs(w->fn[k - 1].d) < fabs(e.d)) {
+		w->fn[k] = w->fn[k - 1];
+		k--;
+	}
+	w->fn[k] = e;
+	w->nfn++;
+	w->fn_d += e.d;
+}
+
+/* The functions whose change holds across the runs, by size; the rest
+ * summed as within noise, and apart, in a skewed profile, the time at
+ * interrupt-enable sites: never ranked as a cause. */
 static void functions(const struct cmp_result *r, const struct cmp_group *g,
 		      struct cmp_why *w)
 {
-	struct cmp_pns_top t;
+	const struct cmp_pns_point *pt = r->prof ?
+		cmp_profile_point_ns(r->prof, w->group, w->side) : NULL;
 
 	(void)g;
-	if (!r->prof || cmp_profile_top_ns(r->prof, w->group, w->side, CMP_WHY_MAX, &t))
+	if (!pt)
 		return;
-	for (size_t i = 0; i < t.n; i++)
-		w->fn[i] = (struct cmp_why_row){
-			.name = t.row[i]->sym, .unit = "ns/op", .a = t.row[i]->a.self,
-			.b = t.row[i]->b.self, .d = t.row[i]->dself.pct,
-			.d_children = t.row[i]->dchildren.pct };
-	w->nfn = (unsigned)t.n;
-	w->fn_d = t.explained_ns;
-	w->fn_how = "self time: share of the task samples x CPU time (user + sys) per op; verdicts in the profile section";
+	for (size_t i = 0; i < pt->nfunc; i++) {
+		const struct cmp_pns_row *x = &pt->rows[i];
+
+		if (!isfinite(x->dself.pct))
+			continue;
+		if (pt->skew[0] && cgs_irq_enable_site(x->sym))
+			w->fn_skew_d += x->dself.pct;
+		else if (!holds(x)) {
+			w->fn_noise_d += x->dself.pct;
+			w->nfn_noise++;
+		} else
+			fn_insert(w, x);
+	}
+	w->fn_how = "self time: share of the task samples x CPU time (user + sys) per op; "
+		    "those whose change holds across the runs (its CI excludes 0), by size; verdicts in the profile section";
 }
 
 /* The runs' mean of 1e9 / ops/s: ns per op, as the account means it. */

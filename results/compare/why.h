@@ -48,11 +48,17 @@ struct cmp_why {
 	 * sides' mean errors together); NULL / NAN when no run says */
 	const char *split_by, *split_config;
 	double user_se;
-	/* the profile's first functions by change of self ns/op
-	 * (cmp_profile_top_ns, results/compare/profile.h) */
+	/* the profile's functions (results/compare/profile.h) whose change
+	 * of self ns/op holds across the runs (its CI excludes 0), by size;
+	 * the rest summed: within noise, and, in a skewed profile, at
+	 * interrupt-enable sites (their callers' time, lib/irqsite.h) */
 	struct cmp_why_row fn[CMP_WHY_MAX];
 	unsigned nfn;
 	double fn_d;                     /* the listed functions' sum */
+	double fn_more_d;                /* holding, past the first CMP_WHY_MAX */
+	double fn_noise_d;               /* whose CI includes 0 */
+	double fn_skew_d;                /* at interrupt-enable sites, skewed */
+	unsigned nfn_noise;
 	const char *fn_how;              /* NULL: no profile */
 	/* the point's own cgroups' counters (memcg.*, flushes), then the
 	 * machine's (proc-vmstat.*: neighbours count too) */

@@ -119,7 +119,8 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 	if (!w->fn_how)
 		fprintf(out, "%s    functions: no profile (run --profile)\n", lead);
 	else if (!w->nfn)
-		fprintf(out, "%s    functions: none changed\n", lead);
+		fprintf(out, "%s    functions: no function's change holds across the runs at this noise (its CI includes 0); the profile section lists them all\n",
+			lead);
 	else {
 		fprintf(out, "%s    functions (%s):\n", lead, w->fn_how);
 		rows(w->fn, w->nfn, out, lead, 32);
@@ -127,8 +128,16 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 		if (w->have_parts)
 			fprintf(out, " of the CPU time's %s (user + sys)",
 				fmt_d(e, sizeof(e), w->part[0].d + w->part[1].d));
+		if (w->fn_more_d != 0)
+			fprintf(out, "; more that hold: %s", fmt_d(e, sizeof(e), w->fn_more_d));
 		fprintf(out, "\n");
 	}
+	if (w->fn_how && w->nfn_noise)
+		fprintf(out, "%s      within noise (%u functions whose CI includes 0): %s\n", lead,
+			w->nfn_noise, fmt_d(d, sizeof(d), w->fn_noise_d));
+	if (w->fn_how && w->fn_skew_d != 0)
+		fprintf(out, "%s      at interrupt-enable sites (a skewed profile: their callers' time, never a cause): %s\n",
+			lead, fmt_d(d, sizeof(d), w->fn_skew_d));
 	if (!w->nctr && !w->nsys_ctr)
 		fprintf(out, "%s    counters per op: none changed by T or more\n", lead);
 	if (w->nctr) {
@@ -209,6 +218,12 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 	}
 	cgs_jadd(o, "functions_how", cgs_jstr(w->fn_how));
 	cgs_jadd(o, "functions", rows_json(w->fn, w->nfn));
+	if (w->fn_how) {
+		cgs_jadd(o, "functions_more_ns_per_op", cgs_jnum(w->fn_more_d));
+		cgs_jadd(o, "functions_within_noise_ns_per_op", cgs_jnum(w->fn_noise_d));
+		cgs_jadd(o, "functions_within_noise", json_object_new_int((int)w->nfn_noise));
+		cgs_jadd(o, "functions_at_irq_enable_sites_ns_per_op", cgs_jnum(w->fn_skew_d));
+	}
 	cgs_jadd(o, "counters", rows_json(w->ctr, w->nctr));
 	cgs_jadd(o, "counters_system_wide", rows_json(w->sys_ctr, w->nsys_ctr));
 	cgs_jadd(o, "locks", rows_json(w->lock, w->nlock));
