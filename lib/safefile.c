@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@
 #include <unistd.h>
 
 #include "lib/safefile.h"
+
+#define FIFO_WAIT_MS 10000    /* how long a FIFO output waits for a reader */
+#define FIFO_STEP_MS 50
 
 #define TEMP_TAG ".cgs-"
 #define RAND_LEN 12
@@ -175,16 +179,33 @@ int cgs_out_in_place(int dirfd, const char *name)
 	return rc < 0 ? rc : rc != OUT_ATOMIC;
 }
 
+/* A signal that ends a run (INT, TERM, HUP) is pending: the caller may
+ * hold them blocked while it writes. */
+static bool stop_pending(void)
+{
+	sigset_t p;
+
+	return !sigpending(&p) && (sigismember(&p, SIGINT) == 1 ||
+				   sigismember(&p, SIGTERM) == 1 ||
+				   sigismember(&p, SIGHUP) == 1);
+}
+
 /* Open the device or FIFO itself; -EAGAIN when it changed meanwhile.
- * O_NONBLOCK for the open only: a FIFO with no reader is -ENXIO at once,
- * never an open() that waits with the run's signals blocked. */
+ * O_NONBLOCK for the open: a FIFO with no reader is waited for at most
+ * FIFO_WAIT_MS, in steps that a pending INT, TERM or HUP ends, then
+ * -ENXIO; never an open() that waits with the run's signals blocked. */
 static int open_in_place(struct cgs_out *o, int follow)
 {
-	int fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK |
-			(follow ? 0 : O_NOFOLLOW));
+	int fd, fl;
 	struct stat st;
-	int fl;
 
+	for (int waited = 0;; waited += FIFO_STEP_MS) {
+		fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK |
+			    (follow ? 0 : O_NOFOLLOW));
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS || stop_pending())
+			break;
+		usleep(FIFO_STEP_MS * 1000);
+	}
 	if (fd < 0)
 		return errno == ELOOP && !follow ? -EAGAIN : -errno;
 	if (fstat(fd, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
