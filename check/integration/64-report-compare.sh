@@ -36,6 +36,7 @@ rc=$?
 cmp -s plain.txt aa.txt || fail "--html changed the text output"
 grep -q "HTML page in aa.html" aa.err || fail "page path not said: $(cat aa.err)"
 wellformed aa.html
+grep -q '&lt;th&gt;' aa.html && fail "markup printed as text: $(grep -o '.\{40\}&lt;th&gt;.\{40\}' aa.html | head -n 1)"
 grep -q 'class="nochart"' aa.html && fail "a chart was not drawn: $(grep -o 'No chart[^<]*' aa.html | head -n 2)"
 # 3 metrics with values at 2 tasks (per_task_ops, min_task_ops, scalability),
 # one forest each, and one sides chart for page_fault3 process

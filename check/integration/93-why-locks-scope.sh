@@ -175,6 +175,10 @@ jq -e --argjson w "$nw" '[.points[0].comparisons[] | select(.metric == "lock_wai
 "$CGSCALE" compare --keep-disturbed -f json s20.json s2000.json >cmp2.json 2>cmp.err
 rc=$?
 [ $rc = 0 ] || [ $rc = 1 ] || [ $rc = 3 ] || fail "compare of the scope runs exited $rc: $(cat cmp.err)"
+# the block at the top keeps who ran apart from the lock time
+jq -e '[.points[].where_the_time_went[] | (.locks | map(.name) | all(startswith("who.") | not))
+	and (.who | map(.name) | all(startswith("who.")))] | all' cmp2.json >/dev/null ||
+	fail "who.* rows under the lock time: $(jq -c '[.points[].where_the_time_went[] | {locks, who}]' cmp2.json | head -c 400)"
 for m in who.tasks who.stat_reader who.kworker who.softirq who.others; do
 	jq -e --arg m "$m" '[.points[0].comparisons[] | select(.metric == $m)] | length == 1' cmp2.json >/dev/null ||
 		fail "compare has no row for $m"

@@ -104,10 +104,17 @@ static bool system_wide(const char *name)
 	return !strncmp(name, "proc-vmstat.", 12);
 }
 
+/* Work outside the tasks, per who (--profile-scope): not lock time. */
+static bool is_who(const char *name)
+{
+	return !strncmp(name, "who.", 4);
+}
+
 /* The metrics of unit @unit that changed by T or more (or from 0) and by
- * @min at least, of the machine (@sys) or not, ranked into @out. */
+ * @min at least, of the machine (@sys) or not, who.* ones (@who) or not,
+ * ranked into @out. */
 static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, unsigned s,
-			const char *unit, bool sys, double min, struct cmp_why_row *out)
+			const char *unit, bool sys, bool who, double min, struct cmp_why_row *out)
 {
 	struct cmp_why_row *all = calloc(r->ms.n + 1, sizeof(*all));
 	size_t n = 0, k;
@@ -119,6 +126,7 @@ static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, u
 
 		if (strcmp(r->ms.m[m].unit, unit) || !d->valid || r->o.metric_off[m] ||
 		    is_part(r->ms.m[m].name) || system_wide(r->ms.m[m].name) != sys ||
+		    is_who(r->ms.m[m].name) != who ||
 		    !(d->from_zero || fabs(d->pct) >= d->threshold))
 			continue;
 		all[n++] = metric_row(r, g, s, m, NULL);
@@ -286,7 +294,8 @@ void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 	}
 	w->user_se = hypot(split_se(r, g, 0, w), split_se(r, g, side, w));
 	functions(r, g, w);
-	w->nctr = changed(r, g, side, "/op", false, CMP_WHY_MIN_PER_OP, w->ctr);
-	w->nsys_ctr = changed(r, g, side, "/op", true, CMP_WHY_MIN_PER_OP, w->sys_ctr);
-	w->nlock = changed(r, g, side, "ns/op", false, 0.1, w->lock);
+	w->nctr = changed(r, g, side, "/op", false, false, CMP_WHY_MIN_PER_OP, w->ctr);
+	w->nsys_ctr = changed(r, g, side, "/op", true, false, CMP_WHY_MIN_PER_OP, w->sys_ctr);
+	w->nlock = changed(r, g, side, "ns/op", false, false, 0.1, w->lock);
+	w->nwho = changed(r, g, side, "ns/op", false, true, 0.1, w->who);
 }

@@ -66,6 +66,9 @@ struct cmp_why {
 	unsigned nctr, nsys_ctr;
 	struct cmp_why_row lock[CMP_WHY_MAX];
 	unsigned nlock;
+	/* the work outside the tasks, per who (--profile-scope: who.*) */
+	struct cmp_why_row who[CMP_WHY_MAX];
+	unsigned nwho;
 };
 
 /* The block of @group (common) for side @side (>= 1) of analysed @r. */

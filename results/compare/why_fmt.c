@@ -148,6 +148,10 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 		fprintf(out, "%s    counters per op, system-wide (neighbours count too):\n", lead);
 		rows(w->sys_ctr, w->nsys_ctr, out, lead, 42);
 	}
+	if (w->nwho) {
+		fprintf(out, "%s    work outside the tasks, by who (ns per op, --profile-scope):\n", lead);
+		rows(w->who, w->nwho, out, lead, 42);
+	}
 	if (w->nlock) {
 		fprintf(out, "%s    lock time (ns per op):\n", lead);
 		rows(w->lock, w->nlock, out, lead, 42);
@@ -227,6 +231,7 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 	cgs_jadd(o, "counters", rows_json(w->ctr, w->nctr));
 	cgs_jadd(o, "counters_system_wide", rows_json(w->sys_ctr, w->nsys_ctr));
 	cgs_jadd(o, "locks", rows_json(w->lock, w->nlock));
+	cgs_jadd(o, "who", rows_json(w->who, w->nwho));
 	return o;
 }
 

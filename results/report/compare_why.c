@@ -47,7 +47,12 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 	rpt_html_printf(o, "%s: %s against %s, means of the runs", name,
 			r->sides[w->side].label, r->sides[0].label);
 	fprintf(o, "</caption>\n<tr><th>what</th><th>name</th><th>change</th><th>unit</th>");
-	rpt_html_printf(o, "<th>%s</th><th>%s</th>", r->sides[0].label, r->sides[w->side].label);
+	/* the labels are text (escaped), the tags are markup */
+	fprintf(o, "<th>");
+	rpt_html_puts(o, r->sides[0].label);
+	fprintf(o, "</th><th>");
+	rpt_html_puts(o, r->sides[w->side].label);
+	fprintf(o, "</th>");
 	fprintf(o, "<th>verdict</th></tr>\n");
 	row(o, "time per op", &wall);
 	if (w->have_parts)
@@ -56,6 +61,7 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 	rows(o, "own counters", w->ctr, w->nctr);
 	rows(o, "system-wide", w->sys_ctr, w->nsys_ctr);
 	rows(o, "lock time", w->lock, w->nlock);
+	rows(o, "work outside the tasks, by who", w->who, w->nwho);
 	fprintf(o, "</table>\n");
 }
 
