@@ -176,12 +176,17 @@ leftovers() {
 	chown 12345:12345 "$d/.other.json.cgs-$dp-abcdefghij03"
 	: >"$V/k$B"
 	ln -s "$V/k$B" "$d/.link.json.cgs-$dp-abcdefghij04"
-	( exec 9>"$d/.live1.json.cgs-$dp-abcdefghij01"; flock -n 9 && exec sleep 120 ) &
+	# the live writer takes its lock waiting (flock, not -n): the check
+	# below holds it for an instant, and a -n that met it gave up, left
+	# the file unlocked, and the sweep rightly took it for a dead one's
+	( exec 9>"$d/.live1.json.cgs-$dp-abcdefghij01"; flock 9 && exec sleep 120 ) &
 	lpid=$!
+	held=
 	for i in $(seq 100); do      # until the lock is held
-		flock -n "$d/.live1.json.cgs-$dp-abcdefghij01" true || break
+		flock -n "$d/.live1.json.cgs-$dp-abcdefghij01" true || { held=1; break; }
 		sleep 0.1
 	done
+	[ -n "$held" ] || { bad "the live writer never held its lock"; kill $lpid; return 1; }
 	"$C" $RUN -o "$d/u.json" page_fault1 >/dev/null 2>e.txt || { bad "the next run: $(cat e.txt)"; kill $lpid; return 1; }
 	kill $lpid
 	wait $lpid 2>/dev/null
