@@ -106,6 +106,11 @@ FLAME_UI = r"""
     if (g.getAttribute('data-d') === '1' && (!z || rw(g) > rw(z))) z = g;
   if (!z) return JSON.stringify({bars: 1, frames: frames.length});
   const w0 = rw(z), x0 = z.querySelector('rect').getAttribute('x');
+  // frames beside z's subtree (no x overlap: neither its ancestors nor
+  // its descendants), which the zoom must hide; a profile can have none
+  const rx = g => parseFloat(g.querySelector('rect').getAttribute('x'));
+  const outside = frames.filter(g => rx(g) + rw(g) <= parseFloat(x0) + 1e-6 ||
+    rx(g) >= parseFloat(x0) + w0 - 1e-6).length;
   const t = z.querySelector('title').textContent, name = t.slice(0, t.lastIndexOf(' ('));
   box.value = '^' + name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$';
   box.dispatchEvent(new Event('input'));
@@ -120,7 +125,7 @@ FLAME_UI = r"""
     z.querySelector('rect').getAttribute('x') === x0;
   return JSON.stringify({bars: document.querySelectorAll('.flamectl').length,
     frames: frames.length, name, w0, magenta, hit, zoom_w,
-    view_w: svg.viewBox.baseVal.width, label, hidden, restored,
+    view_w: svg.viewBox.baseVal.width, label, hidden, outside, restored,
     inline_scripts: Array.from(document.scripts).filter(e => !e.src).length});
 })()
 """

@@ -129,7 +129,7 @@ flames() { # RESULT
 	echo "$1: flame graphs $(jq -c '[.flames[] | {w: (.w | floor), label_px: (.label_px * 10 | floor / 10)}]' "$1")"
 	jq_check "$1" '(.flames | length) as $n | .flame_ui | .bars == $n and .magenta >= 1
 		and (.hit | test("^[0-9]+ frames matched, [0-9.]+% of the samples"))
-		and .zoom_w == .view_w and .w0 < .view_w and .hidden > 0
+		and .zoom_w == .view_w and .w0 < .view_w and (.hidden > 0 or .outside == 0)
 		and (.name[0:3] as $p | .label | startswith($p)) and .restored' \
 		"$1: search or zoom of the flame graph: $(jq -c .flame_ui "$1")"
 	echo "$1: flame search and zoom $(jq -c '.flame_ui | {name, hit, w0, zoom_w, hidden, restored}' "$1")"
