@@ -360,6 +360,47 @@ static void t_block(void **state)
 	cmp_result_free(&r);
 }
 
+/* A counter that is 0 on every run of one side and above 0 on every run
+ * of the other is decided at 4 a side: Fisher's exact p 2/70 = 0.029,
+ * BH only among the counters that were 0 on some run (here it alone). */
+static const struct cmp_delta *named(const struct cmp_result *r, const char *name)
+{
+	int m = cmp_mset_find(&r->ms, name);
+
+	assert_true(m >= 0);
+	return cmp_delta_of(r, &r->groups[0], 1, (size_t)m);
+}
+
+static void t_all_or_nothing(void **state)
+{
+	struct fixture *f = *state;
+	const struct side a = { 100, 0, 0.001, 0, 18300, 30 }, b = { 100, 0, 0.001, 0.153, 18300, 30 };
+	struct cmp_result r = { 0 };
+	const struct cmp_delta *d;
+
+	put(f, "a.json", (struct synth){ .runs = 4, .tasks = 1, .mean = 250000, .cov = 0.5,
+		.seed = 1, .more = more, .more_arg = &a });
+	put(f, "b.json", (struct synth){ .runs = 4, .tasks = 1, .mean = 250000, .cov = 0.5,
+		.seed = 2, .more = more, .more_arg = &b });
+	analyse(&r, path(f, "a.json"), path(f, "b.json"), 2);
+	d = named(&r, "memcg.failcnt.per_op");
+	assert_true(d->from_zero && d->sporadic);
+	assert_true(fabs(d->p - 2.0 / 70) < 1e-9 && fabs(d->q - 2.0 / 70) < 1e-9);
+	assert_int_equal(d->verdict, CMP_REGRESSION);
+	assert_non_null(strstr(d->why, "Fisher"));
+	/* the others are judged in their own family, as before */
+	d = named(&r, "memcg.workingset_refault_file.per_op");
+	assert_false(d->sporadic);
+	cmp_result_free(&r);
+	/* the reverse: it went away */
+	memset(&r, 0, sizeof(r));
+	analyse(&r, path(f, "b.json"), path(f, "a.json"), 2);
+	d = named(&r, "memcg.failcnt.per_op");
+	assert_true(d->to_zero && !d->from_zero);
+	assert_int_equal(d->verdict, CMP_IMPROVEMENT);
+	cmp_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +411,7 @@ int main(void)
 		cmocka_unit_test(t_cap_rule),
 		cmocka_unit_test(t_rank),
 		cmocka_unit_test_setup_teardown(t_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_all_or_nothing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,6 +212,20 @@ static void test_bh(void **state)
 	close_to(qs[1], 2 * 0.0344, 1e-12);
 }
 
+/* Fisher's exact test against R's fisher.test(matrix(c(a, c, b, d), 2))
+ * (the same sums done by hand with binomial coefficients). */
+static void test_fisher(void **state)
+{
+	(void)state;
+	close_to(st_fisher_2x2(4, 0, 0, 4), 2.0 / 70, 1e-12);    /* 0 -> all */
+	close_to(st_fisher_2x2(0, 4, 4, 0), 2.0 / 70, 1e-12);    /* all -> 0 */
+	close_to(st_fisher_2x2(4, 0, 0, 5), 1.0 / 126, 1e-12);   /* 4 vs 5 */
+	close_to(st_fisher_2x2(3, 1, 1, 3), 34.0 / 70, 1e-12);
+	close_to(st_fisher_2x2(2, 3, 7, 1), 0.21678321678321677, 1e-12);
+	close_to(st_fisher_2x2(2, 2, 2, 2), 1, 1e-12);
+	assert_true(isnan(st_fisher_2x2(0, 0, 3, 1)));
+}
+
 /* Box-Muller normal deviate. */
 static double normal(struct st_rng *r)
 {
@@ -314,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_t_distribution),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_fisher),
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_bootstrap_basics),
 		cmocka_unit_test(test_runs_needed),

@@ -65,6 +65,8 @@ int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 		return 0;    /* a count that never moved on either side */
 	d->valid = true;
 	d->from_zero = all_zero(&a->d[m]) && b->d[m].min > 0;
+	d->to_zero = all_zero(&b->d[m]) && a->d[m].min > 0;
+	d->sporadic = mt->cls != CMP_PRIMARY && (a->d[m].min == 0 || b->d[m].min == 0);
 	if (ma > 0)    /* a % of a negative or zero mean means nothing */
 		d->pct = 100.0 * (b->d[m].mean / ma - 1);
 	/* the declared test and the interval, on the units of replication */
@@ -74,6 +76,9 @@ int cmp_delta_cells(const struct cmp_cell *a, const struct cmp_cell *b,
 	rc = robust_delta(d, a, b, m, o);
 	if (rc)
 		return rc;
+	if (d->from_zero || d->to_zero)   /* the test that fits the pattern */
+		d->p = d->from_zero ? st_fisher_2x2(d->units[0], 0, 0, d->units[1]) :
+				      st_fisher_2x2(0, d->units[0], d->units[1], 0);
 	cov = sqrt((pow(isnan(a->d[m].cov_pct) ? 0 : a->d[m].cov_pct, 2) +
 		    pow(isnan(b->d[m].cov_pct) ? 0 : b->d[m].cov_pct, 2)) / 2);
 	d->runs_needed = st_runs_needed(cov, d->threshold, o->alpha, 0.8);
@@ -86,21 +91,34 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 			       cmp_delta_of(r, g, s, m));
 }
 
-/* Benjamini-Hochberg over the non-primary metrics of one point and side. */
+int cmp_bh_families(struct cmp_delta *const *d, size_t n)
+{
+	double *p = malloc(2 * (n ? n : 1) * sizeof(*p)), *q = p + (n ? n : 1);
+	int rc = p ? 0 : -ENOMEM;
+
+	for (int fam = 0; !rc && fam < 2; fam++) {
+		for (size_t i = 0; i < n; i++)
+			p[i] = d[i] && d[i]->sporadic == fam ? d[i]->p : NAN;
+		rc = st_bh(p, n, q);
+		for (size_t i = 0; !rc && i < n; i++)
+			if (d[i] && d[i]->sporadic == fam)
+				d[i]->q = q[i];
+	}
+	free(p);
+	return rc;
+}
+
+/* BH over the non-primary metrics of one point and side. */
 static int adjust(struct cmp_result *r, struct cmp_group *g, unsigned s)
 {
-	double p[CMP_MAX_METRICS] = { 0 }, q[CMP_MAX_METRICS] = { 0 };
-	int rc;
+	struct cmp_delta *d[CMP_MAX_METRICS];
 
 	for (size_t m = 0; m < r->ms.n; m++) {
-		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
-
-		p[m] = d->valid && r->ms.m[m].cls != CMP_PRIMARY ? d->p : NAN;
+		d[m] = cmp_delta_of(r, g, s, m);
+		if (!d[m]->valid || r->ms.m[m].cls == CMP_PRIMARY)
+			d[m] = NULL;
 	}
-	rc = st_bh(p, r->ms.n, q);
-	for (size_t m = 0; !rc && m < r->ms.n; m++)
-		cmp_delta_of(r, g, s, m)->q = q[m];
-	return rc;
+	return cmp_bh_families(d, r->ms.n);
 }
 
 static int describe_group(struct cmp_result *r, struct cmp_group *g)

@@ -222,9 +222,22 @@ struct cmp_delta {
 	bool from_zero;               /* 0 on every run of the baseline, above
 				       * 0 on every run of this side: no %,
 				       * judged on the test alone */
+	bool to_zero;                 /* the reverse: above 0 on every run of
+				       * the baseline, 0 on every run here */
+	bool sporadic;                /* 0 on some run of either side: BH
+				       * within the sporadic family, and the
+				       * p of an all-or-nothing one is
+				       * Fisher's exact (COMPARE.md) */
 	bool capped;                  /* a percentile whose total went the
 				       * other way (cmp_judge_cap): no effect */
 };
+
+/* Benjamini-Hochberg q of the non-NULL @d (the non-primary metrics of
+ * one point and side), within two families: the sporadic ones (0 on some
+ * run, which alone can be all-or-nothing) and the rest. The family
+ * follows from the pooled runs, not from which side a run is on, so each
+ * family's false discovery rate stays at most alpha. 0 or -ENOMEM. */
+int cmp_bh_families(struct cmp_delta *const *d, size_t n);
 
 struct cmp_group {
 	char *test, *mode, *layout, *wopts;  /* layout: NULL with axis cgroup */

@@ -123,6 +123,8 @@ static struct json_object *delta_json(const struct cmp_result *r,
 	/* B's mean over A's: what the text writes as "x788" from +900% */
 	cgs_jadd(o, "ratio", cgs_jnum(isnan(d->pct) ? NAN : 1 + d->pct / 100));
 	cgs_jadd(o, "from_zero", json_object_new_boolean(d->from_zero));
+	cgs_jadd(o, "to_zero", json_object_new_boolean(d->to_zero));
+	cgs_jadd(o, "bh_family", cgs_jstr(d->sporadic ? "sporadic" : "others"));
 	cgs_jadd(o, "ci_low_pct", cgs_jnum(d->lo));
 	cgs_jadd(o, "ci_high_pct", cgs_jnum(d->hi));
 	cgs_jadd(o, "effect", cgs_jstr(cmp_effect(d)));

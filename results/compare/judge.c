@@ -104,12 +104,14 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 		snprintf(d->why, sizeof(d->why), "fewer than 2 runs on a side: no interval");
 		return CMP_INCONCLUSIVE;
 	}
-	if (d->from_zero) {
-		/* no ratio to a 0: the runs alone tell that it appeared */
-		snprintf(d->why, sizeof(d->why), "0 on every baseline run, above 0 on every run%s",
-			 sig ? "" : cls == CMP_PRIMARY ? ", but p >= alpha" :
-			 ", but q >= alpha after Benjamini-Hochberg");
-		return sig ? beyond(d, false) : CMP_INCONCLUSIVE;
+	if (d->from_zero || d->to_zero) {
+		/* all or nothing: the runs alone tell that it appeared or went */
+		snprintf(d->why, sizeof(d->why), "%s on every baseline run, %s on every run: Fisher p = %.3g%s",
+			 d->from_zero ? "0" : "above 0", d->from_zero ? "above 0" : "0", d->p,
+			 cls == CMP_PRIMARY ? (sig ? "" : " >= alpha") :
+			 sig ? ", q within the sporadic counters < alpha" :
+			 ", but q >= alpha within the sporadic counters");
+		return sig ? beyond(d, d->to_zero) : CMP_INCONCLUSIVE;
 	}
 	if (isnan(d->lo) || isnan(d->hi)) {
 		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");

@@ -85,6 +85,12 @@ int st_welch_log_ci_pct(const double *base, size_t nb, const double *new,
  * are left out and stay NAN. Returns 0 or -ENOMEM. */
 int st_bh(const double *p, size_t n, double *q);
 
+/* Fisher's exact test, two-sided (R's fisher.test), of the table whose
+ * rows are two sides and columns their runs at 0 (@a, @c) and above 0
+ * (@b, @d): 2 / C(8, 4) = 0.0286 for 4 runs at 0 against 4 above it.
+ * NAN when a side has no runs. results/stats/fisher.c */
+double st_fisher_2x2(unsigned a, unsigned b, unsigned c, unsigned d);
+
 /* xoshiro256** seeded through splitmix64. */
 struct st_rng {
 	uint64_t s[4];
