@@ -226,6 +226,30 @@ static void test_environment(void **state)
 	assert_int_equal(compare(path(f, "a.json"), path(f, "mixed"), NULL), 3);
 }
 
+
+/* Why @a and @b cannot be compared (cmp_analyse's -EXDEV), as compare
+ * prints it. */
+static const char *problem(struct fixture *f, const char *a, const char *b)
+{
+	static struct cmp_result r;
+	static char buf[1024];
+	char err[512];
+
+	memset(&r, 0, sizeof(r));
+	cmp_opts_default(&r.o);
+	r.nsides = 2;
+	r.sides = calloc(2, sizeof(*r.sides));
+	assert_non_null(r.sides);
+	strcpy(r.sides[0].label, "A");
+	strcpy(r.sides[1].label, "B");
+	assert_int_equal(cmp_side_load(&r.sides[0], path(f, a), err, sizeof(err)), 0);
+	assert_int_equal(cmp_side_load(&r.sides[1], path(f, b), err, sizeof(err)), 0);
+	assert_int_equal(cmp_analyse(&r, err, sizeof(err)), -EXDEV);
+	snprintf(buf, sizeof(buf), "%s", r.problem);
+	cmp_result_free(&r);
+	return buf;
+}
+
 static void test_grouping(void **state)
 {
 	struct fixture *f = *state;
@@ -251,6 +275,12 @@ static void test_grouping(void **state)
 	assert_int_equal(compare(path(f, "a.json"), path(f, "t4.json"), NULL), 3);
 	put(f, "cg.json", (struct synth){ .runs = 5, .seed = 33, .cov = 0.5, .layout = "nested" });
 	assert_int_equal(compare(path(f, "a.json"), path(f, "cg.json"), NULL), 3);
+	/* the refusal says what differs, and which --axis would pair them */
+	assert_non_null(strstr(problem(f, "a.json", "cg.json"), "--axis cgroup compares them"));
+	assert_non_null(strstr(problem(f, "a.json", "th.json"), "other modes or task counts"));
+	assert_non_null(strstr(problem(f, "a.json", "t4.json"), "other modes or task counts"));
+	put(f, "other.json", (struct synth){ .runs = 5, .seed = 34, .test = "page_fault2" });
+	assert_non_null(strstr(problem(f, "a.json", "other.json"), "different tests"));
 	/* ...unless the layout is the axis */
 	assert_int_equal(compare("--axis", "cgroup", path(f, "a.json"), path(f, "cg.json"), NULL), 0);
 	/* several new sides: each gets its own comparison */

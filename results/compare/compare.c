@@ -214,6 +214,44 @@ static int judge_group(struct cmp_result *r, struct cmp_group *g)
 	return rc;
 }
 
+static bool has_runs(const struct cmp_cell *c)
+{
+	return c->ok || c->disturbed;
+}
+
+static bool same(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && !strcmp(x, y));
+}
+
+/* What differs between the points of the baseline and side @s, none in
+ * common, and which --axis would pair them where one would. */
+static const char *no_common_hint(const struct cmp_result *r, unsigned s)
+{
+	bool test = false, cg = false, wo = false;
+
+	for (unsigned i = 0; i < r->ngroups; i++)
+		for (unsigned j = 0; j < r->ngroups; j++) {
+			const struct cmp_group *a = &r->groups[i], *b = &r->groups[j];
+
+			if (!has_runs(&a->cell[0]) || !has_runs(&b->cell[s]) ||
+			    strcmp(a->test, b->test))
+				continue;
+			test = true;
+			if (strcmp(a->mode, b->mode) || a->tasks != b->tasks)
+				continue;
+			cg |= !same(a->layout, b->layout) && same(a->wopts, b->wopts);
+			wo |= same(a->layout, b->layout) && !same(a->wopts, b->wopts);
+		}
+	if (cg)
+		return "their cgroup layouts differ; --axis cgroup compares them";
+	if (wo)
+		return "their workload options differ; --axis workload compares them";
+	if (test)
+		return "they ran the same tests in other modes or task counts, which no --axis pairs; rerun one side with the other's -m and -t";
+	return "they ran different tests, which no --axis pairs";
+}
+
 /* Notes on points that only some sides have, and on drift. */
 static int coverage_notes(struct cmp_result *r)
 {
@@ -276,9 +314,9 @@ int cmp_analyse(struct cmp_result *r, char *err, size_t errlen)
 			       (r->groups[i].cell[s].ok || r->groups[i].cell[s].disturbed);
 		if (!any) {
 			snprintf(r->problem, sizeof(r->problem),
-				 "no point in common between %s (%s) and %s (%s): they ran different tests, modes, task counts, cgroup layouts or workload options",
+				 "no point in common between %s (%s) and %s (%s): %s",
 				 r->sides[0].label, r->sides[0].arg,
-				 r->sides[s].label, r->sides[s].arg);
+				 r->sides[s].label, r->sides[s].arg, no_common_hint(r, s));
 			rc = -EXDEV;
 		}
 	}
