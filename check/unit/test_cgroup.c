@@ -182,6 +182,30 @@ static void test_layout_hybrid(void **state)
 	assert_int_equal(cg_layout_find(&l, "cpu,cpuacct"), -ENOENT);
 }
 
+/* What depth 0 is: the runner's memory cgroup and how deep it lies, or
+ * --cgroup-parent's; nothing when no layout is depth 0. */
+static void test_depth0_text(void **state)
+{
+	static struct cgs_cgrun c;
+	char buf[PATH_MAX + 200];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	parse(hybrid_mi, hybrid_self, "hugetlb\n", &c.lay);
+	c.detected = true;
+	c.nlayouts = 2;
+	c.L[0].depth = 3;
+	assert_true(cgs_cgrun_depth0_text(&c, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "runner's cgroup, memory /process_api/d3dd (2 levels below the root)"));
+	assert_non_null(strstr(buf, "--cgroup-parent / runs them in the root"));
+	c.has_parent = true;
+	strcpy(c.parent, "/");
+	assert_true(cgs_cgrun_depth0_text(&c, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "--cgroup-parent / (0 levels below the root)"));
+	c.L[1].depth = 3;
+	assert_false(cgs_cgrun_depth0_text(&c, buf, sizeof(buf)));
+}
+
 static void test_layout_v2(void **state)
 {
 	struct cg_layout l;
@@ -392,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_knob_parse),
 		cmocka_unit_test(test_knob_version),
 		cmocka_unit_test(test_layout_hybrid),
+		cmocka_unit_test(test_depth0_text),
 		cmocka_unit_test(test_layout_v2),
 		cmocka_unit_test(test_layout_v1),
 		cmocka_unit_test(test_layout_container),

@@ -352,8 +352,44 @@ int cgs_cgrun_preflight(struct cgs_cgrun *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Levels of @path below its root: 0 for "/". */
+static unsigned levels(const char *path)
+{
+	unsigned n = 0;
+
+	for (const char *s = path; *s; s++)
+		n += *s == '/' && s[1] && s[1] != '/';
+	return n;
+}
+
+bool cgs_cgrun_depth0_text(const struct cgs_cgrun *c, char *buf, size_t len)
+{
+	const struct cg_hier *h = NULL;
+	bool any = false;
+
+	for (unsigned i = 0; i < c->nlayouts; i++)
+		any |= !c->L[i].depth;
+	for (unsigned i = 0; c->detected && i < c->lay.n && !h; i++)
+		if (cg_list_has(c->lay.h[i].ctrls, "memory") && c->lay.h[i].self[0])
+			h = &c->lay.h[i];
+	if (!any)
+		return false;
+	if (c->has_parent)
+		snprintf(buf, len, "depth=0: no cgroup of our own; the tasks ran in --cgroup-parent %s (%u levels below the root)",
+			 c->parent, levels(c->parent));
+	else if (!h)
+		snprintf(buf, len, "depth=0: no cgroup of our own; the tasks ran in the runner's cgroup (no memory cgroup visible)");
+	else
+		snprintf(buf, len, "depth=0: no cgroup of our own; the tasks ran in the runner's cgroup, memory %s (%s%u levels below the root)%s",
+			 h->self, levels(h->self) ? "" : "the root, ", levels(h->self),
+			 levels(h->self) ? "; --cgroup-parent / runs them in the root" : "");
+	return true;
+}
+
 struct json_object *cgs_cgrun_env_json(const struct cgs_cgrun *c)
 {
+	char d0[PATH_MAX + 200];
+
 	struct json_object *o = json_object_new_object(), *hs = json_object_new_array();
 	struct json_object *ls = json_object_new_array();
 
@@ -378,6 +414,8 @@ struct json_object *cgs_cgrun_env_json(const struct cgs_cgrun *c)
 		c->has_parent ? c->parent : "(the runner's own cgroup)"));
 	if (c->note[0])
 		json_object_object_add(o, "note", json_object_new_string(c->note));
+	if (cgs_cgrun_depth0_text(c, d0, sizeof(d0)))
+		json_object_object_add(o, "depth0", json_object_new_string(d0));
 	return o;
 }
 

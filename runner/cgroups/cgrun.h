@@ -88,6 +88,9 @@ int cgs_cg_plan_print(const struct cgs_cgrun *cg, unsigned maxtasks);
 
 /* The run-level environment.cgroup section. */
 struct json_object *cgs_cgrun_env_json(const struct cgs_cgrun *c);
+/* Where depth 0's tasks ran (the runner's cgroup, or --cgroup-parent), and
+ * how deep that is, into @buf; false when no layout is depth 0. */
+bool cgs_cgrun_depth0_text(const struct cgs_cgrun *c, char *buf, size_t len);
 
 void cgs_cgrun_free(struct cgs_cgrun *c);
 

@@ -215,6 +215,7 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 	struct agg *aggs;
 	unsigned n = aggregate(&r->res, &aggs);
 	const char *last = "";
+	char d0[PATH_MAX + 200];
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct cgs_workload *w = cgs_workload_find(aggs[i].test);
@@ -235,6 +236,8 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 	agg_free(aggs, n);
 	fprintf(out, "\nper-task ops/s is LKP's per_process_ops (process mode) or per_thread_ops (thread mode).\n"
 		     "icov%%: spread of total ops/s across the measured intervals; rcov%%: across runs.\n");
+	if (r->cg && cgs_cgrun_depth0_text(r->cg, d0, sizeof(d0)))
+		fprintf(out, "%s.\n", d0);
 }
 
 /* Mean total ops/s and idle % of the ok runs of one point, or 0. */
