@@ -83,7 +83,10 @@ static int elf_section_syms(struct cgs_symtab *t, Elf *e, Elf_Scn *scn,
 			continue;
 		name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (name && *name && (!prefix || !strncmp(name, prefix, strlen(prefix))))
-			rc = sym_add(t, s.st_value + bias, s.st_size, name);
+			/* an ELF function's size is known: one of size 0
+			 * (_init, _fini) covers its address only, not all up to
+			 * the next symbol, or past the last one to the heap */
+			rc = sym_add(t, s.st_value + bias, s.st_size ? s.st_size : 1, name);
 	}
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "lib/folded.h"
 #include "lib/perf_ring.h"
 #include "lib/symtab.h"
+#include "runner/observe/profile.h"
 
 static uint64_t count_of(const struct cgs_stacks *s, const char *stack)
 {
@@ -188,6 +190,32 @@ static void test_own_elf(void **state)
 	cgs_symtab_free(&t);
 }
 
+/* User frames: our functions by name, an address in the vDSO that no
+ * symbol covers "[vdso]" (perf's name), any other unknown one "[user]". */
+static void test_user_frames(void **state)
+{
+	static struct cgs_profile_set ps;
+	uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
+	char buf[32], *heap = malloc(16);
+
+	(void)state;
+	memset(&ps, 0, sizeof(ps));
+	ps.on = true;
+	ps.user_only = true;     /* no kallsyms needed */
+	cgs_profile_prepare(&ps);
+	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)test_own_elf + 1,
+						   false, buf, sizeof(buf)), "test_own_elf");
+	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)heap, false,
+						   buf, sizeof(buf)), "[user]");
+	if (vdso)   /* its ELF header: inside the image, in no function */
+		assert_string_equal(cgs_profile_frame_name(&ps, vdso + 4, false, buf,
+							   sizeof(buf)), "[vdso]");
+	assert_string_equal(cgs_profile_frame_name(&ps, 0xffffffff81000000ULL, true, buf,
+						   sizeof(buf)), "0xffffffff81000000");
+	free(heap);
+	cgs_profile_set_free(&ps);
+}
+
 struct seen {
 	unsigned samples, other;
 	uint64_t last_ip;
@@ -254,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_calltraces),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_own_elf),
+		cmocka_unit_test(test_user_frames),
 		cmocka_unit_test(test_ring),
 	};
 

@@ -108,16 +108,15 @@ static int prof_ready(void *priv, unsigned ntasks, const int *pid,
 
 #define MAX_DEPTH 128
 
-/* The name of a kernel or user frame into @buf. */
-static const char *frame_name(const struct cgs_profile_set *ps, uint64_t ip,
-			      bool kernel, char *buf, size_t len)
+const char *cgs_profile_frame_name(const struct cgs_profile_set *ps, uint64_t ip,
+				   bool kernel, char *buf, size_t len)
 {
 	const char *n = cgs_symtab_lookup(kernel ? &ps->ksyms : &ps->usyms, ip);
 
 	if (n)
 		return n;
-	if (!kernel)
-		return "[user]";
+	if (!kernel)   /* perf's names: the vDSO's static helpers have no symbol */
+		return ip >= ps->vdso_lo && ip < ps->vdso_hi ? "[vdso]" : "[user]";
 	snprintf(buf, len, "0x%" PRIx64, ip);
 	return buf;
 }
@@ -181,7 +180,7 @@ static void on_sample(struct cgs_profile_point *pp,
 	else
 		pp->c.user++;
 	if (have_user) {
-		const char *n = frame_name(pp->set, uip, false, buf, sizeof(buf));
+		const char *n = cgs_profile_frame_name(pp->set, uip, false, buf, sizeof(buf));
 
 		push(stack, sizeof(stack), &used, n);
 		if (!pp->err && !cgs_stacks_find(&pp->user, n))
@@ -189,7 +188,7 @@ static void on_sample(struct cgs_profile_point *pp,
 	}
 	for (unsigned k = nk; k-- > 0;)
 		push(stack, sizeof(stack), &used,
-		     frame_name(pp->set, kips[k], true, buf, sizeof(buf)));
+		     cgs_profile_frame_name(pp->set, kips[k], true, buf, sizeof(buf)));
 	if (!used)
 		push(stack, sizeof(stack), &used, "[unknown]");
 	if (!pp->err)

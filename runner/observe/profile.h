@@ -42,6 +42,8 @@ struct cgs_profile_set {
 	char *note;                 /* why, said once */
 	struct cgs_symtab ksyms;    /* kallsyms; hidden: raw addresses */
 	struct cgs_symtab usyms;    /* cgscale's own functions */
+	uint64_t vdso_lo, vdso_hi;  /* the vDSO's image: an address there
+				     * that no symbol covers is "[vdso]" */
 	size_t pages;               /* ring data pages per task */
 };
 
@@ -60,6 +62,12 @@ void cgs_profile_prepare(struct cgs_profile_set *ps);
 void cgs_profile_set_free(struct cgs_profile_set *ps);
 
 /* The observer of one point is profile.c's profile_observer (observer.h). */
+
+/* The name of a kernel or user frame at @ip: its symbol; else a kernel
+ * one's address in @buf, "[vdso]" in the vDSO (whose static helpers have
+ * no symbol, as perf names them) and "[user]" elsewhere. */
+const char *cgs_profile_frame_name(const struct cgs_profile_set *ps, uint64_t ip,
+				   bool kernel, char *buf, size_t len);
 
 /* ---- profile_out.c ---- */
 

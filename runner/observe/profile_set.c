@@ -183,6 +183,10 @@ static void load_symbols(struct cgs_profile_set *ps)
 		cgs_warn("--profile: cannot read cgscale's own symbols (%s): its frames show as [user]",
 			 strerror(-rc));
 	dl_iterate_phdr(object_syms, &ps->usyms);
+	if (getauxval(AT_SYSINFO_EHDR)) {
+		ps->vdso_lo = getauxval(AT_SYSINFO_EHDR);
+		ps->vdso_hi = ps->vdso_lo + image_size((const void *)ps->vdso_lo);
+	}
 }
 
 int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
