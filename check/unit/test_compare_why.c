@@ -243,6 +243,7 @@ static void t_rank(void **state)
 
 struct side {
 	double user, pgscan, refault, failcnt, hold_p50, hold_per_op;
+	double reader;      /* the stat reader's vfs_read, ns/op; 0: no scope */
 };
 
 static void add(struct json_object *o, const char *k, double v)
@@ -284,6 +285,12 @@ static void more(struct json_object *extra, double value, const void *arg)
 	add(obj(rl, "hold_per_flush"), "p50_ns", s->hold_p50 * wall / 4000);
 	add(rl, "hold_ns_per_op", s->hold_per_op * wall / 4000);
 	add(rl, "hold_ns_per_sec", s->hold_per_op * value);
+	if (s->reader) {
+		struct json_object *sr = obj(obj(obj(extra, "profile_scope"), "who"), "stat_reader");
+
+		add(sr, "ns_per_op", 2 * s->reader * wall / 4000);
+		add(obj(sr, "self_ns_per_op"), "vfs_read", s->reader * wall / 4000);
+	}
 }
 
 /* A change written as a % of 1000 or more ("+7775.00%") in @s. */
@@ -305,7 +312,8 @@ static bool big_pct(const char *s)
 static void t_block(void **state)
 {
 	struct fixture *f = *state;
-	const struct side a = { 100, 0, 0.001, 0, 18300, 30 }, b = { 600, 1.03, 1.0, 0.18, 2500, 2100 };
+	const struct side a = { 100, 0, 0.001, 0, 18300, 30, 100 },
+			  b = { 600, 1.03, 1.0, 0.18, 2500, 2100, 300 };
 	struct cmp_result r = { 0 };
 	struct cmp_why w;
 	char *text = NULL;
@@ -338,6 +346,12 @@ static void t_block(void **state)
 	assert_string_equal(w.sys_ctr[0].name, "proc-vmstat.pgscan_file.per_op");
 	assert_int_equal(w.nlock, 1);
 	assert_string_equal(w.lock[0].name, "rstat_hold_per_op");
+	/* the reader's functions, merged over the runs, in their own list */
+	assert_int_equal(w.nreader, 1);
+	assert_string_equal(w.reader[0].name, "stat_reader.fn.vfs_read");
+	assert_true(fabs(w.reader[0].a - 100) < 5 && fabs(w.reader[0].b - 300 * 4500 / 4000.0) < 20);
+	assert_int_equal(w.nwho, 1);
+	assert_string_equal(w.who[0].name, "who.stat_reader");
 	assert_int_equal(w.nfn, 0);
 	assert_null(w.fn_how);
 	/* the median hold fell 86% while the total rose x79: no improvement */
@@ -374,7 +388,7 @@ static const struct cmp_delta *named(const struct cmp_result *r, const char *nam
 static void t_all_or_nothing(void **state)
 {
 	struct fixture *f = *state;
-	const struct side a = { 100, 0, 0.001, 0, 18300, 30 }, b = { 100, 0, 0.001, 0.153, 18300, 30 };
+	const struct side a = { 100, 0, 0.001, 0, 18300, 30, 0 }, b = { 100, 0, 0.001, 0.153, 18300, 30, 0 };
 	struct cmp_result r = { 0 };
 	const struct cmp_delta *d;
 

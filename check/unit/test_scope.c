@@ -208,6 +208,9 @@ static void t_who(void **state)
 	assert_true(jd(o, "who.stat_reader.top_self.1.samples") == 1);
 	assert_true(jd(o, "who.stat_reader.top_children.0.samples") == 3);
 	assert_true(jd(o, "who.stat_reader.top_children.0.ns_per_op") == 3000);
+	/* the same self times by name, for compare's stat_reader.fn.NAME */
+	assert_true(jd(o, "who.stat_reader.self_ns_per_op.memcg1_stat_format") == 2000);
+	assert_true(jd(o, "who.tasks.self_ns_per_op") == -1);   /* the reader's only */
 	assert_true(jd(o, "who.tasks.top_self.0.samples") == 4);   /* clear_page_erms */
 	/* others by comm: chromium 3, then cc1 and ? (1 each) */
 	assert_true(jd(o, "others_by_comm.0.samples") == 3);

@@ -29,11 +29,13 @@ static struct json_object *family_obj(const struct cmp_metric *m,
 	char part[128];
 
 	for (const char *s = m->extra_path; o && s && *s;) {
-		size_t n = strcspn(s, ".");
+		size_t n = strcspn(s, ".|");
 
 		snprintf(part, sizeof(part), "%.*s", (int)n, s);
 		if (!json_object_object_get_ex(o, part, &o))
 			return NULL;
+		if (s[n] == '|')
+			break;      /* "|0": absent keys read 0 (cmp_metric_value) */
 		s += n + (s[n] == '.');
 	}
 	return o && json_object_is_type(o, json_type_object) ? o : NULL;
@@ -64,8 +66,9 @@ void cmp_family_add_point(struct cmp_mset *ms, const struct res_point *p,
 			ms->fam_base[k] = (unsigned)b;
 			snprintf(ms->fam_name[k], sizeof(ms->fam_name[k]), "%.*s%s",
 				 (int)pre, m->name, key);
-			snprintf(ms->fam_path[k], sizeof(ms->fam_path[k]), "%s/%s",
-				 m->extra_path, key);
+			snprintf(ms->fam_path[k], sizeof(ms->fam_path[k]), "%.*s/%s%s",
+				 (int)strcspn(m->extra_path, "|"), m->extra_path, key,
+				 strchr(m->extra_path, '|') ? "|0" : "");
 			ms->nfam++;
 		}
 	}

@@ -216,6 +216,10 @@ const struct cmp_metric cmp_base_metrics[] = {
 	  -1, CMP_SECONDARY, NULL, "trace.locks.tasks.waits_per_op", NULL },
 	{ "lock_wait.NAME", "ns/op", "the tasks' wait per op on one lock, named as trace.locks names it",
 	  -1, CMP_SECONDARY, NULL, "trace.locks.wait_ns_per_op_by_lock", NULL },
+	/* the reader's own functions, self time per op (a family; a function
+	 * absent from a run that sampled the reader had no sample: 0) */
+	{ "stat_reader.fn.NAME", "ns/op", "the --stat-reader thread's self time per op in one function (--profile-scope system|cgroup)",
+	  -1, CMP_SECONDARY, NULL, "profile_scope.who.stat_reader.self_ns_per_op|0", NULL },
 	/* who ran in the window, per op (run --profile-scope system|cgroup) */
 	WHO_ROW(tasks, "the measured tasks")
 	WHO_ROW(stat_reader, "the --stat-reader thread")
@@ -350,6 +354,23 @@ int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen)
 	return rc;
 }
 
+/* A family member's number: key @key of @o, the whole rest (dots and
+ * all); "KEY|0": 0 when @o is there without it. */
+static double family_value(struct json_object *o, const char *key)
+{
+	size_t n = strlen(key);
+	bool zero = n > 2 && !strcmp(key + n - 2, "|0");
+	char k[256];
+
+	snprintf(k, sizeof(k), "%.*s", (int)(zero ? n - 2 : n), key);
+	if (!o || !json_object_is_type(o, json_type_object))
+		return NAN;
+	if (!json_object_object_get_ex(o, k, &o))
+		return zero ? 0 : NAN;
+	return json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int) ?
+	       json_object_get_double(o) : NAN;
+}
+
 double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 {
 	struct json_object *o = p->extra, *next;
@@ -376,11 +397,8 @@ double cmp_metric_value(const struct cmp_metric *m, const struct res_point *p)
 			return last && !strcmp(s + n, "|0") &&
 			       json_object_is_type(o, json_type_object) ? 0 : NAN;
 		o = next;
-		if (s[n] == '/') {
-			if (!o || !json_object_object_get_ex(o, s + n + 1, &o))
-				return NAN;
-			break;
-		}
+		if (s[n] == '/')
+			return family_value(o, s + n + 1);
 		if (last)
 			break;
 		s += n + 1;

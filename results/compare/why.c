@@ -98,23 +98,25 @@ static bool is_part(const char *name)
 	return false;
 }
 
-/* A metric of the whole machine (its neighbours count too). */
-static bool system_wide(const char *name)
+/* Which list of the block a metric goes to: the point's own (counters
+ * per op, lock time), the machine's (proc-vmstat.*: its neighbours count
+ * too), who ran outside the tasks (who.*), the stat reader's functions. */
+enum why_list { WHY_OWN, WHY_SYSTEM, WHY_WHO, WHY_READER };
+
+static enum why_list list_of(const char *name)
 {
-	return !strncmp(name, "proc-vmstat.", 12);
+	if (!strncmp(name, "proc-vmstat.", 12))
+		return WHY_SYSTEM;
+	if (!strncmp(name, "who.", 4))
+		return WHY_WHO;
+	return strncmp(name, "stat_reader.fn.", 15) ? WHY_OWN : WHY_READER;
 }
 
-/* Work outside the tasks, per who (--profile-scope): not lock time. */
-static bool is_who(const char *name)
-{
-	return !strncmp(name, "who.", 4);
-}
-
-/* The metrics of unit @unit that changed by T or more (or from 0) and by
- * @min at least, of the machine (@sys) or not, who.* ones (@who) or not,
- * ranked into @out. */
+/* The metrics of unit @unit and list @list that changed by T or more (or
+ * from 0) and by @min at least, ranked into @out. */
 static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, unsigned s,
-			const char *unit, bool sys, bool who, double min, struct cmp_why_row *out)
+			const char *unit, enum why_list list, double min,
+			struct cmp_why_row *out)
 {
 	struct cmp_why_row *all = calloc(r->ms.n + 1, sizeof(*all));
 	size_t n = 0, k;
@@ -125,8 +127,7 @@ static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, u
 		const struct cmp_delta *d = cmp_delta_of(r, g, s, m);
 
 		if (strcmp(r->ms.m[m].unit, unit) || !d->valid || r->o.metric_off[m] ||
-		    is_part(r->ms.m[m].name) || system_wide(r->ms.m[m].name) != sys ||
-		    is_who(r->ms.m[m].name) != who ||
+		    is_part(r->ms.m[m].name) || list_of(r->ms.m[m].name) != list ||
 		    !(d->from_zero || fabs(d->pct) >= d->threshold))
 			continue;
 		all[n++] = metric_row(r, g, s, m, NULL);
@@ -294,8 +295,9 @@ void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 	}
 	w->user_se = hypot(split_se(r, g, 0, w), split_se(r, g, side, w));
 	functions(r, g, w);
-	w->nctr = changed(r, g, side, "/op", false, false, CMP_WHY_MIN_PER_OP, w->ctr);
-	w->nsys_ctr = changed(r, g, side, "/op", true, false, CMP_WHY_MIN_PER_OP, w->sys_ctr);
-	w->nlock = changed(r, g, side, "ns/op", false, false, 0.1, w->lock);
-	w->nwho = changed(r, g, side, "ns/op", false, true, 0.1, w->who);
+	w->nctr = changed(r, g, side, "/op", WHY_OWN, CMP_WHY_MIN_PER_OP, w->ctr);
+	w->nsys_ctr = changed(r, g, side, "/op", WHY_SYSTEM, CMP_WHY_MIN_PER_OP, w->sys_ctr);
+	w->nlock = changed(r, g, side, "ns/op", WHY_OWN, 0.1, w->lock);
+	w->nwho = changed(r, g, side, "ns/op", WHY_WHO, 0.1, w->who);
+	w->nreader = changed(r, g, side, "ns/op", WHY_READER, 0.1, w->reader);
 }

@@ -69,6 +69,9 @@ struct cmp_why {
 	/* the work outside the tasks, per who (--profile-scope: who.*) */
 	struct cmp_why_row who[CMP_WHY_MAX];
 	unsigned nwho;
+	/* the --stat-reader thread's own functions (stat_reader.fn.*) */
+	struct cmp_why_row reader[CMP_WHY_MAX];
+	unsigned nreader;
 };
 
 /* The block of @group (common) for side @side (>= 1) of analysed @r. */

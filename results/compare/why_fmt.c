@@ -152,6 +152,10 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 		fprintf(out, "%s    work outside the tasks, by who (ns per op, --profile-scope):\n", lead);
 		rows(w->who, w->nwho, out, lead, 42);
 	}
+	if (w->nreader) {
+		fprintf(out, "%s    the stat reader's functions, self time (ns per op, merged over the runs; interrupt-enable sites are its callers' time):\n", lead);
+		rows(w->reader, w->nreader, out, lead, 42);
+	}
 	if (w->nlock) {
 		fprintf(out, "%s    lock time (ns per op):\n", lead);
 		rows(w->lock, w->nlock, out, lead, 42);
@@ -232,6 +236,7 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 	cgs_jadd(o, "counters_system_wide", rows_json(w->sys_ctr, w->nsys_ctr));
 	cgs_jadd(o, "locks", rows_json(w->lock, w->nlock));
 	cgs_jadd(o, "who", rows_json(w->who, w->nwho));
+	cgs_jadd(o, "stat_reader_functions", rows_json(w->reader, w->nreader));
 	return o;
 }
 

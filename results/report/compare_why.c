@@ -62,6 +62,7 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 	rows(o, "system-wide", w->sys_ctr, w->nsys_ctr);
 	rows(o, "lock time", w->lock, w->nlock);
 	rows(o, "work outside the tasks, by who", w->who, w->nwho);
+	rows(o, "the stat reader's functions", w->reader, w->nreader);
 	fprintf(o, "</table>\n");
 }
 

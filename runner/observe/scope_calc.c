@@ -283,11 +283,12 @@ static int self_cmp(const void *a, const void *b)
 }
 
 /* The top SC_TOP functions by self or by children (sc is sorted by
- * children), each with its samples and ns per op. */
+ * children), each with its samples and ns per op; with @map an object of
+ * their ns per op by name instead, which compare reads as a family. */
 static struct json_object *tops(const struct cgs_symcounts *sc, bool self,
-				double ns_per_sample, uint64_t ops)
+				double ns_per_sample, uint64_t ops, bool map)
 {
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = map ? json_object_new_object() : json_object_new_array();
 	const struct cgs_symcount **v = malloc((sc->n + 1) * sizeof(*v));
 	size_t n = 0;
 
@@ -300,6 +301,11 @@ static struct json_object *tops(const struct cgs_symcounts *sc, bool self,
 		struct json_object *o = json_object_new_object();
 		uint64_t k = self ? v[i]->self : v[i]->children;
 
+		if (map) {
+			json_object_put(o);
+			cgs_jadd(a, v[i]->name, cgs_jnum(per((double)k * ns_per_sample, (double)ops)));
+			continue;
+		}
 		cgs_jadd(o, "name", json_object_new_string(v[i]->name));
 		cgs_jadd(o, "samples", json_object_new_uint64(k));
 		cgs_jadd(o, "ns_per_op", cgs_jnum(per((double)k * ns_per_sample, (double)ops)));
@@ -324,8 +330,10 @@ static struct json_object *who_json(const struct cgs_scopecalc *c, int w, uint64
 								       (double)ops) : 0));
 	cgs_jadd(o, "cpu_share", cgs_jnum(per((double)c->ns[w], cpu_ns)));
 	if (c->samples[w] && !cgs_stacks_symbols(&c->stacks[w], &sc)) {
-		cgs_jadd(o, "top_self", tops(&sc, true, each, ops));
-		cgs_jadd(o, "top_children", tops(&sc, false, each, ops));
+		cgs_jadd(o, "top_self", tops(&sc, true, each, ops, false));
+		cgs_jadd(o, "top_children", tops(&sc, false, each, ops, false));
+		if (w == CGS_WHO_STAT_READER)   /* compare's stat_reader.fn.NAME */
+			cgs_jadd(o, "self_ns_per_op", tops(&sc, true, each, ops, true));
 		cgs_jadd(o, "skew", cgs_skew_json(&sc, c->samples[w], "cpu-clock"));
 	}
 	cgs_symcounts_free(&sc);
