@@ -166,6 +166,19 @@ echo " $sys " | grep -Eq ' proc-vmstat\.(pgscan|pgsteal)_[a-z]+\.per_op ' ||
 	fail "no pgscan_/pgsteal_ counter among the system-wide top 3: $sys"
 jq -e "$w.counters[] | select(.name == \"$hit\") | .base == 0 and .new > 0" rwhy.json >/dev/null ||
 	fail "$hit is not 0 without the limit and above 0 with it"
+# all or nothing at 4 a side is decided (Fisher's exact p 2/70, corrected
+# among the counters that were 0 on some run): where the hits came on
+# every limited run, the verdict is REGRESSION, not INCONCLUSIVE
+hits() { jq "[.points[].cgroup.events_window.per_op.$1 // 0 | select(. > 0)] | length" "$2"; }
+key=${hit#memcg.}; key=${key%.per_op}; key=${key#events.}
+ha=$(hits "$key" ra.json) hb=$(hits "$key" rb.json)
+echo "reclaim: $hit above 0 on $ha of 4 runs without the limit, $hb of 4 with it; verdict $(jq -r "$w.counters[] | select(.name == \"$hit\") | .verdict" rwhy.json)"
+if [ "$ha" = 0 ] && [ "$hb" = 4 ]; then
+	jq -e "$w.counters[] | select(.name == \"$hit\") | .verdict == \"REGRESSION\"" rwhy.json >/dev/null ||
+		fail "$hit: 0 on every run without the limit, above 0 on all 4 with it, but not decided: $(jq -c ".points[0].metrics[]? | select(.metric == \"$hit\")" rwhy.json)"
+else
+	not_here "$hit was not all or nothing ($ha of 4 runs without the limit, $hb of 4 with it): the all-or-nothing verdict is not checked"
+fi
 sed -n '/where the time went/,/^  per_task_ops/p' rwhy.txt | grep -q "$hit" ||
 	fail "the text block does not name $hit: $(head -30 rwhy.txt)"
 done_here
