@@ -52,19 +52,10 @@ w='.points[0].where_the_time_went[0]'
 user=$(jq "$w.parts[] | select(.name == \"user\") | .change" why.json)
 sum=$(jq "$w.parts_change_ns_per_op" why.json)
 wall=$(jq "$w.wall.change_from_ops_ns_per_op" why.json)
-# the split's sampling error of each side's mean, then of the change
-se_of() { jq '[.points[].account.split.user_se_ns_per_op] | (map(. * .) | add | sqrt) / length' "$1"; }
 jq_check a.json '[.points[].account.split | (.by | IN("ticks", "exact", "unknown")) and (.config | length) > 0
 	and (.by == "exact" or .user_se_ns_per_op == null or .user_se_ns_per_op > 0)] | all' \
 	"the account does not say how user and sys were split: $(jq -c '.points[0].account.split' a.json)"
-# and the runs' own spread (the standard error of each side's mean user
-# ns/op): on a loaded box preemption and the kernel's scaling of the
-# ticks to the run time (cputime_adjust, from the task's start) add to
-# the split's error; the larger of the two is taken
-sd_of() { jq '[.points[].account.user_ns_per_op] | length as $n | (add / $n) as $m
-	| (map((. - $m) * (. - $m)) | add / ($n - 1)) / $n' "$1"; }
-se=$(awk -v a="$(se_of a.json)" -v b="$(se_of b.json)" -v va="$(sd_of a.json)" -v vb="$(sd_of b.json)" \
-	'BEGIN { t = sqrt(a * a + b * b); e = sqrt(va + vb); printf "%.1f", (t > e ? t : e) }')
+se=$(user_change_se a.json b.json)
 by=$(jq -r '.points[0].account.split | "\(.by) (\(.config))"' a.json)
 echo "spin 4000: user $user +- $se (1 SE, split by $by), parts $sum, wall (ops/s) $wall ns/op"
 if awk -v se="$se" 'BEGIN { exit !(400 + 4 * se < 2000) }'; then

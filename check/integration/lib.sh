@@ -52,6 +52,21 @@ jq_check() {
 	[ "$r" = true ] || fail "$3 (jq: $2 gave $r)"
 }
 
+# user_change_se A.json B.json: the error (1 SE) of the change of the
+# account's user ns/op between two results of several runs: the kernel's
+# split (its tick sampling error, account.split.user_se_ns_per_op) or the
+# runs' own spread (the SE of each side's mean), the larger. On a loaded
+# box preemption and the scaling of the ticks to the run time
+# (cputime_adjust) add to the split's own error.
+user_change_se() {
+	_se='[.points[].account.split.user_se_ns_per_op // 0] | (map(. * .) | add | sqrt) / length'
+	_var='[.points[].account.user_ns_per_op] | length as $n | (add / $n) as $m
+		| (map((. - $m) * (. - $m)) | add / ($n - 1)) / $n'
+	awk -v a="$(jq "$_se" "$1")" -v b="$(jq "$_se" "$2")" -v va="$(jq "$_var" "$1")" \
+		-v vb="$(jq "$_var" "$2")" \
+		'BEGIN { t = sqrt(a * a + b * b); e = sqrt(va + vb); printf "%.1f", (t > e ? t : e) }'
+}
+
 # Our processes still alive: anything running the binary under test.
 our_procs() {
 	for p in /proc/[0-9]*; do
