@@ -72,3 +72,42 @@ int cgs_schedstat_parse(const char *line, uint64_t *run_ns, uint64_t *wait_ns)
 	*wait_ns = w;
 	return 0;
 }
+
+int cgs_procsched_sleep(const char *text, uint64_t *ns)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *k = l;
+		unsigned long long ms, frac;
+		int n0 = 0, n1 = 0;
+
+		while (*k == ' ')
+			k++;
+		if (!strncmp(k, "se.statistics.", 14))
+			k += 14;
+		else if (!strncmp(k, "stats.", 6))
+			k += 6;
+		if (strncmp(k, "sum_sleep_runtime", 17) || (k[17] != ' ' && k[17] != ':'))
+			continue;
+		k = strchr(k, ':');
+		if (!k || sscanf(k + 1, " %n%llu.%llu%n", &n0, &ms, &frac, &n1) != 2 ||
+		    n1 - n0 < 2)
+			return -EINVAL;
+		/* ms and six digits of ns, as the kernel's SPLIT_NS prints */
+		*ns = ms * 1000000ULL + frac;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int cgs_read_schedstats_sysctl(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_schedstats", "re");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v < 0 ? -1 : v != 0;
+}

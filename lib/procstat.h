@@ -38,4 +38,15 @@ int cgs_taskstat_parse(const char *line, uint64_t *utime, uint64_t *stime);
  * waited on a run queue, in ns. 0 or -EINVAL. */
 int cgs_schedstat_parse(const char *line, uint64_t *run_ns, uint64_t *wait_ns);
 
+/* The sum_sleep_runtime of a /proc/PID/task/TID/sched text (schedstats:
+ * the time the task spent asleep, blocked included, "ms.nnnnnn" under the
+ * names "sum_sleep_runtime", "stats.sum_sleep_runtime" or, before 5.16,
+ * "se.statistics.sum_sleep_runtime") in ns. -ENOENT when the kernel
+ * prints none (no CONFIG_SCHEDSTATS). */
+int cgs_procsched_sleep(const char *text, uint64_t *ns);
+
+/* kernel.sched_schedstats: 1 on, 0 off, -1 no such sysctl (a kernel
+ * without CONFIG_SCHEDSTATS) or unreadable. */
+int cgs_read_schedstats_sysctl(void);
+
 #endif

@@ -37,6 +37,27 @@ static void t_schedstat_parse(void **state)
 	assert_int_equal(cgs_schedstat_parse("x y z", &run, &wait), -EINVAL);
 }
 
+/* /proc/PID/task/TID/sched's sleep time, under each kernel's name */
+static void t_procsched_sleep(void **state)
+{
+	uint64_t ns = 0;
+
+	(void)state;
+	assert_int_equal(cgs_procsched_sleep("cc1 (42, #threads: 1)\n---\n"
+		"se.exec_start                                :      12659222.594958\n"
+		"sum_sleep_runtime                            :          1234.500001\n"
+		"sum_block_runtime                            :            10.000000\n", &ns), 0);
+	assert_true(ns == 1234500001ULL);
+	assert_int_equal(cgs_procsched_sleep("se.statistics.sum_sleep_runtime : 0.000042\n", &ns), 0);
+	assert_true(ns == 42);
+	assert_int_equal(cgs_procsched_sleep("stats.sum_sleep_runtime : 7.000000\n", &ns), 0);
+	assert_true(ns == 7000000);
+	/* no schedstats: none of it; a look-alike name is not it */
+	assert_int_equal(cgs_procsched_sleep("se.sum_exec_runtime : 2.519684\n"
+		"sum_sleep_runtime_x : 1.000000\n", &ns), -ENOENT);
+	assert_int_equal(cgs_procsched_sleep("sum_sleep_runtime : x\n", &ns), -EINVAL);
+}
+
 /* A task that ran 600 ms (3 user ticks for 1 sys), waited 300 ms on a
  * run queue, in a 1 s window, doing 1000 ops. */
 static const struct cgs_acct_task one = {
@@ -117,6 +138,16 @@ static void t_calc_two(void **state)
 	NEAR(a.wall.max, 10);
 	NEAR(a.wall.sd, sqrt(2 * 3.75 * 3.75));
 	NEAR(a.part[CGS_ACCT_RUNQ].min, 0.25);  /* 100 / 400 */
+	assert_true(isnan(a.sleep_ns_per_op));    /* not read */
+	t[0].sleep = t[1].sleep = true;
+	t[0].at[1].sleep_ns = 90;
+	t[1].at[0].sleep_ns = 10;
+	t[1].at[1].sleep_ns = 510;
+	cgs_acct_calc(t, 2, 1000, &a);
+	NEAR(a.sleep_ns_per_op, 590.0 / 500);     /* beside the remainder's 600 */
+	t[1].sleep = false;                        /* one task unread: none */
+	cgs_acct_calc(t, 2, 1000, &a);
+	assert_true(isnan(a.sleep_ns_per_op));
 	NEAR(a.part[CGS_ACCT_RUNQ].max, 3);     /* 300 / 100 */
 	NEAR(a.on_cpu_pct, 50);
 }
@@ -257,10 +288,12 @@ static void t_blocked(void **state)
 	static const char *const tick[] = { "CONFIG_TICK_CPU_ACCOUNTING", "y", "CONFIG_HZ", "250" };
 	struct json_object *k = kc(tick, 4), *o = json_object_new_object(), *v;
 	struct cgs_acct_clock c;
-	struct cgs_acct a = { .ntasks = 2, .ops = 1000 };
+	struct cgs_acct a = { .ntasks = 2, .ops = 1000, .sleep_ns_per_op = NAN };
+	const char *src;
 
 	(void)state;
 	cgs_acct_clock_of(k, &c);
+	c.schedstats = -1;
 	a.part_ns_per_op[CGS_ACCT_BLOCKED] = -5000;    /* within 2 x 4 ms x 2 / 1000 */
 	cgs_acct_blocked_json(&a, &c, o);
 	NEAR(jget(o, "blocked_ns_per_op", NULL), 0);
@@ -276,6 +309,26 @@ static void t_blocked(void **state)
 	a.part_ns_per_op[CGS_ACCT_BLOCKED] = 700;      /* a real remainder: kept */
 	cgs_acct_blocked_json(&a, &c, o);
 	NEAR(jget(o, "blocked_ns_per_op", NULL), 700);
+	src = json_object_get_string(json_object_object_get(o, "blocked_source"));
+	assert_non_null(strstr(src, "CONFIG_SCHEDSTATS is off"));
+	json_object_put(o);
+	/* schedstats off: the source says how to turn it on */
+	o = json_object_new_object();
+	c.schedstats = 0;
+	cgs_acct_blocked_json(&a, &c, o);
+	src = json_object_get_string(json_object_object_get(o, "blocked_source"));
+	assert_non_null(strstr(src, "sysctl kernel.sched_schedstats=1"));
+	json_object_put(o);
+	/* measured: the kernel's sleep time, the remainder its check */
+	o = json_object_new_object();
+	c.schedstats = 1;
+	a.sleep_ns_per_op = 650;
+	cgs_acct_blocked_json(&a, &c, o);
+	NEAR(jget(o, "blocked_ns_per_op", NULL), 650);
+	NEAR(jget(o, "blocked_remainder_ns_per_op", NULL), 700);
+	NEAR(jget(o, "blocked_check_ns_per_op", NULL), 50);
+	src = json_object_get_string(json_object_object_get(o, "blocked_source"));
+	assert_non_null(strstr(src, "measured: each task's sum_sleep_runtime"));
 	json_object_put(o);
 	json_object_put(k);
 }
@@ -284,6 +337,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_schedstat_parse),
+		cmocka_unit_test(t_procsched_sleep),
 		cmocka_unit_test(t_task_parts),
 		cmocka_unit_test(t_calc_one),
 		cmocka_unit_test(t_calc_two),

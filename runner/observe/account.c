@@ -36,6 +36,7 @@ struct acct_opts {
 struct acct_obs {
 	unsigned n;
 	int *fd_sched, *fd_stat;
+	int *fd_psched;               /* /proc/.../sched, with schedstats; -1 */
 	struct cgs_acct_task *t;
 	int64_t t_ns[2];
 	bool have[2];
@@ -51,11 +52,14 @@ static void acct_close(struct acct_obs *a)
 			close(a->fd_sched[i]);
 		if (a->fd_stat[i] >= 0)
 			close(a->fd_stat[i]);
+		if (a->fd_psched[i] >= 0)
+			close(a->fd_psched[i]);
 	}
 	free(a->fd_sched);
 	free(a->fd_stat);
+	free(a->fd_psched);
 	free(a->t);
-	a->fd_sched = a->fd_stat = NULL;
+	a->fd_sched = a->fd_stat = a->fd_psched = NULL;
 	a->t = NULL;
 	a->n = 0;
 }
@@ -81,12 +85,19 @@ static int acct_ready(void *priv, unsigned ntasks, const int *pid,
 	(void)len;
 	a->fd_sched = malloc(ntasks * sizeof(int) + 1);
 	a->fd_stat = malloc(ntasks * sizeof(int) + 1);
+	a->fd_psched = malloc(ntasks * sizeof(int) + 1);
 	a->t = calloc(ntasks + 1, sizeof(*a->t));
-	if (!a->fd_sched || !a->fd_stat || !a->t)
+	if (!a->fd_sched || !a->fd_stat || !a->fd_psched || !a->t)
 		return -ENOMEM;
 	for (unsigned i = 0; i < ntasks; i++) {
+		char none[1] = "";
+
 		a->fd_sched[i] = open_task("schedstat", pid[i], tid[i], a->err, sizeof(a->err));
 		a->fd_stat[i] = open_task("stat", pid[i], tid[i], a->err, sizeof(a->err));
+		/* the sleep time, where the kernel keeps it; optional */
+		a->fd_psched[i] = a->clock.schedstats == 1 ?
+				  open_task("sched", pid[i], tid[i], none, sizeof(none)) : -1;
+		a->t[i].sleep = a->fd_psched[i] >= 0;
 		a->n = i + 1;
 	}
 	if (a->err[0])
@@ -106,7 +117,7 @@ static int pread_text(int fd, char *buf, size_t len)
 
 static int read_edge(struct acct_obs *a, int k)
 {
-	char buf[1024];
+	char buf[4096];
 
 	for (unsigned i = 0; i < a->n; i++) {
 		struct cgs_acct_read *r = &a->t[i].at[k];
@@ -116,6 +127,9 @@ static int read_edge(struct acct_obs *a, int k)
 		    pread_text(a->fd_stat[i], buf, sizeof(buf)) ||
 		    cgs_taskstat_parse(buf, &r->utime, &r->stime))
 			return -EIO;
+		if (a->t[i].sleep && (pread_text(a->fd_psched[i], buf, sizeof(buf)) ||
+				      cgs_procsched_sleep(buf, &r->sleep_ns)))
+			a->t[i].sleep = false;   /* blocked falls back to the rest */
 	}
 	return 0;
 }
@@ -188,7 +202,7 @@ static void acct_finish(void *priv, struct res_point *p)
 	cgs_jadd(o, "source", json_object_new_string(
 		"run and run-queue ns of /proc/PID/task/TID/schedstat, run split into user "
 		"and sys by the utime:stime of its stat, of each task over the window; "
-		"blocked = the rest; split: how the kernel splits user and sys"));
+		"blocked: see blocked_source; split: how the kernel splits user and sys"));
 	if (a->have[0] && a->have[1] && no_schedstat(a))
 		snprintf(a->err, sizeof(a->err), "<not supported>: schedstat reads 0 0 0 "
 			 "(a kernel without CONFIG_SCHED_INFO)");
@@ -239,6 +253,7 @@ static void acct_prepare(struct cgs_obs_ctx *ctx)
 		kc = cgs_kconfig_running(u.release);
 	cgs_acct_clock_of(kc && cgs_jpath(kc, "options") ? kc : NULL, c);
 	json_object_put(kc);
+	c->schedstats = cgs_read_schedstats_sysctl();
 	ctx->state = c;
 }
 

@@ -33,11 +33,13 @@ extern const char *const cgs_acct_part_keys[CGS_ACCT_NPART];
 struct cgs_acct_read {
 	uint64_t run_ns, wait_ns;     /* schedstat */
 	uint64_t utime, stime;        /* stat, clock ticks */
+	uint64_t sleep_ns;            /* sched's sum_sleep_runtime (schedstats) */
 };
 
 /* One task over the window: its ops and its readings at both edges. */
 struct cgs_acct_task {
 	uint64_t ops;
+	bool sleep;                   /* sleep_ns read at both edges */
 	struct cgs_acct_read at[2];
 };
 
@@ -59,6 +61,9 @@ struct cgs_acct {
 	double on_cpu_pct;                  /* (user + sys) / wall */
 	unsigned unsplit;                   /* tasks that ran without a tick of
 					     * their own: split as all tasks */
+	double sleep_ns_per_op;             /* all tasks' sleep (sched's
+					     * sum_sleep_runtime) over the ops;
+					     * NAN: not read for every task */
 };
 
 /* The four parts of task @t over a window of @window_ns, in ns: its run
@@ -83,6 +88,10 @@ struct cgs_acct_clock {
 	char by[16];
 	char config[160];             /* the options that say so */
 	double hz;                    /* CONFIG_HZ; NAN unknown */
+	/* whether the kernel keeps each task's sleep time: 1 kernel.
+	 * sched_schedstats is 1; 0 it is 0; -1 no such sysctl (no
+	 * CONFIG_SCHEDSTATS). Read at prepare; never changed. */
+	int schedstats;
 };
 
 /* The clock of the kernel whose config object is @kc (lib/kconfig.h's
@@ -96,8 +105,11 @@ void cgs_acct_clock_of(struct json_object *kc, struct cgs_acct_clock *c);
 struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
 					const struct cgs_acct_clock *c);
 
-/* Blocked time is the remainder of the window; nothing here measures it
- * (no kernel figure of sleep and block time is read). The kernel folds a
+/* Blocked time, measured where the kernel keeps it: every task's
+ * sum_sleep_runtime (schedstats; asleep or blocked, counted when the
+ * task wakes), with the remainder below kept as a check
+ * (blocked_remainder_ns_per_op, blocked_check_ns_per_op = remainder -
+ * measured). Else it is the remainder of the window. The kernel folds a
  * running slice into the run time only at a tick or a switch, so each
  * task's run time may lag by up to a tick at each edge: the remainder of
  * a task that never slept can be below 0 by up to 2 ticks per task. Into
@@ -106,7 +118,8 @@ struct json_object *cgs_acct_split_json(const struct cgs_acct *a,
  * run-queue + remainder = wall); blocked_bound_ns_per_op (2 ticks per task
  * over the ops, at CONFIG_HZ or 100 Hz when unknown); blocked_source; and
  * a note when the remainder is below -bound (the edges were read late:
- * the parts are approximate). */
+ * the parts are approximate). blocked_source says which, and why not
+ * measured (@c->schedstats). */
 void cgs_acct_blocked_json(const struct cgs_acct *a, const struct cgs_acct_clock *c,
 			   struct json_object *o);
 

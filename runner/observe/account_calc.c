@@ -84,6 +84,19 @@ static double pooled_share(const struct cgs_acct_task *t, unsigned n)
 	return u + s > 0 ? u / (u + s) : 0;
 }
 
+/* All tasks' sleep over the window per op; NAN unless read for each. */
+static double sleep_per_op(const struct cgs_acct_task *t, unsigned n, uint64_t ops)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!t[i].sleep || t[i].at[1].sleep_ns < t[i].at[0].sleep_ns)
+			return NAN;
+		sum += (double)(t[i].at[1].sleep_ns - t[i].at[0].sleep_ns);
+	}
+	return n && ops ? sum / (double)ops : NAN;
+}
+
 void cgs_acct_calc(const struct cgs_acct_task *t, unsigned n, double window_ns,
 		   struct cgs_acct *a)
 {
@@ -112,6 +125,7 @@ void cgs_acct_calc(const struct cgs_acct_task *t, unsigned n, double window_ns,
 		a->part_ns_per_op[k] = a->ops ? tot[k] / (double)a->ops : NAN;
 	}
 	a->wall_ns_per_op = a->ops ? n * window_ns / (double)a->ops : NAN;
+	a->sleep_ns_per_op = sleep_per_op(t, n, a->ops);
 	a->on_cpu_pct = a->ops && n && window_ns > 0 ?
 		100 * (tot[CGS_ACCT_USER] + tot[CGS_ACCT_SYS]) / (n * window_ns) : NAN;
 }
@@ -169,6 +183,7 @@ void cgs_acct_clock_of(struct json_object *kc, struct cgs_acct_clock *c)
 	char *end = NULL;
 
 	memset(c, 0, sizeof(*c));
+	c->schedstats = -1;     /* not known until read (acct_prepare) */
 	c->hz = hz ? strtod(hz, &end) : NAN;
 	if (!hz || end == hz || !(c->hz > 0))
 		c->hz = NAN;
@@ -221,11 +236,19 @@ void cgs_acct_blocked_json(const struct cgs_acct *a, const struct cgs_acct_clock
 	double bound = a->ops ? 2 * tick * a->ntasks / (double)a->ops : NAN;
 	struct json_object *sp;
 
-	cgs_jadd(o, "blocked_ns_per_op", cgs_jnum(isfinite(rem) ? fmax(0, rem) : NAN));
+	double meas = a->sleep_ns_per_op;
+
+	cgs_jadd(o, "blocked_ns_per_op", cgs_jnum(isfinite(meas) ? meas :
+						  isfinite(rem) ? fmax(0, rem) : NAN));
 	cgs_jadd(o, "blocked_remainder_ns_per_op", cgs_jnum(rem));
 	cgs_jadd(o, "blocked_bound_ns_per_op", cgs_jnum(bound));
+	if (isfinite(meas))
+		cgs_jadd(o, "blocked_check_ns_per_op", cgs_jnum(rem - meas));
 	cgs_jadd(o, "blocked_source", json_object_new_string(
-		"the remainder: window - run - run-queue, floored at 0 (no kernel figure of sleep and block time is read)"));
+		isfinite(meas) ? "measured: each task's sum_sleep_runtime of /proc/PID/task/TID/sched over the window (schedstats: asleep or blocked, counted at wake-up); the remainder is the check" :
+		c->schedstats == 0 ? "the remainder: window - run - run-queue, floored at 0 (kernel.sched_schedstats is 0, so the kernel keeps no sleep time; sysctl kernel.sched_schedstats=1 lets cgscale measure it)" :
+		c->schedstats < 0 ? "the remainder: window - run - run-queue, floored at 0 (this kernel keeps no sleep time: no kernel.sched_schedstats, CONFIG_SCHEDSTATS is off)" :
+		"the remainder: window - run - run-queue, floored at 0 (a task's sched file gave no sum_sleep_runtime at an edge)"));
 	if (isfinite(rem) && isfinite(bound) && rem < -bound) {
 		char n[256];
 
