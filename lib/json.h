@@ -63,4 +63,12 @@ static inline double cgs_jpath_num(struct json_object *o, const char *path)
 	return v ? json_object_get_double(v) : NAN;
 }
 
+/* The string at dotted @path under @o, or NULL when there is none. */
+static inline const char *cgs_jpath_str(struct json_object *o, const char *path)
+{
+	struct json_object *v = cgs_jpath(o, path);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
 #endif

@@ -62,11 +62,26 @@ grep -q "^depth=0: no cgroup of our own; the tasks ran in the runner's cgroup" o
 	fail "run's table does not say what depth 0 is: $(tail -n 4 out.txt)"
 jq_check d0.json '.environment.cgroup.depth0 | test("levels below the root")' \
 	"environment.cgroup.depth0 does not say how deep depth 0 is"
+# run's table says where each op's time went, how user and sys were
+# split (and what that split cannot see) and where blocked came from
+grep -q "^  account (ns/op, mean of 4 runs): wall [0-9]* = user [0-9]* + sys [0-9]* + run-queue [0-9]* + blocked [0-9]*$" out.txt ||
+	fail "run's table has no account line: $(grep -A6 '^  process' out.txt)"
+by=$(jq -r '.points[0].account.split.by' d0.json)
+case $by in
+exact) grep -q "^  account: user/sys split exactly" out.txt ;;
+*) grep -q "^  account: user/sys split by .* +-[0-9]* ns/op a run (1 SE), so a change of user time under about [0-9]* ns/op" out.txt ;;
+esac || fail "run's table does not say how user and sys were split ($by): $(grep '^  account' out.txt)"
+grep -q "^  account: blocked is \(measured\|the remainder\)" out.txt ||
+	fail "run's table does not say where blocked came from: $(grep '^  account' out.txt)"
 run --profile --cgroup-depth 8 -o d8.json page_fault1
 "$SAN" compare --axis cgroup -f json d0.json d8.json >d.json 2>err.txt
 [ $? -le 1 ] || fail "compare -f json (depth): $(cat err.txt)"
 "$CGSCALE" compare --axis cgroup d0.json d8.json >d.txt 2>err.txt
 [ $? -le 1 ] || fail "compare (depth): $(cat err.txt)"
+"$SAN" compare --axis cgroup --html d.html d0.json d8.json >/dev/null 2>err.txt
+[ $? -le 1 ] || fail "compare --html (depth): $(cat err.txt)"
+grep -q '<p class="note">user/sys: split ' d.html ||
+	fail "the report does not say how user and sys were split"
 sed -n '/where the time went/,/^  per_task_ops/p' d.txt | head -n 24
 P='.profile_ns.points[0]'
 skewed=$(jq "[.points[].profile.skew.skewed] | any" d8.json)

@@ -74,6 +74,11 @@ struct cmp_why {
 	unsigned nreader;
 };
 
+/* How the kernel split user and sys for @w's parts and what error that
+ * gives their change, one line into @buf (names escaped); false when the
+ * results do not say. */
+bool cmp_why_split_text(const struct cmp_why *w, char *buf, size_t len);
+
 /* The block of @group (common) for side @side (>= 1) of analysed @r. */
 void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 		   struct cmp_why *w);

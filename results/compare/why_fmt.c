@@ -72,23 +72,32 @@ static void head_line(const struct cmp_result *r, const struct cmp_why *w, FILE 
 	fprintf(out, "\n");
 }
 
-/* How the kernel split user and sys, and what that means for the user
- * and sys parts' change. Names from a result file are escaped. */
-static void split_line(const struct cmp_why *w, FILE *out, const char *lead)
+bool cmp_why_split_text(const struct cmp_why *w, char *buf, size_t len)
 {
 	char c[256];
 
 	if (!w->split_by)
-		return;
+		return false;
 	cgs_esc(w->split_config ? w->split_config : "", c, sizeof(c));
 	if (!strcmp(w->split_by, "exact"))
-		fprintf(out, "%s      user/sys: split exactly at each kernel entry and exit (%s)\n", lead, c);
+		snprintf(buf, len, "user/sys: split exactly at each kernel entry and exit (%s)", c);
 	else if (isfinite(w->user_se))
-		fprintf(out, "%s      user/sys: split by the scheduler tick (%s), a sample: the user (and sys) change is +-%.1f ns/op (1 SE of the ticks), so one within about %.0f of 0 is not seen\n",
-			lead, c, w->user_se, 2 * w->user_se);
+		snprintf(buf, len, "user/sys: split by the scheduler tick (%s), a sample: the user (and sys) change is +-%.1f ns/op (1 SE of the ticks), so one within about %.0f of 0 is not seen",
+			 c, w->user_se, 2 * w->user_se);
 	else
-		fprintf(out, "%s      user/sys: split by %s (%s), its error unknown\n", lead,
-			!strcmp(w->split_by, "ticks") ? "the scheduler tick" : "a clock not known", c);
+		snprintf(buf, len, "user/sys: split by %s (%s), its error unknown",
+			 !strcmp(w->split_by, "ticks") ? "the scheduler tick" : "a clock not known", c);
+	return true;
+}
+
+/* How the kernel split user and sys, and what that means for the user
+ * and sys parts' change. Names from a result file are escaped. */
+static void split_line(const struct cmp_why *w, FILE *out, const char *lead)
+{
+	char t[512];
+
+	if (cmp_why_split_text(w, t, sizeof(t)))
+		fprintf(out, "%s      %s\n", lead, t);
 }
 
 static void parts(const struct cmp_why *w, FILE *out, const char *lead)

@@ -40,7 +40,7 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 	const struct cmp_group *g = &r->groups[w->group];
 	struct cmp_why_row wall = { .name = "wall", .unit = "ns/op", .a = w->wall_a,
 		.b = w->wall_b, .d = w->wall_d, .delta = w->head };
-	char name[512];
+	char name[512], split[512];
 
 	cmp_group_name(g, name, sizeof(name));
 	fprintf(o, "<table class=\"why\">\n<caption>");
@@ -64,6 +64,11 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 	rows(o, "work outside the tasks, by who", w->who, w->nwho);
 	rows(o, "the stat reader's functions", w->reader, w->nreader);
 	fprintf(o, "</table>\n");
+	if (cmp_why_split_text(w, split, sizeof(split))) {
+		fprintf(o, "<p class=\"note\">");
+		rpt_html_puts(o, split);
+		fprintf(o, "</p>\n");
+	}
 }
 
 void rpt_cmp_why(struct rpt_doc *d, const struct cmp_result *r)

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,47 @@ static void acct_free(void *priv)
 	free(a);
 }
 
+/* Mean of the number at @key of @n sections. */
+static double mean_of(struct json_object **sec, unsigned n, const char *key)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += cgs_jpath_num(sec[i], key);
+	return n ? sum / n : NAN;
+}
+
+/* Under the point's row: the parts, how the kernel split user and sys
+ * with that split's error, and where blocked came from. */
+static void acct_rows(const struct res_file *f, const char *test, const char *mode,
+		      unsigned tasks, const char *layout, FILE *out)
+{
+	struct json_object *sec[64], *sp;
+	unsigned n = cgs_obs_sections(f, "account", test, mode, tasks, layout, sec, 64);
+	const char *by, *src;
+	double se;
+
+	if (!n || !cgs_jpath(sec[0], "wall_ns_per_op"))
+		return;
+	fprintf(out, "  account (ns/op, mean of %u run%s): wall %.0f = user %.0f + sys %.0f + run-queue %.0f + blocked %.0f\n",
+		n, n > 1 ? "s" : "", mean_of(sec, n, "wall_ns_per_op"), mean_of(sec, n, "user_ns_per_op"),
+		mean_of(sec, n, "sys_ns_per_op"), mean_of(sec, n, "runq_ns_per_op"),
+		mean_of(sec, n, "blocked_ns_per_op"));
+	sp = cgs_jpath(sec[0], "split");
+	by = sp ? cgs_jpath_str(sp, "by") : NULL;
+	se = mean_of(sec, n, "split.user_se_ns_per_op");
+	if (by && !strcmp(by, "exact"))
+		fprintf(out, "  account: user/sys split exactly at each kernel entry and exit (%s)\n",
+			cgs_jpath_str(sp, "config"));
+	else if (by)
+		fprintf(out, "  account: user/sys split by %s (%s): +-%.0f ns/op a run (1 SE), so a change of user time under about %.0f ns/op (a run a side) is not seen\n",
+			!strcmp(by, "ticks") ? "sampling the mode at the scheduler tick" : "a clock not known",
+			cgs_jpath_str(sp, "config"), se, 2 * se);
+	src = cgs_jpath_str(sec[0], "blocked_source");
+	if (src)
+		fprintf(out, "  account: blocked is %s\n", src);
+}
+
 /* On unless --no-account. */
 static bool acct_wanted(const struct cgs_obs_ctx *ctx)
 {
@@ -300,4 +342,5 @@ const struct cgs_obs_def account_observer = {
 	.sample = acct_sample,
 	.window_end = acct_window_end,
 	.write = acct_finish,
+	.table_rows = acct_rows,
 };

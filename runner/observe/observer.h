@@ -124,6 +124,13 @@ struct cgs_obs_def {
 			   FILE *out);
 };
 
+/* For a table_rows hook: the sections at dotted @path of the ok runs of
+ * one test, mode, task count and layout of @f, at most @max into @out.
+ * Returns how many. */
+unsigned cgs_obs_sections(const struct res_file *f, const char *path, const char *test,
+			  const char *mode, unsigned tasks, const char *layout,
+			  struct json_object **out, unsigned max);
+
 /* The observers, in their stable order (runner/observe/list.h). */
 extern const struct cgs_obs_def *const cgs_observers[];
 extern const size_t cgs_nobservers;

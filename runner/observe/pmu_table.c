@@ -15,6 +15,7 @@
 
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/pmu.h"
+#include "runner/observe/observer.h"
 
 static struct json_object *get(struct json_object *o, const char *k)
 {
@@ -156,17 +157,7 @@ void pmu_print_rows(const struct res_file *f, const char *test,
 	struct json_object *perf[64], *events, *note;
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < f->npoints && n < 64; i++) {
-		const struct res_point *p = &f->points[i];
-		struct json_object *sec = get(p->extra, "perf");
-
-		const char *pl = cgs_point_layout(p);
-
-		if (sec && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && p->status == RES_OK &&
-		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
-			perf[n++] = sec;
-	}
+	n = cgs_obs_sections(f, "perf", test, mode, tasks, layout, perf, 64);
 	if (!n || !(events = get(perf[0], "events")))
 		return;
 	if ((note = get(perf[0], "note")))

@@ -21,6 +21,7 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/profile.h"
 #include "lib/macros.h"
+#include "runner/observe/observer.h"
 
 #define TOP_KERNEL 5
 
@@ -249,16 +250,7 @@ void cgs_profile_print_rows(const struct res_file *f, const char *test,
 	unsigned n = 0;
 	size_t nk;
 
-	for (unsigned i = 0; i < f->npoints && n < 64; i++) {
-		const struct res_point *p = &f->points[i];
-		struct json_object *s = get(p->extra, "profile");
-		const char *pl = cgs_point_layout(p);
-
-		if (s && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && p->status == RES_OK &&
-		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
-			sec[n++] = s;
-	}
+	n = cgs_obs_sections(f, "profile", test, mode, tasks, layout, sec, 64);
 	if (!n)
 		return;
 	print_head(sec, n, out);

@@ -448,16 +448,7 @@ static void scope_rows(const struct res_file *f, const char *test, const char *m
 	struct json_object *sec[64];
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < f->npoints && n < 64; i++) {
-		const struct res_point *p = &f->points[i];
-		struct json_object *s = get(p->extra, "profile_scope");
-		const char *pl = cgs_point_layout(p);
-
-		if (s && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && p->status == RES_OK &&
-		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
-			sec[n++] = s;
-	}
+	n = cgs_obs_sections(f, "profile_scope", test, mode, tasks, layout, sec, 64);
 	if (n)
 		print_runs(sec, n, out);
 }

@@ -27,6 +27,7 @@
 #include "lib/perf_ring.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/trace_locks.h"
+#include "runner/observe/observer.h"
 
 #define LOCK_RING_PAGES 256         /* per CPU, 1 MiB; halved if refused */
 
@@ -325,16 +326,7 @@ void cgs_locks_print_rows(const struct res_file *f, const char *test,
 	struct json_object *lk[64];
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < f->npoints && n < 64; i++) {
-		const struct res_point *p = &f->points[i];
-		struct json_object *l = get(p->extra, "trace.locks");
-		const char *pl = cgs_point_layout(p);
-
-		if (l && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && p->status == RES_OK &&
-		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
-			lk[n++] = l;
-	}
+	n = cgs_obs_sections(f, "trace.locks", test, mode, tasks, layout, lk, 64);
 	if (n)
 		print_runs(lk, n, out);
 }
