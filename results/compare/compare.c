@@ -19,6 +19,7 @@
 
 #include "results/compare/compare.h"
 #include "results/stats/robust.h"
+#include "results/model/disturb.h"
 
 /* A noisy side (above --max-cov) that is quiet without its one most
  * extreme run; false when no side is noisy. */
@@ -89,6 +90,15 @@ static int delta(struct cmp_result *r, struct cmp_group *g, unsigned s, size_t m
 {
 	return cmp_delta_cells(&g->cell[0], &g->cell[s], m, &r->ms.m[m], &r->o,
 			       cmp_delta_of(r, g, s, m));
+}
+
+bool cmp_run_used(const struct cmp_result *r, const struct res_point *p,
+		  const struct cmp_group *g)
+{
+	char why[256];
+
+	return p->status == RES_OK && cmp_group_of(r, p) == g &&
+	       (r->o.keep_disturbed || res_disturbed(p, why, sizeof(why)) <= 0);
 }
 
 int cmp_bh_families(struct cmp_delta *const *d, size_t n)

@@ -287,6 +287,11 @@ char *cmp_canon_wopts(struct json_object *o);
  * it is a string), "none" when absent. */
 const char *cmp_point_layout(const struct res_point *p);
 
+/* Whether run @p counts in group @g: ok, in @g, and not disturbed
+ * (unless --keep-disturbed), as the comparison's own values. */
+bool cmp_run_used(const struct cmp_result *r, const struct res_point *p,
+		  const struct cmp_group *g);
+
 /* The group @p belongs to, or NULL (after cmp_analyse). */
 struct cmp_group *cmp_group_of(const struct cmp_result *r,
 			       const struct res_point *p);

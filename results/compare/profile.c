@@ -220,11 +220,8 @@ uint64_t cmp_prof_seed(const struct cmp_result *r, unsigned gi, unsigned s,
 bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
 			  const struct cmp_group *g)
 {
-	char why[256];
-
-	return cmp_point_profile(p) && p->status == RES_OK &&
-	       cmp_group_of(r, p) == g && !get(cmp_point_profile(p), "error") &&
-	       (r->o.keep_disturbed || res_disturbed(p, why, sizeof(why)) <= 0);
+	return cmp_point_profile(p) && !get(cmp_point_profile(p), "error") &&
+	       cmp_run_used(r, p, g);
 }
 
 int cmp_prof_side_runs(const struct cmp_result *r, const struct cmp_group *g,

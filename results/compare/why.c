@@ -245,31 +245,79 @@ static double split_se(const struct cmp_result *r, const struct cmp_group *g,
 	const struct cmp_side *sd = &r->sides[s];
 	double sq = 0;
 	size_t n = 0;
-	char why[256];
 
 	for (unsigned f = 0; f < sd->nfiles; f++)
 		for (unsigned i = 0; i < sd->files[f].res.npoints; i++) {
 			const struct res_point *p = &sd->files[f].res.points[i];
-			struct json_object *sp = cgs_jpath(p->extra, "account.split"), *v;
+			struct json_object *sp = cgs_jpath(p->extra, "account.split");
+			double se;
 
-			if (!sp || p->status != RES_OK || cmp_group_of(r, p) != g ||
-			    (!r->o.keep_disturbed && res_disturbed(p, why, sizeof(why)) > 0))
+			if (!sp || !cmp_run_used(r, p, g))
 				continue;
-			v = cgs_jpath(sp, "by");
-			if (json_object_is_type(v, json_type_string) && !w->split_by) {
-				w->split_by = json_object_get_string(v);
-				v = cgs_jpath(sp, "config");
-				w->split_config = json_object_is_type(v, json_type_string) ?
-						  json_object_get_string(v) : NULL;
+			if (cgs_jpath_str(sp, "by") && !w->split_by) {
+				w->split_by = cgs_jpath_str(sp, "by");
+				w->split_config = cgs_jpath_str(sp, "config");
 			}
-			v = cgs_jpath(sp, "user_se_ns_per_op");
-			if (!json_object_is_type(v, json_type_double) &&
-			    !json_object_is_type(v, json_type_int))
+			se = cgs_jpath_num(sp, "user_se_ns_per_op");
+			if (!isfinite(se))
 				return NAN;    /* a run without the figure */
-			sq += json_object_get_double(v) * json_object_get_double(v);
+			sq += se * se;
 			n++;
 		}
 	return n ? sqrt(sq) / (double)n : NAN;
+}
+
+/* Side @s's mean user ns/op by the profile's samples (the user-mode share
+ * of each run's samples x its user + sys ns/op) into @mean, and its error:
+ * the sampling error (a share p of n samples is p +- sqrt(p (1 - p) / n))
+ * or the runs' own spread, the larger; false unless every run that
+ * compare uses has both. */
+static bool profile_user(const struct cmp_result *r, const struct cmp_group *g,
+			 unsigned s, double *mean, double *se)
+{
+	const struct cmp_side *sd = &r->sides[s];
+	double sum = 0, sq = 0, var = 0;
+	size_t n = 0;
+
+	for (unsigned f = 0; f < sd->nfiles; f++)
+		for (unsigned i = 0; i < sd->files[f].res.npoints; i++) {
+			const struct res_point *p = &sd->files[f].res.points[i];
+			double u = cgs_jpath_num(p->extra, "profile.samples.user");
+			double k = cgs_jpath_num(p->extra, "profile.samples.kernel");
+			double cpu = cgs_jpath_num(p->extra, "account.user_ns_per_op") +
+				     cgs_jpath_num(p->extra, "account.sys_ns_per_op");
+
+			if (!cmp_run_used(r, p, g))
+				continue;
+			if (!(u + k > 0) || !isfinite(cpu))
+				return false;
+			sum += cpu * u / (u + k);
+			sq += (cpu * u / (u + k)) * (cpu * u / (u + k));
+			var += cpu * cpu * (u / (u + k)) * (k / (u + k)) / (u + k);
+			n++;
+		}
+	*mean = n ? sum / (double)n : NAN;
+	*se = n ? sqrt(var) / (double)n : NAN;
+	if (n > 1)   /* the spread of the runs, as the SE of their mean */
+		*se = fmax(*se, sqrt(fmax(0, (sq - sum * sum / (double)n) / (double)(n - 1)) /
+				     (double)n));
+	return n > 0;
+}
+
+/* The profile's split of the change into @w, preferred where it is finer
+ * than the kernel's (or the kernel's error is unknown). */
+static void profile_split(const struct cmp_result *r, const struct cmp_group *g,
+			  struct cmp_why *w)
+{
+	double a, b, sa, sb;
+
+	if (!profile_user(r, g, 0, &a, &sa) || !profile_user(r, g, w->side, &b, &sb))
+		return;
+	w->prof_user_d = b - a;
+	w->prof_user_se = hypot(sa, sb);
+	w->have_prof_split = true;
+	w->prof_preferred = (!w->split_by || strcmp(w->split_by, "exact")) &&
+			    (!isfinite(w->user_se) || w->prof_user_se < w->user_se);
 }
 
 void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
@@ -294,6 +342,7 @@ void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 		w->parts_d += w->part[k].d;
 	}
 	w->user_se = hypot(split_se(r, g, 0, w), split_se(r, g, side, w));
+	profile_split(r, g, w);
 	functions(r, g, w);
 	w->nctr = changed(r, g, side, "/op", WHY_OWN, CMP_WHY_MIN_PER_OP, w->ctr);
 	w->nsys_ctr = changed(r, g, side, "/op", WHY_SYSTEM, CMP_WHY_MIN_PER_OP, w->sys_ctr);

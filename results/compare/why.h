@@ -48,6 +48,10 @@ struct cmp_why {
 	 * sides' mean errors together); NULL / NAN when no run says */
 	const char *split_by, *split_config;
 	double user_se;
+	/* the profile's split (its user-mode samples), where every run has a
+	 * profile: the user change, its error, and whether it is finer */
+	bool have_prof_split, prof_preferred;
+	double prof_user_d, prof_user_se;
 	/* the profile's functions (results/compare/profile.h) whose change
 	 * of self ns/op holds across the runs (its CI excludes 0), by size;
 	 * the rest summed: within noise, and, in a skewed profile, at
@@ -78,6 +82,9 @@ struct cmp_why {
  * gives their change, one line into @buf (names escaped); false when the
  * results do not say. */
 bool cmp_why_split_text(const struct cmp_why *w, char *buf, size_t len);
+
+/* The same for the profile's split, where every run was profiled. */
+bool cmp_why_prof_split_text(const struct cmp_why *w, char *buf, size_t len);
 
 /* The block of @group (common) for side @side (>= 1) of analysed @r. */
 void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,

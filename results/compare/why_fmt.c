@@ -98,6 +98,19 @@ static void split_line(const struct cmp_why *w, FILE *out, const char *lead)
 
 	if (cmp_why_split_text(w, t, sizeof(t)))
 		fprintf(out, "%s      %s\n", lead, t);
+	if (cmp_why_prof_split_text(w, t, sizeof(t)))
+		fprintf(out, "%s      %s\n", lead, t);
+}
+
+bool cmp_why_prof_split_text(const struct cmp_why *w, char *buf, size_t len)
+{
+	if (!w->have_prof_split)
+		return false;
+	snprintf(buf, len, "user/sys by the profile's samples (their user-mode share x the CPU time): user change %+.1f +-%.1f ns/op (1 SE: their sampling or the runs' spread, the larger)%s",
+		 w->prof_user_d, w->prof_user_se,
+		 w->prof_preferred ? "; finer than the kernel's split: read the user change from this line" :
+		 "; the kernel's split is as fine or finer");
+	return true;
 }
 
 static void parts(const struct cmp_why *w, FILE *out, const char *lead)
@@ -231,6 +244,14 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 		cgs_jadd(sp, "by", cgs_jstr(w->split_by));
 		cgs_jadd(sp, "config", cgs_jstr(w->split_config));
 		cgs_jadd(sp, "user_change_se_ns_per_op", cgs_jnum(w->user_se));
+		if (w->have_prof_split) {
+			struct json_object *pf = json_object_new_object();
+
+			cgs_jadd(pf, "user_change_ns_per_op", cgs_jnum(w->prof_user_d));
+			cgs_jadd(pf, "user_change_se_ns_per_op", cgs_jnum(w->prof_user_se));
+			cgs_jadd(pf, "preferred", json_object_new_boolean(w->prof_preferred));
+			cgs_jadd(sp, "profile", pf);
+		}
 		cgs_jadd(o, "user_sys_split", sp);
 	}
 	cgs_jadd(o, "functions_how", cgs_jstr(w->fn_how));

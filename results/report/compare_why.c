@@ -69,6 +69,11 @@ static void table(FILE *o, const struct cmp_result *r, const struct cmp_why *w)
 		rpt_html_puts(o, split);
 		fprintf(o, "</p>\n");
 	}
+	if (cmp_why_prof_split_text(w, split, sizeof(split))) {
+		fprintf(o, "<p class=\"note\">");
+		rpt_html_puts(o, split);
+		fprintf(o, "</p>\n");
+	}
 }
 
 void rpt_cmp_why(struct rpt_doc *d, const struct cmp_result *r)
