@@ -82,6 +82,11 @@ run --profile --cgroup-depth 8 -o d8.json page_fault1
 [ $? -le 1 ] || fail "compare --html (depth): $(cat err.txt)"
 grep -q '<p class="note">user/sys: split ' d.html ||
 	fail "the report does not say how user and sys were split"
+# its figures as the text writes them (68.27, not 68.2693)
+sed -n '/<table class="why">/,/<\/table>/p' d.html >why.html
+[ -s why.html ] || fail "the report has no where-the-time-went table"
+! grep -Eq '<td class="n">[-+]?[0-9]{1,2}\.[0-9]{4,}</td>' why.html ||
+	fail "raw figures in the report's table: $(grep -Eo '<td class="n">[-+]?[0-9]{1,2}\.[0-9]{4,}</td>' why.html | head -3)"
 sed -n '/where the time went/,/^  per_task_ops/p' d.txt | head -n 24
 P='.profile_ns.points[0]'
 skewed=$(jq "[.points[].profile.skew.skewed] | any" d8.json)

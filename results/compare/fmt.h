@@ -13,6 +13,8 @@
 
 /* "-" for NAN; whole above 100, else 4 significant digits. */
 const char *cmp_fmt_num(char *buf, size_t len, double v);
+/* A signed change: whole from 100, one decimal from 1, else 3 digits. */
+const char *cmp_fmt_delta(char *buf, size_t len, double v);
 /* A change of this many % or more is written as a ratio: +78700% is
  * "x788", never a percentage in the hundreds of thousands. */
 #define CMP_RATIO_FROM_PCT 900.0

@@ -27,6 +27,19 @@ const char *cmp_fmt_num(char *buf, size_t len, double v)
 	return buf;
 }
 
+const char *cmp_fmt_delta(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%+.0f", v);
+	else if (fabs(v) >= 1)
+		snprintf(buf, len, "%+.1f", v);
+	else
+		snprintf(buf, len, "%+.3g", v);
+	return buf;
+}
+
 const char *cmp_fmt_pct(char *buf, size_t len, double v)
 {
 	double x = 1 + v / 100;

@@ -16,20 +16,6 @@
 #include "results/compare/fmt.h"
 #include "results/compare/why.h"
 
-/* A change: whole from 100, one decimal from 1, else 3 digits. */
-static const char *fmt_d(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%+.0f", v);
-	else if (fabs(v) >= 1)
-		snprintf(buf, len, "%+.1f", v);
-	else
-		snprintf(buf, len, "%+.3g", v);
-	return buf;
-}
-
 /* "3601 -> 4113", with the ratio when it is x10 or more. */
 static const char *fmt_ab(char *buf, size_t len, double a, double b)
 {
@@ -53,7 +39,7 @@ static void rows(const struct cmp_why_row *w, unsigned n, FILE *out, const char 
 	char d[32], ab[96];
 
 	for (unsigned i = 0; i < n; i++)
-		fprintf(out, "%s      %8s  %-*s %-24s %s\n", lead, fmt_d(d, sizeof(d), w[i].d),
+		fprintf(out, "%s      %8s  %-*s %-24s %s\n", lead, cmp_fmt_delta(d, sizeof(d), w[i].d),
 			width, w[i].name, fmt_ab(ab, sizeof(ab), w[i].a, w[i].b), verdict_of(&w[i]));
 }
 
@@ -64,7 +50,7 @@ static void head_line(const struct cmp_result *r, const struct cmp_why *w, FILE 
 
 	fprintf(out, "%s  where the time went, %s against %s (ns per op, means of the runs):\n",
 		lead, r->sides[w->side].label, r->sides[0].label);
-	fprintf(out, "%s    %-12s%8s  %-24s", lead, "wall", fmt_d(d, sizeof(d), w->wall_d),
+	fprintf(out, "%s    %-12s%8s  %-24s", lead, "wall", cmp_fmt_delta(d, sizeof(d), w->wall_d),
 		fmt_ab(ab, sizeof(ab), w->wall_a, w->wall_b));
 	if (w->head && w->head->valid)
 		fprintf(out, "  %s %s %s", w->head_name, cmp_fmt_change(pct, sizeof(pct), w->head),
@@ -124,10 +110,10 @@ static void parts(const struct cmp_why *w, FILE *out, const char *lead)
 	}
 	for (int k = 0; k < CMP_WHY_NPART; k++)
 		fprintf(out, "%s      %-10s%8s  %-24s %s\n", lead, w->part[k].name,
-			fmt_d(d, sizeof(d), w->part[k].d),
+			cmp_fmt_delta(d, sizeof(d), w->part[k].d),
 			fmt_ab(ab, sizeof(ab), w->part[k].a, w->part[k].b), verdict_of(&w->part[k]));
 	fprintf(out, "%s      the four add up to %s (from ops/s: %s)\n", lead,
-		fmt_d(d, sizeof(d), w->parts_d), fmt_d(e, sizeof(e), w->ops_wall_d));
+		cmp_fmt_delta(d, sizeof(d), w->parts_d), cmp_fmt_delta(e, sizeof(e), w->ops_wall_d));
 	split_line(w, out, lead);
 }
 
@@ -146,20 +132,20 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 	else {
 		fprintf(out, "%s    functions (%s):\n", lead, w->fn_how);
 		rows(w->fn, w->nfn, out, lead, 32);
-		fprintf(out, "%s      these %u: %s", lead, w->nfn, fmt_d(d, sizeof(d), w->fn_d));
+		fprintf(out, "%s      these %u: %s", lead, w->nfn, cmp_fmt_delta(d, sizeof(d), w->fn_d));
 		if (w->have_parts)
 			fprintf(out, " of the CPU time's %s (user + sys)",
-				fmt_d(e, sizeof(e), w->part[0].d + w->part[1].d));
+				cmp_fmt_delta(e, sizeof(e), w->part[0].d + w->part[1].d));
 		if (w->fn_more_d != 0)
-			fprintf(out, "; more that hold: %s", fmt_d(e, sizeof(e), w->fn_more_d));
+			fprintf(out, "; more that hold: %s", cmp_fmt_delta(e, sizeof(e), w->fn_more_d));
 		fprintf(out, "\n");
 	}
 	if (w->fn_how && w->nfn_noise)
 		fprintf(out, "%s      within noise (%u functions whose CI includes 0): %s\n", lead,
-			w->nfn_noise, fmt_d(d, sizeof(d), w->fn_noise_d));
+			w->nfn_noise, cmp_fmt_delta(d, sizeof(d), w->fn_noise_d));
 	if (w->fn_how && w->fn_skew_d != 0)
 		fprintf(out, "%s      at interrupt-enable sites (a skewed profile: their callers' time, never a cause): %s\n",
-			lead, fmt_d(d, sizeof(d), w->fn_skew_d));
+			lead, cmp_fmt_delta(d, sizeof(d), w->fn_skew_d));
 	if (!w->nctr && !w->nsys_ctr)
 		fprintf(out, "%s    counters per op: none changed by T or more\n", lead);
 	if (w->nctr) {

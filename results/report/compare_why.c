@@ -9,19 +9,23 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "results/compare/fmt.h"
 #include "results/compare/why.h"
 #include "results/report/compare_page.h"
 #include "results/report/report.h"
 
 static void row(FILE *o, const char *kind, const struct cmp_why_row *w)
 {
+	char d[32], a[32], b[32];
+
 	fprintf(o, "<tr>");
 	rpt_td(o, kind);
 	rpt_td(o, w->name);
-	rpt_td_num(o, w->d, fabs(w->d) >= 100 ? 0 : 3);
+	/* as the text block writes them: 68.27, not 68.2693 */
+	fprintf(o, "<td class=\"n\">%s</td>", cmp_fmt_delta(d, sizeof(d), w->d));
 	rpt_td(o, w->unit);
-	rpt_td_num(o, w->a, fabs(w->a) >= 100 ? 0 : 4);
-	rpt_td_num(o, w->b, fabs(w->b) >= 100 ? 0 : 4);
+	fprintf(o, "<td class=\"n\">%s</td>", cmp_fmt_num(a, sizeof(a), w->a));
+	fprintf(o, "<td class=\"n\">%s</td>", cmp_fmt_num(b, sizeof(b), w->b));
 	if (w->delta && w->delta->valid)
 		rpt_td_verdict(o, w->delta->verdict);
 	else
