@@ -206,6 +206,12 @@ static void test_environment(void **state)
 	/* another kernel is the default axis: compared */
 	put(f, "k.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 13, .kernel = "6.2.0" });
 	assert_int_equal(compare(path(f, "a.json"), path(f, "k.json"), NULL), 0);
+	/* the same kernel on both sides: an A/A, fine by default, but an
+	 * --axis given along which nothing differs is refused (exit 3) */
+	put(f, "a2.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 17 });
+	assert_int_equal(compare(path(f, "a.json"), path(f, "a2.json"), NULL), 0);
+	assert_int_equal(compare("--axis", "kernel", path(f, "a.json"), path(f, "a2.json"), NULL), 3);
+	assert_int_equal(compare("--axis", "kernel", path(f, "a.json"), path(f, "k.json"), NULL), 0);
 	/* ...but not along another axis */
 	assert_int_equal(compare("--axis", "kernel.thp", path(f, "a.json"),
 				 path(f, "k.json"), NULL), 3);

@@ -144,6 +144,8 @@ struct cmp_opts {
 	double alpha;                  /* CI level is 1 - alpha */
 	bool welch;                    /* Welch's t for p (MWU otherwise) */
 	const char *axis;              /* "kernel", "cgroup" or a field */
+	bool axis_given;               /* --axis on the command line: the
+					* sides must differ along it */
 	bool allow_env_diff;
 	uint64_t seed;
 	unsigned resamples;

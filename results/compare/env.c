@@ -423,6 +423,34 @@ static void problem(struct cmp_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An --axis given on the command line along which nothing differs (the
+ * same kernel release, version and config on both sides of --axis
+ * kernel): an A/A, which must not pass for a comparison (exit 3). */
+static int axis_differs(struct cmp_result *r)
+{
+	bool differs = false;
+
+	if (!r->o.axis_given)
+		return 0;
+	for (unsigned i = 0; i < r->nenv; i++)
+		differs |= r->env[i].axis && r->env[i].differs;
+	if (differs)
+		return 0;
+	problem(r, "nothing differs between the sides along --axis %s: ", r->o.axis);
+	/* the telling fields first: kernel.release, kernel.config.hash */
+	for (unsigned pass = 0, k = 0; pass < 2 && !(pass && k); pass++)
+		for (unsigned i = 0; i < r->nenv && k < 3; i++) {
+			const char *f = r->env[i].field;
+			bool main = strchr(f, '.') == strrchr(f, '.') ||
+				    !strcmp(f, "kernel.config.hash");
+
+			if (r->env[i].axis && r->env[i].val[0] && main != pass)
+				problem(r, "%s%s '%.60s'", k++ ? ", " : "", f, r->env[i].val[0]);
+		}
+	problem(r, " on every side; compare two different kernels (or layouts, or options), or leave --axis out for an A/A control");
+	return -EXDEV;
+}
+
 int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 {
 	bool axis_known = false;
@@ -482,5 +510,5 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 			nbad > 3 ? " (and more)" : "");
 		return -EXDEV;
 	}
-	return 0;
+	return axis_differs(r);
 }

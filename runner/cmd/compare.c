@@ -53,9 +53,9 @@ static const struct cgs_opt compare_opts[] = {
 		.help = "significance level; the CI is at 1-alpha (95%)"),
 	OPT_BOOL("welch", 0, CO, welch,
 		.help = "also run Welch's t-test, and use its p instead of Mann-Whitney's"),
-	OPT_STRING("axis", 0, CO, axis, .def = "kernel",
+	OPT_STRING("axis", 0, CO, axis,
 		.metavar = "kernel|cgroup|workload|FIELD",
-		.help = "what is compared; another critical field that differs stops the compare (exit 3)"),
+		.help = "what is compared (default kernel); another critical field that differs stops the compare (exit 3), and so does an --axis given along which nothing differs"),
 	OPT_BOOL("allow-env-diff", 0, CO, allow_env_diff,
 		.help = "compare even when critical environment fields differ (printed as notes)"),
 	OPT_BOOL("keep-disturbed", 0, CO, keep_disturbed,
@@ -264,13 +264,14 @@ static int to_opts(const struct cmp_cli *c, struct cmp_opts *o, char *err,
 	o->threshold[CMP_TAIL] = c->threshold3;
 	o->max_cov = c->max_cov;
 	o->alpha = c->alpha;
-	if (!*c->axis || strchr(c->axis, ' '))
+	if (c->axis && (!*c->axis || strchr(c->axis, ' ')))
 		rc = cgs_errf(err, errlen, -EINVAL, "--axis '%s' is not a field name", c->axis);
 	if (!rc)
 		rc = check_metrics(c->metrics, err, errlen);
 	o->metrics = c->metrics;
 	o->welch = c->welch;
-	o->axis = c->axis;
+	o->axis = c->axis ? c->axis : "kernel";
+	o->axis_given = c->axis != NULL;
 	o->allow_env_diff = c->allow_env_diff;
 	o->keep_disturbed = c->keep_disturbed;
 	o->fail_on_inconclusive = c->fail_on_inconclusive;
