@@ -305,6 +305,14 @@ struct cmp_group *cmp_group_of(const struct cmp_result *r,
 int cmp_add_file(struct cmp_result *r, unsigned s, struct cmp_file *f,
 		 char *err, size_t errlen);
 
+/* Append to r->problem (why the inputs cannot be compared), printf-like;
+ * what does not fit is dropped. results/compare/env_axis.c */
+void cmp_problem(struct cmp_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* 0, or -EXDEV with r->problem when an --axis given on the command line
+ * has nothing that differs along it (an A/A passed off as a comparison). */
+int cmp_env_axis_differs(struct cmp_result *r);
+
 /* Add a formatted note to @r. 0 or -ENOMEM. */
 int cmp_note(struct cmp_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

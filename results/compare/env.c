@@ -12,7 +12,6 @@
  * absent from some files (an older runner) is unknown, not a difference.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,46 +410,6 @@ static int collect(struct cmp_result *r)
 	return rc;
 }
 
-static void problem(struct cmp_result *r, const char *fmt, ...)
-{
-	size_t n = strlen(r->problem);
-	va_list ap;
-
-	if (n + 8 >= sizeof(r->problem))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->problem + n, sizeof(r->problem) - n, fmt, ap);
-	va_end(ap);
-}
-
-/* An --axis given on the command line along which nothing differs (the
- * same kernel release, version and config on both sides of --axis
- * kernel): an A/A, which must not pass for a comparison (exit 3). */
-static int axis_differs(struct cmp_result *r)
-{
-	bool differs = false;
-
-	if (!r->o.axis_given)
-		return 0;
-	for (unsigned i = 0; i < r->nenv; i++)
-		differs |= r->env[i].axis && r->env[i].differs;
-	if (differs)
-		return 0;
-	problem(r, "nothing differs between the sides along --axis %s: ", r->o.axis);
-	/* the telling fields first: kernel.release, kernel.config.hash */
-	for (unsigned pass = 0, k = 0; pass < 2 && !(pass && k); pass++)
-		for (unsigned i = 0; i < r->nenv && k < 3; i++) {
-			const char *f = r->env[i].field;
-			bool main = strchr(f, '.') == strrchr(f, '.') ||
-				    !strcmp(f, "kernel.config.hash");
-
-			if (r->env[i].axis && r->env[i].val[0] && main != pass)
-				problem(r, "%s%s '%.60s'", k++ ? ", " : "", f, r->env[i].val[0]);
-		}
-	problem(r, " on every side; compare two different kernels (or layouts, or options), or leave --axis out for an A/A control");
-	return -EXDEV;
-}
-
 int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 {
 	bool axis_known = false;
@@ -490,10 +449,10 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 			rc = cmp_note(r, "%s %s (allowed by --allow-env-diff)",
 				      row->field, row->mixed ? "varies within a side" : "differs");
 		} else if (nbad++ < 3) {
-			problem(r, "%s%s %s", nbad > 1 ? "; " : "", row->field,
+			cmp_problem(r, "%s%s %s", nbad > 1 ? "; " : "", row->field,
 				row->mixed ? "varies within a side" : "differs between the sides");
 			for (unsigned s = 0; s < r->nsides; s++)
-				problem(r, "%s %s '%.60s'", s ? "," : ":", r->sides[s].label,
+				cmp_problem(r, "%s %s '%.60s'", s ? "," : ":", r->sides[s].label,
 					row->val[s] ? row->val[s] : "-");
 		}
 		if (rc)
@@ -506,9 +465,9 @@ int cmp_env_diff(struct cmp_result *r, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (nbad) {
-		problem(r, "%s; compare like with like, make it the --axis, or pass --allow-env-diff",
+		cmp_problem(r, "%s; compare like with like, make it the --axis, or pass --allow-env-diff",
 			nbad > 3 ? " (and more)" : "");
 		return -EXDEV;
 	}
-	return axis_differs(r);
+	return cmp_env_axis_differs(r);
 }

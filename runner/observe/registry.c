@@ -9,10 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/json.h"
 #include "lib/macros.h"
 #include "lib/util.h"
-#include "runner/cgroups/cgrun.h"
 #include "runner/observe/observer.h"
 
 #define CGS_OBSERVER(n) extern const struct cgs_obs_def n##_observer;
@@ -228,23 +226,4 @@ void cgs_obs_table_rows(const struct cgs_obs_def *const *list, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (list[i]->table_rows)
 			list[i]->table_rows(f, test, mode, tasks, layout, out);
-}
-
-unsigned cgs_obs_sections(const struct res_file *f, const char *path, const char *test,
-			  const char *mode, unsigned tasks, const char *layout,
-			  struct json_object **out, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < f->npoints && n < max; i++) {
-		const struct res_point *p = &f->points[i];
-		struct json_object *s = p->extra ? cgs_jpath(p->extra, path) : NULL;
-		const char *pl = cgs_point_layout(p);
-
-		if (s && !strcmp(p->test, test) && !strcmp(p->mode, mode) &&
-		    p->tasks == tasks && p->status == RES_OK &&
-		    (pl == layout || (pl && layout && !strcmp(pl, layout))))
-			out[n++] = s;
-	}
-	return n;
 }
