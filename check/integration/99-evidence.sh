@@ -11,7 +11,8 @@
 #     an interrupt-enable site's time is its callers');
 #   - depth 0 (the runner's own cgroup) against a tree 8 levels deep,
 #     profiled, 4 runs a side: no noise is ranked. Every function the
-#     block lists has a change whose CI excludes 0 in the profile section,
+#     block lists has a change that is significant over the point's
+#     functions (BH q < 0.05) and whose CI excludes 0 in the profile section,
 #     none of them is an interrupt-enable site of a skewed profile, and
 #     when none holds the block says so ("no function's change holds");
 #     run's table says what depth 0 is and how deep it lies.
@@ -92,8 +93,8 @@ P='.profile_ns.points[0]'
 skewed=$(jq "[.points[].profile.skew.skewed] | any" d8.json)
 jq -r "$w.functions[]?.name" d.json >ranked.txt
 while read -r f; do
-	jq -e "$P.functions[] | select(.function == \"$f\") | .self.ci | .[0] > 0 or .[1] < 0" d.json >/dev/null ||
-		fail "$f is ranked, but its change's CI includes 0: $(jq -c "$P.functions[] | select(.function == \"$f\") | .self" d.json)"
+	jq -e "$P.functions[] | select(.function == \"$f\") | .self | .q < 0.05 and (.ci | .[0] > 0 or .[1] < 0)" d.json >/dev/null ||
+		fail "$f is ranked, but its change is not significant over the functions (BH q) or its CI includes 0: $(jq -c "$P.functions[] | select(.function == \"$f\") | .self" d.json)"
 	if [ "$skewed" = true ]; then
 		jq -e --arg f "$f" '[.points[].profile.skew.sites[]] | index($f) | not' d8.json >/dev/null ||
 			fail "$f, an interrupt-enable site of a skewed profile, is ranked as a cause"

@@ -127,7 +127,7 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 	if (!w->fn_how)
 		fprintf(out, "%s    functions: no profile (run --profile)\n", lead);
 	else if (!w->nfn)
-		fprintf(out, "%s    functions: no function's change holds across the runs at this noise (its CI includes 0); the profile section lists them all\n",
+		fprintf(out, "%s    functions: no function's change holds across the runs at this noise (none is significant after Benjamini-Hochberg over the functions: more runs a side, or --welch, can show one); the profile section lists them all\n",
 			lead);
 	else {
 		fprintf(out, "%s    functions (%s):\n", lead, w->fn_how);
@@ -141,7 +141,7 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 		fprintf(out, "\n");
 	}
 	if (w->fn_how && w->nfn_noise)
-		fprintf(out, "%s      within noise (%u functions whose CI includes 0): %s\n", lead,
+		fprintf(out, "%s      within noise (%u functions whose change is not significant): %s\n", lead,
 			w->nfn_noise, cmp_fmt_delta(d, sizeof(d), w->fn_noise_d));
 	if (w->fn_how && w->fn_skew_d != 0)
 		fprintf(out, "%s      at interrupt-enable sites (a skewed profile: their callers' time, never a cause): %s\n",
