@@ -92,6 +92,15 @@ jq '.points[0].test = "page\tfault\n1"' a.json >"$(printf 'tab\tfile.json')"
 "$CGSCALE" export --tsv "$(printf 'tab\tfile.json')" >tab.tsv 2>e.txt || fail "export: $(cat e.txt)"
 awk -F'\t' 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' tab.tsv || fail "export: a row with a split field"
 grep -q 'page\\tfault\\n1' tab.tsv || fail "export: the tab and newline not escaped"
+# export --tsv and --csv: no raw control character of a name reaches the
+# output (an ESC would drive the terminal the table is read on)
+jq --arg t "$(printf 'pf\033[31m\001x')" '.points[0].test = $t' a.json >esc.json
+for f in tsv csv; do
+	"$CGSCALE" export --format $f esc.json >esc.$f 2>e.txt || fail "export --format $f: $(cat e.txt)"
+	! LC_ALL=C grep -q "$(printf '[\001-\010\013\014\016-\037\177]')" esc.$f ||
+		fail "export --$f: a raw control character: $(grep -m1 'pf' esc.$f | cat -v)"
+	grep -q 'pf\\x1b\[31m\\x01x' esc.$f || fail "export --$f: the name not escaped: $(grep -m1 'pf' esc.$f | cat -v)"
+done
 
 # ---- issue 25 ----
 # 14. a knob that does not read back what was written stops the run before

@@ -14,12 +14,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "lib/esc.h"
 #include "lib/opt.h"
 #include "results/compare/compare.h"
 #include "results/export/export.h"
@@ -52,34 +54,48 @@ struct exp_row {
 	int disturbed;         /* 1, 0, or -1: not known (never checked) */
 };
 
+/* Text between the format's own escapes: any other control character,
+ * C1 control or invalid UTF-8 as \xNN (lib/esc.h), never raw. */
+static void put_text(FILE *out, const char *s, size_t n)
+{
+	if (n)
+		cgs_esc_write(out, s, n, 0);
+}
+
 /* TSV: backslash, tab, newline and carriage return as \\ \t \n \r. */
 static void tsv_str(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '\\': fputs("\\\\", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		default: fputc(*s, out);
-		}
+	for (;;) {
+		size_t n = strcspn(s, "\\\t\n\r");
+
+		put_text(out, s, n);
+		s += n;
+		if (!*s)
+			return;
+		fputs(*s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : "\\r", out);
+		s++;
 	}
 }
 
 /* CSV (RFC 4180): quoted when it holds a comma, a quote or a line end. */
 static void csv_str(FILE *out, const char *s)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
-		return;
+	bool quote = s[strcspn(s, ",\"\r\n")];
+
+	if (quote)
+		fputc('"', out);
+	for (;;) {
+		size_t n = strcspn(s, "\"\r\n");
+
+		put_text(out, s, n);
+		s += n;
+		if (!*s)
+			break;
+		fputs(*s == '"' ? "\"\"" : *s == '\r' ? "\r" : "\n", out);
+		s++;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
 }
 
 /* The row's fields as text; NULL where the field does not apply. */
