@@ -89,19 +89,25 @@ static int set_ranged(const struct cgs_opt *o, void *base, const char *val,
 static int set_number(const struct cgs_opt *o, void *base, const char *val,
 		      char *err, size_t errlen)
 {
+	char ex[32];
 	double v;
 
 	if (!cgs_parse_number(val, &v) && v >= o->dmin && v <= o->dmax) {
 		*(double *)opt_field(o, base) = v;
 		return 0;
 	}
+	/* the example lies in the range: the default, else an end of it */
+	if (o->def)
+		snprintf(ex, sizeof(ex), "%s", o->def);
+	else
+		snprintf(ex, sizeof(ex), "%g", isinf(o->dmax) ? fmax(o->dmin, 2) : o->dmax);
 	if (isinf(o->dmax))
 		return cgs_errf(err, errlen, -EINVAL,
-			       "--%s: '%s' is not a number of at least %g; give a plain decimal such as 2 or 0.5",
-			       o->name, val, o->dmin);
+			       "--%s: '%s' is not a number of at least %g; give a plain decimal such as %s",
+			       o->name, val, o->dmin, ex);
 	return cgs_errf(err, errlen, -EINVAL,
-		       "--%s: '%s' is not a number from %g to %g; give a plain decimal such as 2 or 0.5",
-		       o->name, val, o->dmin, o->dmax);
+		       "--%s: '%s' is not a number from %g to %g; give a plain decimal such as %s",
+		       o->name, val, o->dmin, o->dmax, ex);
 }
 
 static int set_enum(const struct cgs_opt *o, void *base, const char *val,
