@@ -201,8 +201,12 @@ static void t_refused(void **state)
 	char *a5[] = { "run", "--num", NULL };
 	char *a6[] = { "run", "-n", "x", NULL };
 	char *a7[] = { "run", "--dur", "-5s", NULL };
+	char *a8[] = { "run", "-n", "5", "--num", "6", NULL };   /* once only */
+	char *a9[] = { "run", "--str", "x", "-s", "y", NULL };
 
 	(void)state;
+	expect_refused(a8, 5, "--num is given twice");
+	expect_refused(a9, 5, "--str is given twice");
 	expect_refused(a1, 3, "out of range");
 	expect_refused(a2, 3, "out of range");
 	expect_refused(a3, 3, "red|green");

@@ -119,6 +119,7 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 	       const sigset_t *old, int *sig)
 {
 	char self[PATH_MAX], env[128], **av = calloc(r->argc + 4, sizeof(*av));
+	size_t k;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status = 70;
 	pid_t parent, pid;
@@ -130,9 +131,12 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 	self[n] = 0;
 	av[0] = "cgscale";
 	av[1] = r->argv[0];
-	av[2] = "--output";
-	av[3] = (char *)dir;
-	memcpy(av + 4, r->argv + 1, (r->argc - 1) * sizeof(*av));
+	k = 2;
+	if (!r->o.output) {    /* else the user's own -o names @dir already */
+		av[k++] = "--output";
+		av[k++] = (char *)dir;
+	}
+	memcpy(av + k, r->argv + 1, (r->argc - 1) * sizeof(*av));
 	snprintf(env, sizeof(env), "%u/%lld/%s", i, (long long)r->o.invocations,
 		 r->inv_series);
 	fprintf(stderr, "cgscale: invocation %u of %lld\n", i, (long long)r->o.invocations);
