@@ -65,15 +65,18 @@ jq_check d0.json '.environment.cgroup.depth0 | test("levels below the root")' \
 	"environment.cgroup.depth0 does not say how deep depth 0 is"
 # run's table says where each op's time went, how user and sys were
 # split (and what that split cannot see) and where blocked came from
-grep -q "^  account (ns/op, mean of 4 runs): wall [0-9]* = user [0-9]* + sys [0-9]* + run-queue [0-9]* + blocked [0-9]*$" out.txt ||
-	fail "run's table has no account line: $(grep -A6 '^  process' out.txt)"
+# (each row its parts and the user part's error a run; once under the
+# table, the split's source and blocked's)
 by=$(jq -r '.points[0].account.split.by' d0.json)
 case $by in
-exact) grep -q "^  account: user/sys split exactly" out.txt ;;
-*) grep -q "^  account: user/sys split by .* +-[0-9]* ns/op a run (1 SE), so a change of user time under about [0-9]* ns/op" out.txt ;;
-esac || fail "run's table does not say how user and sys were split ($by): $(grep '^  account' out.txt)"
-grep -q "^  account: blocked is \(measured\|the remainder\)" out.txt ||
-	fail "run's table does not say where blocked came from: $(grep '^  account' out.txt)"
+exact) grep -q "^  account (ns/op, mean of 4 runs): wall [0-9]* = user [0-9]* + sys [0-9]* + run-queue [0-9]* + blocked [0-9]*$" out.txt &&
+	grep -q "^account: user/sys split exactly" out.txt ;;
+*) grep -q "^  account (ns/op, mean of 4 runs): wall [0-9]* = user [0-9]* + sys [0-9]* + run-queue [0-9]* + blocked [0-9]* (user/sys +-[0-9]* a run)$" out.txt &&
+	grep -q "^account: user/sys split by .*: a change of user time within about two of a row's +-errors of 0 is not seen" out.txt ;;
+esac || fail "run's table does not give the account and how user and sys were split ($by): $(grep 'account' out.txt)"
+[ "$(grep -c '^account: user/sys' out.txt)" = 1 ] || fail "the split is said more than once: $(grep -c '^account: user/sys' out.txt) times"
+grep -q "^account: blocked is \(measured\|the remainder\)" out.txt ||
+	fail "run's table does not say where blocked came from: $(grep 'account' out.txt)"
 run --profile --cgroup-depth 8 -o d8.json page_fault1
 "$SAN" compare --axis cgroup -f json d0.json d8.json >d.json 2>err.txt
 [ $? -le 1 ] || fail "compare -f json (depth): $(cat err.txt)"

@@ -284,35 +284,50 @@ static double mean_of(struct json_object **sec, unsigned n, const char *key)
 	return n ? sum / n : NAN;
 }
 
-/* Under the point's row: the parts, how the kernel split user and sys
- * with that split's error, and where blocked came from. */
+/* Under the point's row: the parts, and the user part's error a run. */
 static void acct_rows(const struct res_file *f, const char *test, const char *mode,
 		      unsigned tasks, const char *layout, FILE *out)
 {
-	struct json_object *sec[64], *sp;
+	struct json_object *sec[64];
 	unsigned n = cgs_obs_sections(f, "account", test, mode, tasks, layout, sec, 64);
-	const char *by, *src;
 	double se;
 
 	if (!n || !cgs_jpath(sec[0], "wall_ns_per_op"))
 		return;
-	fprintf(out, "  account (ns/op, mean of %u run%s): wall %.0f = user %.0f + sys %.0f + run-queue %.0f + blocked %.0f\n",
+	fprintf(out, "  account (ns/op, mean of %u run%s): wall %.0f = user %.0f + sys %.0f + run-queue %.0f + blocked %.0f",
 		n, n > 1 ? "s" : "", mean_of(sec, n, "wall_ns_per_op"), mean_of(sec, n, "user_ns_per_op"),
 		mean_of(sec, n, "sys_ns_per_op"), mean_of(sec, n, "runq_ns_per_op"),
 		mean_of(sec, n, "blocked_ns_per_op"));
-	sp = cgs_jpath(sec[0], "split");
-	by = sp ? cgs_jpath_str(sp, "by") : NULL;
 	se = mean_of(sec, n, "split.user_se_ns_per_op");
+	if (isfinite(se) && se > 0)
+		fprintf(out, " (user/sys +-%.0f a run)", se);
+	fprintf(out, "\n");
+}
+
+/* Once under the table: how the kernel split user and sys, what that
+ * split cannot see, and where blocked came from (the first ok run's). */
+static void acct_notes(const struct res_file *f, FILE *out)
+{
+	struct json_object *a = NULL;
+	const char *by, *src;
+
+	for (unsigned i = 0; i < f->npoints && !a; i++)
+		if (f->points[i].status == RES_OK && f->points[i].extra &&
+		    cgs_jpath(f->points[i].extra, "account.wall_ns_per_op"))
+			a = cgs_jpath(f->points[i].extra, "account");
+	if (!a)
+		return;
+	by = cgs_jpath_str(a, "split.by");
 	if (by && !strcmp(by, "exact"))
-		fprintf(out, "  account: user/sys split exactly at each kernel entry and exit (%s)\n",
-			cgs_jpath_str(sp, "config"));
+		fprintf(out, "account: user/sys split exactly at each kernel entry and exit (%s).\n",
+			cgs_jpath_str(a, "split.config"));
 	else if (by)
-		fprintf(out, "  account: user/sys split by %s (%s): +-%.0f ns/op a run (1 SE), so a change of user time under about %.0f ns/op (a run a side) is not seen\n",
+		fprintf(out, "account: user/sys split by %s (%s): a change of user time within about two of a row's +-errors of 0 is not seen.\n",
 			!strcmp(by, "ticks") ? "sampling the mode at the scheduler tick" : "a clock not known",
-			cgs_jpath_str(sp, "config"), se, 2 * se);
-	src = cgs_jpath_str(sec[0], "blocked_source");
+			cgs_jpath_str(a, "split.config"));
+	src = cgs_jpath_str(a, "blocked_source");
 	if (src)
-		fprintf(out, "  account: blocked is %s\n", src);
+		fprintf(out, "account: blocked is %s.\n", src);
 }
 
 /* On unless --no-account. */
@@ -343,4 +358,5 @@ const struct cgs_obs_def account_observer = {
 	.window_end = acct_window_end,
 	.write = acct_finish,
 	.table_rows = acct_rows,
+	.table_notes = acct_notes,
 };

@@ -122,6 +122,9 @@ struct cgs_obs_def {
 	void (*table_rows)(const struct res_file *f, const char *test,
 			   const char *mode, unsigned tasks, const char *layout,
 			   FILE *out);
+	/* Optional. Its lines under the whole table, once (what its rows'
+	 * figures mean on this box), from the result file. */
+	void (*table_notes)(const struct res_file *f, FILE *out);
 };
 
 /* For a table_rows hook: the sections at dotted @path of the ok runs of
@@ -191,6 +194,9 @@ int cgs_obs_point_begin(const struct cgs_obs_run *or, const struct cgs_obs_point
 void cgs_obs_point_end(struct cgs_obs_live *live);
 
 /* The observers' table lines for one row of run's table, in list order. */
+/* Every observer's table_notes, in list order. */
+void cgs_obs_table_notes(const struct cgs_obs_def *const *list, size_t n,
+			 const struct res_file *f, FILE *out);
 void cgs_obs_table_rows(const struct cgs_obs_def *const *list, size_t n,
 			const struct res_file *f, const char *test, const char *mode,
 			unsigned tasks, const char *layout, FILE *out);

@@ -227,3 +227,11 @@ void cgs_obs_table_rows(const struct cgs_obs_def *const *list, size_t n,
 		if (list[i]->table_rows)
 			list[i]->table_rows(f, test, mode, tasks, layout, out);
 }
+
+void cgs_obs_table_notes(const struct cgs_obs_def *const *list, size_t n,
+			 const struct res_file *f, FILE *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i]->table_notes)
+			list[i]->table_notes(f, out);
+}

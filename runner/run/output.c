@@ -238,6 +238,7 @@ void cgs_print_table(const struct cgs_run *r, FILE *out)
 		     "icov%%: spread of total ops/s across the measured intervals; rcov%%: across runs.\n");
 	if (r->cg && cgs_cgrun_depth0_text(r->cg, d0, sizeof(d0)))
 		fprintf(out, "%s.\n", d0);
+	cgs_obs_table_notes(cgs_observers, cgs_nobservers, &r->res, out);
 }
 
 /* Mean total ops/s and idle % of the ok runs of one point, or 0. */
