@@ -20,7 +20,8 @@ n=$(echo "$cpus" | wc -l)
 [ "$n" -ge 2 ] || skip "needs 2 CPUs this shell may use, has $n"
 c=$(echo "$cpus" | tail -n 1)
 o=$(echo "$cpus" | head -n 1)
-short="-q -w 0 -d 0.3 -i 0.1 --cgroup-depth 0"
+base="-q -w 0 -i 0.1 --cgroup-depth 0"
+short="$base -d 0.3"
 
 # shellcheck disable=SC2086
 taskset -c "$c" "$CGSCALE" run $short -t 1,all,50% -m both -o a.json page_fault1 >/dev/null 2>a.err ||
@@ -73,7 +74,7 @@ spin() { taskset -c "$1" sh -c 'while :; do :; done' & busy=$!; }
 trap 'stop_busy; rm -rf "$T"' EXIT
 spin "$o"
 # shellcheck disable=SC2086
-taskset -c "$c" "$CGSCALE" run $short -d 1 -t 1 -o e.json page_fault1 >/dev/null 2>e.err ||
+taskset -c "$c" "$CGSCALE" run $base -d 1 -t 1 -o e.json page_fault1 >/dev/null 2>e.err ||
 	fail "taskset -c $c, busy loop on $o: $(cat e.err)"
 stop_busy
 jq_check e.json "([.points[] | .status == \"ok\" and .harness.idle_cpus == \"$c\"] | all)" \
@@ -82,7 +83,7 @@ jq_check e.json '[.points[].disturbed[] | select(test("foreign load"))] == []' \
 	"a busy loop outside the run's CPU is not its foreign load: $(jq -c '[.points[] | [.summary.idle_pct, .disturbed]]' e.json)"
 spin "$c"
 # shellcheck disable=SC2086
-taskset -c "$o,$c" "$CGSCALE" run $short -d 1 -t 1 -m process -o f.json page_fault1 >/dev/null 2>f.err ||
+taskset -c "$o,$c" "$CGSCALE" run $base -d 1 -t 1 -m process -o f.json page_fault1 >/dev/null 2>f.err ||
 	fail "taskset -c $o,$c, busy loop on $c: $(cat f.err)"
 stop_busy
 jq_check f.json ".points[0] | .tasks_detail[0].cpuset == \"$o\" and .summary.idle_pct < 25 and

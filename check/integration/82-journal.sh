@@ -135,7 +135,7 @@ killed_at_unlink() {
 	d=$1
 	shift
 	mkdir "$d"
-	ASAN_OPTIONS=$NOLEAK strace -f -o /dev/null $KILL_UNLINK "$C" run -q -m process -w 0 -d 0.2 -i 0.1 \
+	ASAN_OPTIONS=$NOLEAK strace -f -o /dev/null $KILL_UNLINK "$C" run -q -w 0 -d 0.2 -i 0.1 \
 		"$@" -o "$d/t.json" page_fault1 >/dev/null 2>"$d.err"
 	[ $? -eq 137 ] || fail "$d: the run was not killed at its unlink: $(cat "$d.err")"
 	[ -s "$d/t.json" ] && [ -s "$d/t.json.partial" ] ||
@@ -297,7 +297,7 @@ for B in rel san; do
 	subcase "$B: 10, the next run into that output not blocked" next_run
 	subcase "$B: 10, 30 bit flips caught or harmless" bit_flips
 	K=$T/ren-$B
-	killed_at_unlink "$K" -t 1 -r 2
+	killed_at_unlink "$K" -m process -t 1 -r 2
 	subcase "$B: 11, recover after a kill between rename and unlink" rename_recover
 	subcase "$B: 11, the next run after that kill" rename_next_run
 	subcase "$B: 11, recover killed between rename and unlink" recover_killed

@@ -55,11 +55,12 @@ struct exp_row {
 };
 
 /* Text between the format's own escapes: any other control character,
- * C1 control or invalid UTF-8 as \xNN (lib/esc.h), never raw. */
+ * C1 control or invalid UTF-8 as \xNN (lib/esc.h), never raw; a tab
+ * or line end (CSV keeps them, quoted) as the format says. */
 static void put_text(FILE *out, const char *s, size_t n)
 {
 	if (n)
-		cgs_esc_write(out, s, n, 0);
+		cgs_esc_write(out, s, n, CGS_ESC_KEEP_LINES);
 }
 
 /* TSV: backslash, tab, newline and carriage return as \\ \t \n \r. */
