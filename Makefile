@@ -47,7 +47,7 @@ DOCS := README.md results/SCHEMA.md results/COMPARE.md CHANGELOG.md
 DOC_PAGES := $(wildcard docs/*.md)
 
 .SECONDARY:
-.PHONY: all docs deps-build-check check check-run unit integration layers install clean bench fuzz FORCE
+.PHONY: all docs deps-build-check check check-run unit integration layers files-lint install clean bench fuzz FORCE
 
 all: deps-build-check cgscale docs
 
@@ -113,12 +113,17 @@ check:
 
 check-run: cgscale docs build/san/cgscale $(UNIT_REL) $(UNIT_SAN)
 	@python3 check/layers.py --objs build/rel
+	@python3 check/files-lint.py
 	@check/run-unit.sh $(UNIT_REL) $(UNIT_SAN)
 	@CHECK_LOAD=$(CHECK_LOAD) check/run-integration.sh ./cgscale build/san/cgscale
 
 # the layers point one way (docs/layout.md); needs the objects for calls
 layers: cgscale
 	@python3 check/layers.py --objs build/rel
+
+# every file made, removed or renamed through lib/safefile.c, lib/safedir.c
+files-lint:
+	@python3 check/files-lint.py
 
 unit: $(UNIT_REL) $(UNIT_SAN)
 	@check/run-unit.sh $^

@@ -100,7 +100,7 @@ static int remove_dir(struct walk *w, const char *full, const struct cg_own *own
 		return cg_lib_remove(ctrl, rel, err, errlen);
 	/* a cgroup2 mount with no controller: libcgroup knows no name to
 	 * build the path with, so rmdir directly */
-	if (rmdir(full)) {
+	if (rmdir(full)) {      /* safe-path: cgroupfs, a cgroup we made and own */
 		snprintf(err, errlen, "%s", strerror(errno));
 		return -errno;
 	}

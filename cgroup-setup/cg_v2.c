@@ -168,7 +168,7 @@ static int move_runner(struct cg_tree *t, struct cg_thier *h,
 	snprintf(extra, sizeof(extra), "parent_enabled=%s", missing);
 	snprintf(rel, sizeof(rel), "%s/%s-runner", h->parent, t->spec.id);
 	snprintf(leaf, sizeof(leaf), "%s%s", mount, rel);
-	if (mkdir(leaf, 0755))
+	if (mkdir(leaf, 0755))   /* safe-path: cgroupfs, where only root makes directories and no link exists */
 		return cgs_errf(err, errlen, -errno, "cannot create %s: %s", leaf,
 				strerror(errno));
 	cg_copy(h->runner_leaf, sizeof(h->runner_leaf), rel);
@@ -271,6 +271,7 @@ int cg_v2_restore(struct cg_tree *t, struct cg_thier *h, char *err, size_t errle
 		snprintf(leaf, sizeof(leaf), "%s%s", lh->mount, h->runner_leaf);
 		if (!rc)
 			rc = runner_leaf_empty(t, h, leaf, err, errlen);
+		/* safe-path: cgroupfs, the runner leaf we made above */
 		if (!rc && rmdir(leaf)) {
 			rc = -errno;
 			snprintf(err, errlen, "cannot remove %s: %s", leaf, strerror(errno));

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/safedir.h"
 #include "lib/safefile.h"
 
 #define FIFO_WAIT_MS 10000    /* how long a FIFO output waits for a reader */
@@ -32,17 +32,11 @@
 
 enum { OUT_ATOMIC, OUT_IN_PLACE, OUT_IN_PLACE_LINK };
 
-static int valid_name(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..") &&
-	       strlen(name) <= NAME_MAX;
-}
-
 int cgs_create_at(int dirfd, const char *name, int flags, mode_t mode)
 {
 	int fd;
 
-	if (!valid_name(name))
+	if (!cgs_name_ok(name))
 		return -EINVAL;
 	fd = openat(dirfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, mode);
 	return fd < 0 ? -errno : fd;
@@ -56,7 +50,7 @@ int cgs_open_parent(const char *path, char *name, size_t len)
 
 	if (!*base)
 		return -EISDIR;
-	if (!valid_name(base))
+	if (!cgs_name_ok(base))
 		return strlen(base) > NAME_MAX ? -ENAMETOOLONG : -EINVAL;
 	if (strlen(base) >= len)
 		return -ENAMETOOLONG;
@@ -83,29 +77,7 @@ int cgs_reopen_dir(int dirfd, const char *path)
 		return fd;
 	if (fd >= 0)
 		close(fd);
-	fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
-	return fd < 0 ? -errno : fd;
-}
-
-/* @n characters of [a-z0-9] from getrandom (the clock where it fails:
- * the name only needs to be hard to guess, O_EXCL makes it safe). */
-static void rand_chars(char *out, size_t n)
-{
-	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char r[RAND_LEN];
-	struct timespec ts;
-
-	if (n > sizeof(r))
-		n = sizeof(r);
-	if (getrandom(r, n, GRND_NONBLOCK) != (ssize_t)n) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		for (size_t i = 0; i < n; i++)
-			r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i % 8 * 4)) ^
-			       (unsigned char)(getpid() >> (i % 4 * 8));
-	}
-	for (size_t i = 0; i < n; i++)
-		out[i] = set[r[i] % (sizeof(set) - 1)];
-	out[n] = 0;
+	return -ESTALE;
 }
 
 /* The temporary file, locked, with @mode (umask aside: a result is
@@ -116,7 +88,7 @@ static int make_temp(struct cgs_out *o, mode_t mode)
 	int fd = -EEXIST;
 
 	for (int k = 0; k < 100 && fd == -EEXIST; k++) {
-		rand_chars(rnd, RAND_LEN);
+		cgs_rand_chars(rnd, RAND_LEN);
 		snprintf(o->tmp, sizeof(o->tmp), ".%.*s" TEMP_TAG "%d-%s", NAME_ROOM, o->name,
 			 (int)getpid(), rnd);
 		fd = cgs_create_at(o->dirfd, o->tmp, O_RDWR, 0600);
@@ -173,7 +145,7 @@ int cgs_out_in_place(int dirfd, const char *name)
 {
 	int rc;
 
-	if (!valid_name(name))
+	if (!cgs_name_ok(name))
 		return -EINVAL;
 	rc = classify(dirfd, name);
 	return rc < 0 ? rc : rc != OUT_ATOMIC;
@@ -231,7 +203,7 @@ int cgs_out_begin_at(struct cgs_out *o, int dirfd, const char *name,
 	o->fd = o->dirfd = -1;
 	o->tmp[0] = o->name[0] = 0;
 	o->in_place = 0;
-	if (!valid_name(name))
+	if (!cgs_name_ok(name))
 		return strlen(name) > NAME_MAX ? -ENAMETOOLONG : -EINVAL;
 	snprintf(o->name, sizeof(o->name), "%s", name);
 	o->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);

@@ -79,10 +79,11 @@ int cgs_create_at(int dirfd, const char *name, int flags, mode_t mode);
 int cgs_open_parent(const char *path, char *name, size_t len);
 
 /* The directory of @path, opened again, when it is still the directory
- * @dirfd was opened on (same device and inode: a mount over it, such as
- * a read-only bind, then counts), else a dup of @dirfd (the directory was
- * renamed, removed or swapped for another: the one the run started in is
- * kept). An fd to close, or -errno. */
+ * @dirfd was opened on (same device and inode: a mount of it, such as a
+ * read-only bind over itself, then counts and is what is written to), else
+ * -ESTALE (the directory was renamed, removed, or another mounted or
+ * swapped in: a file written in the old one would not be where it is
+ * said to be). An fd to close, or -errno. */
 int cgs_reopen_dir(int dirfd, const char *path);
 
 /* 1 when @name has the form of cgscale's temporary names

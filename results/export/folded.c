@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "lib/folded.h"
+#include "lib/safedir.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/compare/compare.h"
@@ -143,12 +144,12 @@ static int write_new(int dirfd, const char *name, const char *path,
 		return cgs_errf(err, errlen, fd, "cannot create %s: %s", path, strerror(-fd));
 	if (!f) {
 		close(fd);
-		unlinkat(dirfd, name, 0);
+		cgs_unlink_at(dirfd, name, NULL);
 		return cgs_errf(err, errlen, -ENOMEM, "cannot write %s: out of memory", path);
 	}
 	rc = ws_write(s, ns, f);
 	if (ferror(f) | fclose(f) | rc) {
-		unlinkat(dirfd, name, 0);
+		cgs_unlink_at(dirfd, name, NULL);
 		return cgs_errf(err, errlen, rc ? rc : -EIO, "cannot write %s%s", path,
 				rc ? ": out of memory" : "");
 	}

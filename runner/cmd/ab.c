@@ -20,6 +20,7 @@
 
 #include "lib/macros.h"
 #include "lib/opt.h"
+#include "lib/safedir.h"
 #include "lib/util.h"
 #include "runner/cmd/cmd.h"
 #include "runner/run/vm.h"
@@ -117,7 +118,9 @@ struct ab_state {
 	const struct ab_cli *cli;
 	struct cgs_vm_spec spec;
 	struct cgs_vm_kernel k[2];
-	char tmpdir[PATH_MAX - 64];   /* ours, made by mkdtemp under -o; "" none */
+	int outfd, logsfd, tmpfd;     /* -o, its logs/, and our folder in it; -1 none */
+	char tmpname[64];             /* that folder's name: .ab-RRRRRRRRRRRR */
+	char tmpdir[PATH_MAX - 256];  /* its path */
 	char initrd[2][PATH_MAX];     /* in tmpdir */
 	char self[PATH_MAX];
 	struct json_object *summary, *boots;
@@ -135,6 +138,44 @@ static void progress(void *arg, double elapsed, const char *last)
 			st->total, st->name, elapsed, (double)st->cli->timeout / 1e9, last);
 }
 
+/* -o and the folders in it, made and kept open (lib/safedir.h): a
+ * folder per kernel, logs/, and a fresh folder of our own (.ab-RR...)
+ * where the initramfs, consoles and replies are written, so that a name
+ * planted in -o (a link to elsewhere) is never written through. An exit
+ * status or -1. */
+static int ab_dirs(struct ab_state *st)
+{
+	const struct ab_cli *c = st->cli;
+	int fd;
+
+	st->outfd = cgs_open_dir(c->output, CGS_DIR_CREATE, 0755);
+	if (st->outfd < 0)
+		return cgs_errs("ab", "cannot create %s: %s", c->output, strerror(-st->outfd)),
+		       CGS_EXIT_BADINPUT;
+	for (int i = 0; i < 2; i++) {
+		fd = cgs_mkdir_at(st->outfd, st->k[i].label, 0755, 0);
+		if (fd < 0)
+			return cgs_errs("ab", "cannot create %s/%s: %s", c->output, st->k[i].label,
+					strerror(-fd)), CGS_EXIT_BADINPUT;
+		close(fd);
+		if (!st->k[i].config)
+			cgs_errs("ab", "warning: no .config for kernel %s (%s): its results record kernel.config only if it has /proc/config.gz; pass --kernel %s=PATH,config=FILE",
+				 st->k[i].label, st->k[i].path, st->k[i].label);
+	}
+	st->logsfd = cgs_mkdir_at(st->outfd, "logs", 0755, 0);
+	if (st->logsfd < 0)
+		return cgs_errs("ab", "cannot create %s/logs: %s", c->output, strerror(-st->logsfd)),
+		       CGS_EXIT_BADINPUT;
+	st->tmpfd = cgs_mkdtemp_at(st->outfd, ".ab-", st->tmpname, sizeof(st->tmpname));
+	if (st->tmpfd < 0) {
+		st->tmpname[0] = 0;
+		return cgs_errs("ab", "cannot create a temporary folder in %s: %s", c->output,
+				strerror(-st->tmpfd)), CGS_EXIT_FAIL;
+	}
+	snprintf(st->tmpdir, sizeof(st->tmpdir), "%s/%s", c->output, st->tmpname);
+	return -1;
+}
+
 /* Checks and preparations before the first boot; an exit status or -1. */
 static int ab_prepare(struct ab_state *st, int nargs, char **args)
 {
@@ -142,6 +183,7 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	char err[1024] = "", path[PATH_MAX * 2];
 	char *qv[] = { "qemu-system-x86_64", "--version", NULL };
 	ssize_t n;
+	int rc;
 
 	if (c->kernel.n != 2)
 		return cgs_errs("ab", "give two kernels: --kernel A=PATH --kernel B=PATH"), CGS_EXIT_BADINPUT;
@@ -174,24 +216,9 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	snprintf(path, sizeof(path), "%s/ab.json", c->output);
 	if (!access(path, F_OK))
 		return cgs_errs("ab", "%s exists: a finished ab is there; give another -o DIR", path), CGS_EXIT_BADINPUT;
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", c->output, st->k[i].label);
-		if ((mkdir(c->output, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST))
-			return cgs_errs("ab", "cannot create %s: %s", path, strerror(errno)), CGS_EXIT_BADINPUT;
-		if (!st->k[i].config)
-			cgs_errs("ab", "warning: no .config for kernel %s (%s): its results record kernel.config only if it has /proc/config.gz; pass --kernel %s=PATH,config=FILE",
-				 st->k[i].label, st->k[i].path, st->k[i].label);
-	}
-	snprintf(path, sizeof(path), "%s/logs", c->output);
-	mkdir(path, 0755);
-	/* the initramfs go in a folder of our own, made fresh: a name planted
-	 * beside -o (a link to elsewhere) is never written through */
-	snprintf(st->tmpdir, sizeof(st->tmpdir), "%s/.ab-XXXXXX", c->output);
-	if (!mkdtemp(st->tmpdir)) {
-		cgs_errs("ab", "cannot create a temporary folder in %s: %s", c->output, strerror(errno));
-		st->tmpdir[0] = 0;
-		return CGS_EXIT_FAIL;
-	}
+	rc = ab_dirs(st);
+	if (rc >= 0)
+		return rc;
 	for (int i = 0; i < 2; i++) {
 		snprintf(st->initrd[i], sizeof(st->initrd[i]), "%s/initrd-%s.cpio", st->tmpdir, st->k[i].label);
 		if (cgs_vm_initrd(st->initrd[i], st->self, &st->k[i], c->modules, args, nargs, err, sizeof(err)))
@@ -253,6 +280,24 @@ static int take_result(const struct ab_state *st, const char *reply, const char 
 	return rc;
 }
 
+/* Move @name@ext from our folder to logs/ when @keep (never over what
+ * is there), else remove it. */
+static void keep_log(const struct ab_state *st, const char *name, const char *ext, bool keep)
+{
+	char f[NAME_MAX + 1];
+	int rc;
+
+	snprintf(f, sizeof(f), "%s%s", name, ext);
+	rc = keep ? cgs_move_at(st->tmpfd, f, st->logsfd, f) : -ENOENT;
+	if (rc == -ENOENT && !keep)
+		rc = cgs_unlink_at(st->tmpfd, f, NULL);
+	else if (rc) {
+		cgs_errs("ab", "warning: cannot keep %s in %s/logs: %s", f, st->cli->output,
+			 strerror(-rc));
+		cgs_unlink_at(st->tmpfd, f, NULL);
+	}
+}
+
 /* Boot kernel @side once; 0, or the signal that ended it. */
 static int ab_boot(struct ab_state *st, int side)
 {
@@ -266,8 +311,8 @@ static int ab_boot(struct ab_state *st, int side)
 
 	snprintf(name, sizeof(name), "%s-%u", k->label, idx);
 	st->name = name;
-	snprintf(con, sizeof(con), "%s/logs/%s.console", st->cli->output, name);
-	snprintf(reply, sizeof(reply), "%s/.%s.reply", st->cli->output, name);
+	snprintf(con, sizeof(con), "%s/%s.console", st->tmpdir, name);
+	snprintf(reply, sizeof(reply), "%s/%s.reply", st->tmpdir, name);
 	snprintf(out, sizeof(out), "%s/%s/%s.json", st->cli->output, k->label, name);
 	fprintf(stderr, "[ab] boot %u/%u: %s (%s %s)\n", st->nth, st->total, name, k->kind, k->path);
 	rc = cgs_vm_boot(&st->spec, k, st->initrd[side], con, reply, progress, st, &end, &signo);
@@ -276,26 +321,21 @@ static int ab_boot(struct ab_state *st, int side)
 	if (!rc && end == CGS_VM_OK && take_result(st, reply, out, k, idx))
 		end = CGS_VM_NORESULT;
 	st->got[side] += !rc && end == CGS_VM_OK;
-	if (end == CGS_VM_NORESULT) {   /* keep what came back, to see why */
-		char kept[PATH_MAX + 16];
-
-		snprintf(kept, sizeof(kept), "%s/logs/%s.reply", st->cli->output, name);
-		if (rename(reply, kept))
-			unlink(reply);
-	} else {
-		unlink(reply);
-	}
+	/* keep what came back when it is not a result, to see why */
+	keep_log(st, name, ".reply", end == CGS_VM_NORESULT);
 	snprintf(qlog, sizeof(qlog), "%s.qemu", con);
 	cgs_vm_tail(qlog, 5, tail, sizeof(tail));
-	if (!*tail)
-		unlink(qlog);
+	keep_log(st, name, ".console.qemu", *tail);
+	if (end != CGS_VM_OK)
+		cgs_vm_tail(con, 12, tail, sizeof(tail));
+	keep_log(st, name, ".console", true);
+	snprintf(con, sizeof(con), "%s/logs/%s.console", st->cli->output, name);
 	json_object_object_add(b, "name", json_object_new_string(name));
 	json_object_object_add(b, "kernel", json_object_new_string(k->label));
 	json_object_object_add(b, "status", json_object_new_string(rc ? strerror(-rc) : cgs_vm_end_names[end]));
 	json_object_object_add(b, "seconds", json_object_new_double((double)(cgs_now_ns() - t0) / 1e9));
 	json_object_object_add(b, "result", end == CGS_VM_OK ? json_object_new_string(out) : NULL);
 	if (end != CGS_VM_OK) {
-		cgs_vm_tail(con, 12, tail, sizeof(tail));
 		json_object_object_add(b, "console_tail", json_object_new_string(tail));
 		fprintf(stderr, "[ab] %s: %s; the last lines of its console (%s):\n%s\n", name,
 			rc ? strerror(-rc) : cgs_vm_end_names[end], con, tail);
@@ -359,7 +399,7 @@ static int ab_run(struct ab_state *st)
 static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
 {
 	struct ab_cli cli = { 0 };
-	struct ab_state st = { .cli = &cli, .tty = isatty(2) };
+	struct ab_state st = { .cli = &cli, .tty = isatty(2), .outfd = -1, .logsfd = -1, .tmpfd = -1 };
 	struct cgs_optset set;
 	sigset_t block, old;
 	int first = 0, status;
@@ -375,12 +415,21 @@ static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
 	if (status < 0)
 		status = ab_run(&st);
 	for (int i = 0; i < 2; i++) {
+		char f[NAME_MAX + 1];
+
+		snprintf(f, sizeof(f), "initrd-%s.cpio", st.k[i].label);
 		if (st.initrd[i][0])
-			unlink(st.initrd[i]);
+			cgs_unlink_at(st.tmpfd, f, NULL);
 		cgs_vm_kernel_close(&st.k[i]);
 	}
-	if (st.tmpdir[0])
-		rmdir(st.tmpdir);
+	if (st.tmpname[0])
+		cgs_rmdir_at(st.outfd, st.tmpname);
+	if (st.tmpfd >= 0)
+		close(st.tmpfd);
+	if (st.logsfd >= 0)
+		close(st.logsfd);
+	if (st.outfd >= 0)
+		close(st.outfd);
 	json_object_put(st.summary);
 	json_object_put(st.boots);
 	sigprocmask(SIG_SETMASK, &old, NULL);

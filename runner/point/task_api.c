@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/safedir.h"
 #include "runner/point/task.h"
 
 int cgs_task_fail(struct cgs_task *t, int err, const char *fmt, ...)
@@ -51,20 +52,15 @@ int cgs_ctx_fail(struct cgs_ctx *ctx, int err, const char *fmt, ...)
 
 int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
 {
-	char path[PATH_MAX];
-	int fd = open(t->ctx->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	int dfd = open(t->ctx->tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
 
-	/* a file with no name at all; else mkostemp's O_EXCL name, unlinked */
-	if (fd < 0 && snprintf(path, sizeof(path), "%s/cgscale.XXXXXX", t->ctx->tmpdir) >=
-	    (int)sizeof(path))
-		return cgs_task_fail(t, -ENAMETOOLONG, "tmpdir path");
-	if (fd < 0) {
-		fd = mkostemp(path, O_CLOEXEC);
-		if (fd < 0)
-			return cgs_task_fail(t, -errno, "creating a file in %s",
-					     t->ctx->tmpdir);
-		unlink(path);
-	}
+	/* a file with no name at all (or a random O_EXCL name, removed) */
+	if (dfd < 0)
+		return cgs_task_fail(t, -errno, "opening %s", t->ctx->tmpdir);
+	fd = cgs_anon_file_at(dfd, 0);
+	close(dfd);
+	if (fd < 0)
+		return cgs_task_fail(t, fd, "creating a file in %s", t->ctx->tmpdir);
 	if (size && ftruncate(fd, size)) {
 		int err = -errno;
 

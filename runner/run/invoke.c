@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/safedir.h"
 #include "runner/run/invoke.h"
 #include "runner/run/run.h"
 #include "lib/exit.h"
@@ -101,16 +102,19 @@ int cgs_invoke_validate(struct cgs_run *r, char *err, size_t errlen)
 static int series_dir(struct cgs_run *r, char *dir, size_t len)
 {
 	char stamp[32];
+	int fd;
 
 	if (r->o.output) {
 		snprintf(dir, len, "%s", r->o.output);
 		return 0;
 	}
 	cgs_stamp_now(stamp, sizeof(stamp));
-	mkdir("results", 0755);
-	mkdir("results/runs", 0755);
 	snprintf(dir, len, "results/runs/%s", stamp);
-	return mkdir(dir, 0755) && errno != EEXIST ? -errno : 0;
+	fd = cgs_open_dir(dir, CGS_DIR_CREATE, 0755);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /* Start invocation @i and wait for it, passing signals on. Its exit
@@ -179,12 +183,13 @@ int cgs_invoke_all(struct cgs_run *r)
 {
 	char dir[PATH_MAX];
 	sigset_t set, old;
-	int worst = 0, sig = 0;
+	int worst = 0, sig = 0, rc;
 
 	if (getenv(INVOKE_ENV) || r->o.invocations < 2)
 		return -1;
-	if (series_dir(r, dir, sizeof(dir))) {
-		cgs_err("cannot create the directory %s: %s", dir, strerror(errno));
+	rc = series_dir(r, dir, sizeof(dir));
+	if (rc) {
+		cgs_err("cannot create the directory %s: %s", dir, strerror(-rc));
 		return CGS_EXIT_INTERNAL;
 	}
 	sigemptyset(&set);

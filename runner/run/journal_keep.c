@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "lib/linelog.h"
+#include "lib/safedir.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/result.h"
 #include "runner/run/fallback.h"
@@ -81,14 +83,17 @@ bool cgs_rj_still_there(const struct cgs_rjournal *j)
 
 void cgs_rj_drop_moved(struct cgs_rjournal *j)
 {
-	struct stat st;
+	struct stat st, beside = { .st_dev = j->bdev, .st_ino = j->bino };
+	char name[NAME_MAX + 1];
+	int dfd;
 
-	if (cgs_rj_still_there(j))
-		unlink(j->fbpath);
-	if (j->left_beside && j->dirfd >= 0 &&
-	    !fstatat(j->dirfd, beside_name(j), &st, AT_SYMLINK_NOFOLLOW) &&
-	    st.st_dev == j->bdev && st.st_ino == j->bino)
-		unlinkat(j->dirfd, beside_name(j), 0);
+	/* through the fallback place's directory, and only the file we wrote */
+	if (!fstat(j->fd, &st) && (dfd = cgs_open_parent(j->fbpath, name, sizeof(name))) >= 0) {
+		cgs_unlink_at(dfd, name, &st);
+		close(dfd);
+	}
+	if (j->left_beside && j->dirfd >= 0)
+		cgs_unlink_at(j->dirfd, beside_name(j), &beside);
 	cgs_warn("the result holds every point: the journal in the fallback place, %s, is removed",
 		 j->fbpath);
 }
@@ -123,7 +128,7 @@ static int fallback_fill(const struct cgs_rjournal *j, const struct res_file *f,
 	if (rc) {
 		cgs_errf(err, errlen, rc, "cannot write %s/%s: %s", path, name, strerror(-rc));
 		if (fd >= 0) {
-			unlinkat(dfd, name, 0);
+			cgs_unlink_at(dfd, name, NULL);
 			close(fd);
 		}
 		fd = rc;
@@ -152,7 +157,7 @@ int cgs_rj_move(struct cgs_rjournal *j, const struct res_file *f, int why)
 	}
 	/* the old journal is a part of the new one: remove it if it is
 	 * still the file we wrote (never whatever took its name since) */
-	if (cgs_rj_still_there(j) && unlinkat(j->dirfd, beside_name(j), 0)) {
+	if (cgs_rj_still_there(j) && cgs_unlink_at(j->dirfd, beside_name(j), NULL)) {
 		struct stat st = { 0 };
 
 		j->left_beside = !fstat(j->fd, &st);

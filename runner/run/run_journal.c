@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/linelog.h"
+#include "lib/safedir.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/result.h"
@@ -83,8 +84,11 @@ static int recover_old(struct cgs_rjournal *j, const char *outpath, char *err,
 	if (rc)
 		return rc;
 	if (rv.already)
-		cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed",
-			 outpath, rv.out, rv.npoints);
+		cgs_warn("an earlier run into %s left its journal behind, though its result %s holds all its %u point(s) (the same run id): the journal is removed%s%s%s",
+			 outpath, rv.out, rv.npoints,
+			 strcmp(rv.out, outpath) ? "" : "; this run's result will replace ",
+			 strcmp(rv.out, outpath) ? "" : rv.out,
+			 strcmp(rv.out, outpath) ? "" : " as -o asks: copy it now to keep it");
 	else
 		cgs_warn("an earlier run into %s did not finish: its %u finished point(s) are now in %s (\"complete\": false)",
 			 outpath, rv.npoints, rv.out);
@@ -166,11 +170,10 @@ unsigned cgs_rj_flush(struct cgs_rjournal *j, const struct res_file *f)
 /* Remove the journal by its name only while the name is still ours. */
 static void unlink_ours(const struct cgs_rjournal *j)
 {
-	struct stat a, b;
+	struct stat a;
 
-	if (!fstat(j->fd, &a) && !fstatat(j->dirfd, jname(j), &b, AT_SYMLINK_NOFOLLOW) &&
-	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
-		unlinkat(j->dirfd, jname(j), 0);
+	if (!fstat(j->fd, &a))
+		cgs_unlink_at(j->dirfd, jname(j), &a);
 }
 
 void cgs_rj_close(struct cgs_rjournal *j, bool keep)
@@ -201,31 +204,40 @@ void cgs_rj_unclaim(struct cgs_rjournal *j)
 static int claim_default(struct cgs_rjournal *j, char *outpath, size_t len,
 			 char *base, char *err, size_t errlen)
 {
-	char *slash = strrchr(base, '/');
+	char *slash = strrchr(base, '/'), *stamp;
+	int runs, rc = -EEXIST;
 
 	if (!slash)
 		return cgs_errf(err, errlen, -EINVAL, "internal error: default output %s", base);
 	*slash = 0;
-	mkdir("results", 0755);
-	mkdir("results/runs", 0755);
-	for (int k = 1; k < 1000; k++) {
-		char dir[PATH_MAX];
+	stamp = strrchr(base, '/');
+	if (!stamp)
+		return cgs_errf(err, errlen, -EINVAL, "internal error: default output %s", base);
+	*stamp++ = 0;
+	runs = cgs_open_dir(base, CGS_DIR_CREATE, 0755);
+	if (runs < 0)
+		return cgs_errf(err, errlen, runs, "cannot create %s: %s; give a path with -o",
+				base, strerror(-runs));
+	for (int k = 1; k < 1000 && rc == -EEXIST; k++) {
+		char dir[NAME_MAX + 1];
 
 		if (k == 1)
-			snprintf(dir, sizeof(dir), "%s", base);
+			snprintf(dir, sizeof(dir), "%s", stamp);
 		else
-			snprintf(dir, sizeof(dir), "%s-%d", base, k);
-		if (!mkdir(dir, 0755)) {
-			if (snprintf(outpath, len, "%s/result.json", dir) >= (int)len)
-				return cgs_errf(err, errlen, -ENAMETOOLONG, "the current directory's path is too long; give -o");
-			j->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			return j->dirfd < 0 ? cgs_errf(err, errlen, -errno, "cannot open %s: %s; give a path with -o",
-						       dir, strerror(errno)) : 0;
+			snprintf(dir, sizeof(dir), "%s-%d", stamp, k);
+		rc = cgs_mkdir_at(runs, dir, 0755, 1);
+		if (rc >= 0) {
+			j->dirfd = rc;
+			rc = snprintf(outpath, len, "%s/%s/result.json", base, dir) >= (int)len ?
+			     cgs_errf(err, errlen, -ENAMETOOLONG, "the current directory's path is too long; give -o") : 0;
+			close(runs);
+			return rc;
 		}
-		if (errno != EEXIST)
-			return cgs_errf(err, errlen, -errno, "cannot create %s: %s; give a path with -o",
-					dir, strerror(errno));
 	}
+	close(runs);
+	if (rc != -EEXIST)
+		return cgs_errf(err, errlen, rc, "cannot create a directory in %s: %s; give a path with -o",
+				base, strerror(-rc));
 	return cgs_errf(err, errlen, -EEXIST, "no free directory name under results/runs; give a path with -o");
 }
 
@@ -248,7 +260,7 @@ static int claim_name(struct cgs_rjournal *j, int dirfd, const char *name)
 		return fd;
 	rc = cgs_linelog_adopt(fd);
 	if (rc) {
-		unlinkat(dirfd, jn, 0);
+		cgs_unlink_at(dirfd, jn, NULL);
 		close(fd);
 		return rc;
 	}

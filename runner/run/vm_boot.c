@@ -6,6 +6,7 @@
  * (its pid recorded) killed and reaped when it outlives the boot.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "lib/pdeath.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "runner/run/vm.h"
 
@@ -147,7 +149,7 @@ void cgs_vm_tail(const char *path, unsigned n, char *buf, size_t len)
 	}
 }
 
-static pid_t spawn(char **argv, const char *log)
+static pid_t spawn(char **argv, int out)
 {
 	pid_t parent = getpid(), pid = fork();
 	sigset_t none;
@@ -157,7 +159,7 @@ static pid_t spawn(char **argv, const char *log)
 	cgs_die_with_parent(parent);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	int nul = open("/dev/null", O_RDONLY), out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int nul = open("/dev/null", O_RDONLY);
 
 	dup2(nul, 0);
 	if (out >= 0) {
@@ -214,18 +216,28 @@ int cgs_vm_boot(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 		cgs_vm_progress progress, void *arg, enum cgs_vm_end *end,
 		int *signo)
 {
-	char buf[8192], *argv[96], log[4200];
+	char buf[8192], *argv[96], log[4200], name[NAME_MAX + 1];
 	int argc = cgs_vm_qemu_args(s, k, initrd, console, reply, argv, 96, buf, sizeof(buf));
-	int status = 0, rc;
+	int status = 0, rc, dfd, out;
 	pid_t pid;
 
 	*signo = 0;
 	if (argc < 0)
 		return argc;
+	/* qemu's own output, a new file beside the console (never through
+	 * a link or over what is there) */
 	snprintf(log, sizeof(log), "%s.qemu", console);
-	pid = spawn(argv, log);
-	if (pid < 0)
-		return -errno;
+	dfd = cgs_open_parent(log, name, sizeof(name));
+	out = dfd < 0 ? dfd : cgs_create_at(dfd, name, O_WRONLY, 0644);
+	if (dfd >= 0)
+		close(dfd);
+	if (out < 0)
+		return out;
+	pid = spawn(argv, out);
+	rc = pid < 0 ? -errno : 0;
+	close(out);
+	if (rc)
+		return rc;
 	rc = wait_boot(pid, s, console, progress, arg, &status, signo);
 	if (rc == -ETIMEDOUT)
 		*end = *signo ? CGS_VM_SIGNAL : CGS_VM_TIMEOUT;

@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "runner/run/vm.h"
 
@@ -126,14 +128,13 @@ out:
 /* The libraries ldd names for @bin. */
 static int put_libs(struct cpio *c, const char *bin)
 {
-	char *argv[] = { "ldd", (char *)bin, NULL }, tmpl[] = "/tmp/cgscale-ab-ldd.XXXXXX";
+	char *argv[] = { "ldd", (char *)bin, NULL };
 	char line[PATH_MAX + 64], lib[PATH_MAX];
-	int fd = mkstemp(tmpl), rc;
+	int fd = memfd_create("cgscale-ldd", MFD_CLOEXEC), rc;     /* no file at all */
 	FILE *f;
 
 	if (fd < 0)
 		return -errno;
-	unlink(tmpl);
 	rc = cgs_vm_exec(argv, fd, -1);
 	lseek(fd, 0, SEEK_SET);
 	f = fdopen(fd, "r");
@@ -239,13 +240,17 @@ int cgs_vm_initrd(const char *out, const char *self, const struct cgs_vm_kernel 
 		  size_t errlen)
 {
 	struct cpio c = { 0 };
-	char bb[PATH_MAX];
+	char bb[PATH_MAX], name[NAME_MAX + 1];
 	int rc, fd;
 
 	if (find_busybox(bb, sizeof(bb)))
 		return cgs_errf(err, errlen, -ENOENT, "no busybox in PATH: the guest's shell and tools; install busybox-static");
 	/* a new file, never through a link or over what is there */
-	fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	rc = cgs_open_parent(out, name, sizeof(name));
+	fd = rc < 0 ? rc : cgs_create_at(rc, name, O_WRONLY, 0600);
+	if (rc >= 0)
+		close(rc);
+	errno = fd < 0 ? -fd : errno;
 	c.f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!c.f) {
 		rc = -errno;
