@@ -11,7 +11,8 @@
 # frozen cgroup. Then issue 25's cases 7 to 9 under both builds: a small
 # disk that fills, a failing disk (fsync errors injected with strace), the
 # output's directory removed mid-run; and the fallback place never reached
-# through a planted link nor used when another user owns it. Root only.
+# through a planted link (at it, or on the way to it) nor used when
+# another user owns it or a directory on the way. Root only.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "the fault cases need root (cgroups, tmpfs mounts)"
@@ -348,20 +349,31 @@ small_disk() {
 	clean $pid "$M" "$XDG_STATE_HOME/cgscale"
 }
 # the fallback place is never reached through a symbolic link, nor used
-# when another user owns it: the points it cannot take are said to be
-# only in the table, and nothing is written there
+# when another user owns it, nor reached through a user's link or
+# directory on the way (issue 40, case 4: root with a HOME whose
+# ~/.local/state is a user's link): the points it cannot take are said to
+# be only in the table, and nothing is written there
 fallback_safe() {
 	mkdir -p "$XDG_STATE_HOME" "$T/victim$B"
 	rm -rf "$XDG_STATE_HOME/cgscale"
 	ln -s "$T/victim$B" "$XDG_STATE_HOME/cgscale"
-	for how in link owner; do
-		if [ $how = owner ]; then
+	for how in link owner uplink updir; do
+		state=$XDG_STATE_HOME
+		case $how in
+		owner)
 			rm "$XDG_STATE_HOME/cgscale"
 			mkdir -m 0700 "$XDG_STATE_HOME/cgscale"
-			chown 12345:12345 "$XDG_STATE_HOME/cgscale"
-		fi
+			chown 12345:12345 "$XDG_STATE_HOME/cgscale" ;;
+		uplink)   # $T/h$B/state: a link that uid 12345 owns
+			mkdir -p "$T/h$B"
+			ln -s "$T/victim$B" "$T/h$B/state" && chown -h 12345:12345 "$T/h$B/state"
+			state=$T/h$B/state ;;
+		updir)    # $T/u$B: a directory that uid 12345 owns
+			mkdir -p "$T/u$B" && chown 12345:12345 "$T/u$B"
+			state=$T/u$B/state ;;
+		esac
 		mount -t tmpfs -o size=64k cgscale-it "$M" || { bad "cannot mount a tmpfs"; return 1; }
-		"$C" $TWELVE -o "$M/s$B.json" page_fault1 >table.txt 2>e.txt
+		XDG_STATE_HOME=$state "$C" $TWELVE -o "$M/s$B.json" page_fault1 >table.txt 2>e.txt
 		rc=$?
 		umount "$M"
 		[ $rc -eq 1 ] || { bad "$how: exit $rc, expected 1: $(cat e.txt)"; return 1; }
@@ -370,7 +382,10 @@ fallback_safe() {
 		case $how in
 		link) grep -q "fallback place $XDG_STATE_HOME/cgscale is not a directory (a symbolic link?)" e.txt ;;
 		owner) grep -q "fallback place $XDG_STATE_HOME/cgscale belongs to uid 12345" e.txt ;;
-		esac || { bad "$how: not said: $(cat e.txt)"; return 1; }
+		updir) [ -z "$(find "$T/u$B" -mindepth 1)" ] &&
+			grep -q "the way to the fallback place $state/cgscale passes a link or directory another user owns" e.txt ;;
+		uplink) grep -q "the way to the fallback place $state/cgscale passes a link or directory another user owns" e.txt ;;
+		esac || { bad "$how: not said, or made there: $(cat e.txt)"; return 1; }
 		grep -q "of 12 point(s) are in the journal $M/s$B.json.partial: .* the other [0-9]* are only in the table above" e.txt ||
 			{ bad "$how: where the points are not said: $(cat e.txt)"; return 1; }
 	done
@@ -387,8 +402,9 @@ failing_disk() {
 }
 eio() { failing_disk EIO 4; }
 erofs() { failing_disk EROFS 7; }
-# 9: the output's directory removed mid-run: the points are in the
-# fallback place, and the message names that journal, not the gone one
+# 9: the output's directory removed mid-run: the result is in the
+# fallback place ("results in" names it; exit 1, since it is not where -o
+# said), and no journal is named for the gone directory
 dir_gone() {
 	g=$T/gone$B
 	mkdir "$g"
@@ -400,8 +416,13 @@ dir_gone() {
 	rc=$?
 	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
 	grep -q "cgscale recover $g" e.txt && { bad "a journal that is gone named: $(cat e.txt)"; return 1; }
-	grep -q "$XDG_STATE_HOME/cgscale/r-" e.txt || { bad "the fallback place not named: $(cat e.txt)"; return 1; }
-	kept e.txt 6 "$T/gone$B.json" || return 1
+	out=$(sed -n 's/^cgscale: results in //p' e.txt)
+	case "$out" in
+	"$XDG_STATE_HOME"/cgscale/r-*.json) ;;
+	*) bad "results in '$out', not in the fallback place: $(cat e.txt)"; return 1 ;;
+	esac
+	[ "$(jq '.points | length' "$out")" -eq 6 ] || { bad "$out holds $(jq '.points | length' "$out") of 6 points"; return 1; }
+	rm "$out"
 	clean $pid "$XDG_STATE_HOME/cgscale"
 }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/safedir.h"
 #include "lib/util.h"
 #include "runner/run/fallback.h"
 
@@ -30,7 +31,11 @@ int cgs_fallback_path(char *buf, size_t len)
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-/* mkdir -p of @dir's parents (each made 0700), then open the parent. */
+/* The parent of @dir, made where missing (0700) and walked one
+ * component at a time: every directory on the way is root's or ours and
+ * writable by no one else unless sticky, and a link is followed only when
+ * root or we own it (lib/safedir.h). A user's link at ~/.local/state, or
+ * a directory of theirs on the way, never takes the journal elsewhere. */
 static int open_parent(char *dir, char **leaf)
 {
 	char *slash = strrchr(dir, '/');
@@ -39,20 +44,10 @@ static int open_parent(char *dir, char **leaf)
 	if (!slash || !slash[1])
 		return -EINVAL;
 	*leaf = slash + 1;
-	for (char *p = strchr(dir + 1, '/'); p && p <= slash; p = strchr(p + 1, '/')) {
-		*p = 0;
-		if (mkdir(dir, 0700) && errno != EEXIST) {
-			int rc = -errno;
-
-			*p = '/';
-			return rc;
-		}
-		*p = '/';
-	}
 	*slash = 0;
-	fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = cgs_open_dir(*dir ? dir : "/", CGS_DIR_CREATE | CGS_DIR_TRUSTED, 0700);
 	*slash = '/';
-	return fd < 0 ? -errno : fd;
+	return fd;
 }
 
 int cgs_fallback_open(char *buf, size_t len, char *err, size_t errlen)
@@ -65,17 +60,14 @@ int cgs_fallback_open(char *buf, size_t len, char *err, size_t errlen)
 	if (rc)
 		return cgs_errf(err, errlen, rc, "the fallback place's name is too long");
 	pfd = open_parent(buf, &leaf);
+	if (pfd == -ELOOP || pfd == -EPERM)
+		return cgs_errf(err, errlen, -EPERM, "the way to the fallback place %s passes a link or directory another user owns or can write: not used",
+				buf);
 	if (pfd < 0)
 		return cgs_errf(err, errlen, pfd, "cannot make the fallback place %s: %s",
 				buf, strerror(-pfd));
-	if (mkdirat(pfd, leaf, 0700) && errno != EEXIST) {
-		rc = -errno;
-		close(pfd);
-		return cgs_errf(err, errlen, rc, "cannot make the fallback place %s: %s",
-				buf, strerror(-rc));
-	}
-	fd = openat(pfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	rc = fd < 0 ? -errno : 0;
+	fd = cgs_mkdir_at(pfd, leaf, 0700, 0);
+	rc = fd < 0 ? fd : 0;
 	close(pfd);
 	if (rc == -ELOOP || rc == -ENOTDIR)
 		return cgs_errf(err, errlen, -ELOOP, "the fallback place %s is not a directory (a symbolic link?): not used",

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "lib/linelog.h"
+#include "lib/safedir.h"
+#include "lib/safefile.h"
 #include "lib/util.h"
 #include "results/model/result.h"
 #include "runner/run/fallback.h"
@@ -26,10 +28,21 @@
 
 #define SUFFIX ".partial"
 
-static int slurp(const char *path, char **buf, size_t *len)
+/* A journal opened through its directory: the directory, the name and
+ * the file's identity, so that it is removed there and only while the
+ * name is still that file (a directory swapped for a link meanwhile
+ * never makes us remove another file). */
+struct jsrc {
+	int dfd;
+	char name[NAME_MAX + 1];
+	struct stat st;
+};
+
+static int slurp(struct jsrc *js, char **buf, size_t *len)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+	int fd = openat(js->dfd, js->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC),
+	    rc = 0;
 
 	*buf = NULL;
 	*len = 0;
@@ -37,7 +50,7 @@ static int slurp(const char *path, char **buf, size_t *len)
 		return -errno;
 	if (fstat(fd, &st))
 		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
+	else if ((js->st = st, !S_ISREG(st.st_mode)))
 		rc = -EINVAL;
 	else if (st.st_size >= (1LL << 31))
 		rc = -EFBIG;
@@ -95,8 +108,9 @@ static int recovered_name(const char *journal, const char *avoid, char *out,
 	return -EEXIST;
 }
 
-/* Read the dead journal @journal: 0, or -errno with @err. */
-static int read_journal(const char *journal, struct res_file *f,
+/* Read the dead journal @journal, opened through its directory (@js,
+ * closed by the caller): 0, or -errno with @err. */
+static int read_journal(const char *journal, struct jsrc *js, struct res_file *f,
 			struct res_journal_info *info, char *err, size_t errlen)
 {
 	char *buf = NULL;
@@ -106,8 +120,9 @@ static int read_journal(const char *journal, struct res_file *f,
 	if (rc == -EBUSY)
 		return cgs_errf(err, errlen, rc, "%s is the journal of a cgscale run still running; wait for it to end or stop it",
 				journal);
+	js->dfd = rc ? -1 : cgs_open_parent(journal, js->name, sizeof(js->name));
 	if (!rc)
-		rc = slurp(journal, &buf, &len);
+		rc = js->dfd < 0 ? js->dfd : slurp(js, &buf, &len);
 	if (rc) {
 		free(buf);
 		return cgs_errf(err, errlen, rc == -ENOMEM ? rc : -ENOENT,
@@ -205,71 +220,106 @@ static bool dir_writable(const char *path)
 	return !access(*dir ? dir : "/", W_OK);
 }
 
-/* Whether the journal @src lies in the fallback place. */
-static bool in_fallback(const char *src)
+/* Whether the journal @src lies in the fallback place: 1 when in a
+ * place that is ours alone (reached through directories root's or ours,
+ * the place our own with mode 0700, the journal our own), so that the
+ * output it records was written by a run of ours; -EPERM when in a
+ * fallback place someone else could have written (a journal planted
+ * there names any output it likes); else 0. */
+static int in_fallback(const char *src, const struct jsrc *js)
 {
 	char dir[PATH_MAX], fb[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
 	const char *slash = strrchr(src, '/');
+	struct stat ds, fs;
+	int fd;
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - src) : 1, slash ? src : ".");
-	return !cgs_fallback_path(fb, sizeof(fb)) && realpath(*dir ? dir : "/", a) &&
-	       realpath(fb, b) && !strcmp(a, b);
+	if (cgs_fallback_path(fb, sizeof(fb)) || !realpath(*dir ? dir : "/", a) ||
+	    !realpath(fb, b) || strcmp(a, b))
+		return 0;
+	fd = cgs_open_dir(fb, CGS_DIR_TRUSTED, 0);
+	if (fd < 0 || fstat(fd, &fs) || fstat(js->dfd, &ds) || fs.st_dev != ds.st_dev ||
+	    fs.st_ino != ds.st_ino || fs.st_uid != geteuid() || (fs.st_mode & 077) ||
+	    js->st.st_uid != geteuid()) {
+		if (fd >= 0)
+			close(fd);
+		return -EPERM;
+	}
+	close(fd);
+	return 1;
 }
 
 /* The name of the result of @src: @want; else, for `cgscale recover`
  * (no @avoid) of a journal in the fallback place, the output it was for
  * when it is free, in a directory that is there; else its own stem or a
  * -recovered name beside it (recovered_name). */
-static int result_name(const char *src, const char *avoid, const char *want,
-		       const struct res_journal_info *info, char *out, size_t len)
+static int result_name(const char *src, const struct jsrc *js, const char *avoid,
+		       const char *want, const struct res_journal_info *info, char *out,
+		       size_t len)
 {
+	int fb;
+
 	if (want) {
 		snprintf(out, len, "%s", want);
 		return 0;
 	}
-	if (!avoid && *info->output && in_fallback(src) &&
-	    access(info->output, F_OK) && dir_writable(info->output)) {
+	fb = avoid || !*info->output ? 0 : in_fallback(src, js);
+	if (fb < 0)
+		cgs_warn("%s is in a fallback place that is not this user's alone (owner or mode, or the journal's owner): the output it names, %s, is not trusted; it is recovered beside it",
+			 src, info->output);
+	if (fb > 0 && access(info->output, F_OK) && dir_writable(info->output)) {
 		snprintf(out, len, "%s", info->output);
 		return 0;
 	}
 	return recovered_name(src, avoid, out, len);
 }
 
-int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
-		   struct cgs_rj_recovered *rv, char *err, size_t errlen)
+/* Read @journal into @js[0], or, when its run moved it to the fallback
+ * place, the copy there (its path in @twin) into @js[1]: 0 with *src the
+ * one read, or -errno with @err. */
+static int load(const char *journal, char *twin, size_t tlen, struct jsrc js[2],
+		const char **src, struct res_file *f, struct res_journal_info *info,
+		char *err, size_t errlen)
 {
-	struct res_journal_info info;
-	struct res_file f;
-	char twin[PATH_MAX + 16] = "";
-	const char *src = journal;
-	int rc;
+	int rc = read_journal(journal, &js[0], f, info, err, errlen);
 
-	memset(rv, 0, sizeof(*rv));
-	rc = read_journal(journal, &f, &info, err, errlen);
+	*src = journal;
 	if (rc)
 		return rc;
-	rc = find_twin(journal, &f, &info, twin, sizeof(twin));
-	if (rc) {
-		res_file_free(&f);
-		res_journal_info_free(&info);
-	}
+	rc = find_twin(journal, f, info, twin, tlen);
+	if (!rc)
+		return 0;
+	res_file_free(f);
+	res_journal_info_free(info);
 	if (rc == -EBUSY)
 		return cgs_errf(err, errlen, rc, "%s is an older copy of the journal of a cgscale run still running (its journal is now %s); wait for it to end or stop it",
 				journal, twin);
-	if (rc) {
-		cgs_warn("%s is an older copy of its run's journal: the run moved it to %s, which holds more; that one is recovered",
-			 journal, twin);
-		src = twin;
-		rc = read_journal(src, &f, &info, err, errlen);
-		if (rc)
-			return rc;
-	}
+	cgs_warn("%s is an older copy of its run's journal: the run moved it to %s, which holds more; that one is recovered",
+		 journal, twin);
+	*src = twin;
+	return read_journal(twin, &js[1], f, info, err, errlen);
+}
+
+int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
+		   struct cgs_rj_recovered *rv, char *err, size_t errlen)
+{
+	struct jsrc js[2] = { { .dfd = -1 }, { .dfd = -1 } };
+	struct res_journal_info info;
+	struct res_file f;
+	char twin[PATH_MAX + 16] = "";
+	const char *src;
+	int rc;
+
+	memset(rv, 0, sizeof(*rv));
+	rc = load(journal, twin, sizeof(twin), js, &src, &f, &info, err, errlen);
+	if (rc)
+		goto out;
 	cgs_rj_name_bad(src, &info);
 	rv->npoints = f.npoints;
 	rv->already = already_there(src, want, &f, &info, rv->out, sizeof(rv->out));
 	if (!rv->already) {
 		res_file_scalability(&f);
-		if (result_name(src, avoid, want, &info, rv->out, sizeof(rv->out)))
+		if (result_name(src, &js[src != journal], avoid, want, &info, rv->out, sizeof(rv->out)))
 			rc = cgs_errf(err, errlen, -EINVAL, "%s: no free name to recover it into; give one with -o",
 				      src);
 		else
@@ -277,10 +327,13 @@ int cgs_rj_recover(const char *journal, const char *avoid, const char *want,
 	}
 	res_file_free(&f);
 	res_journal_info_free(&info);
-	if (!rc) {
-		unlink(src);
-		if (src != journal)
-			unlink(journal);
-	}
+	/* through the directories they were read in, and only those files */
+	for (int i = 1; !rc && i >= 0; i--)
+		if (js[i].dfd >= 0)
+			cgs_unlink_at(js[i].dfd, js[i].name, &js[i].st);
+out:
+	for (int i = 0; i < 2; i++)
+		if (js[i].dfd >= 0)
+			close(js[i].dfd);
 	return rc;
 }
