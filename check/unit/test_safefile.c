@@ -360,7 +360,7 @@ static void test_linelog_refuses(void **state)
 	close(fd);
 }
 
-/* The directory as mounted now when it is the same one, else the old. */
+/* The directory as mounted now when it is the same one, else -ESTALE. */
 static void test_reopen_dir(void **state)
 {
 	struct dir *d = *state;
@@ -374,10 +374,14 @@ static void test_reopen_dir(void **state)
 	close(fd);
 	assert_int_equal(rename(at(d, "o"), at(d, "o2")), 0);
 	assert_int_equal(symlink(d->path, at(d, "o")), 0);
+	assert_int_equal(cgs_reopen_dir(old, at(d, "o/r.json")), -ESTALE);
+	assert_int_equal(unlink(at(d, "o")), 0);
+	assert_int_equal(cgs_reopen_dir(old, at(d, "o/r.json")), -ESTALE);
+	assert_int_equal(rename(at(d, "o2"), at(d, "o")), 0);
 	fd = cgs_reopen_dir(old, at(d, "o/r.json"));
 	assert_int_equal(fstat(fd, &a), 0);
-	assert_int_equal(stat(at(d, "o2"), &b), 0);
-	assert_true(a.st_ino == b.st_ino);
+	assert_int_equal(fstat(old, &b), 0);
+	assert_true(fd != old && a.st_ino == b.st_ino);
 	close(fd);
 	close(old);
 }

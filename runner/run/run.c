@@ -30,6 +30,7 @@
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/invoke.h"
 #include "runner/run/dryrun.h"
+#include "runner/run/fallback.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
@@ -164,10 +165,36 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	cgs_invoke_record(r);
 }
 
+/* The result written in the fallback place (runner/run/fallback.h),
+ * its path then in r->outpath: the output's directory is no longer the
+ * one the run started in, and a result written there would be hidden
+ * (under a mount) or elsewhere than said (renamed). */
+static int write_fallback(struct cgs_run *r, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], name[NAME_MAX + 1];
+	int fd = cgs_fallback_open(dir, sizeof(dir), err, errlen), rc;
+
+	if (fd < 0)
+		return fd;
+	rc = cgs_fallback_name(r->outpath, res_run_id(&r->res), name, sizeof(name));
+	if (!rc) {
+		name[strlen(name) - strlen(".partial")] = 0;
+		rc = res_write_file_at(&r->res, fd, name, err, errlen);
+	}
+	close(fd);
+	if (!rc && snprintf(r->outpath, sizeof(r->outpath), "%s/%s", dir, name) >=
+		   (int)sizeof(r->outpath))
+		rc = cgs_errf(err, errlen, -ENAMETOOLONG, "the fallback place's path is too long");
+	return rc;
+}
+
+/* 0 when the result is where -o said, 1 when the output's directory had
+ * changed under the run and the result went to the fallback place, else
+ * -errno (said). */
 static int write_results(struct cgs_run *r)
 {
 	char when[32], err[512];
-	int rc, dirfd;
+	int rc, dirfd = -1;
 
 	cgs_iso8601_now(when, sizeof(when));
 	r->res.end_time = strdup(when);
@@ -175,14 +202,22 @@ static int write_results(struct cgs_run *r)
 	res_file_scalability(&r->res);
 	if (res_disturb_mark(&r->res))
 		return -ENOMEM;
-	/* the directory the run started in; as mounted now, if still there */
-	dirfd = r->journal.dirfd < 0 ? -1 : cgs_reopen_dir(r->journal.dirfd, r->outpath);
-	rc = res_write_file_at(&r->res, dirfd, r->outpath, err, sizeof(err));
-	if (dirfd >= 0)
-		close(dirfd);
+	/* the directory the run started in, checked by its identity, as
+	 * mounted now (a read-only bind over itself is then seen) */
+	if (r->journal.dirfd >= 0)
+		dirfd = cgs_reopen_dir(r->journal.dirfd, r->outpath);
+	if (dirfd != -ESTALE) {
+		rc = res_write_file_at(&r->res, dirfd, r->outpath, err, sizeof(err));
+		if (dirfd >= 0)
+			close(dirfd);
+	} else {
+		cgs_warn("the directory of %s is no longer the one this run started in (a mount over it, or it was renamed, removed or swapped): the result is not written there but in the fallback place",
+			 r->outpath);
+		rc = write_fallback(r, err, sizeof(err));
+	}
 	if (rc)
 		cgs_err("%s", err);
-	return rc;
+	return rc ? rc : dirfd == -ESTALE;
 }
 
 void cgs_run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
@@ -288,9 +323,10 @@ static void print_results(const struct cgs_run *r)
 static int run_report(struct cgs_run *r, int rc, int signo)
 {
 	char err[1024];
-	int status = 0;
+	int status = 0, moved;
 
-	if (write_results(r)) {
+	moved = write_results(r);
+	if (moved < 0) {
 		/* the figures are measured: show them, and say where they are kept */
 		unsigned left = cgs_rj_flush(&r->journal, &r->res);
 
@@ -302,6 +338,8 @@ static int run_report(struct cgs_run *r, int rc, int signo)
 	print_results(r);
 	cgs_info("results in %s%s", r->outpath,
 		r->res.interrupted ? " (incomplete: interrupted)" : "");
+	if (moved)
+		status = CGS_EXIT_FAIL;   /* not where -o said: a CI must see it */
 	if (r->o.csv_dir && cgs_csv_write(r, err, sizeof(err))) {
 		cgs_err("%s", err);
 		status = CGS_EXIT_FAIL;
