@@ -40,6 +40,18 @@ int cgs_check_out_kind(const char *what, const char *path, char *err,
 	return 0;
 }
 
+int cgs_out_path_in_place(const char *path)
+{
+	char name[NAME_MAX + 1];
+	int dirfd = cgs_open_parent(path, name, sizeof(name)), rc;
+
+	if (dirfd < 0)
+		return 0;
+	rc = cgs_out_in_place(dirfd, name);
+	close(dirfd);
+	return rc == 1;
+}
+
 int cgs_check_out_path(const char *what, const char *path, char *err,
 		       size_t errlen)
 {

@@ -25,6 +25,11 @@ int cgs_check_out_path(const char *what, const char *path, char *err,
 int cgs_check_out_kind(const char *what, const char *path, char *err,
 		       size_t errlen);
 
+/* 1 when @path names what cgscale writes in place (a device, FIFO,
+ * socket or terminal, or our link to one: lib/safefile.h), so nothing is
+ * created in its directory; else 0. */
+int cgs_out_path_in_place(const char *path);
+
 /* Copy @dir to @buf without trailing slashes ("/" stays "/"). */
 void cgs_trim_slashes(const char *dir, char *buf, size_t len);
 

@@ -333,6 +333,10 @@ static int check_output(struct cgs_run *r, char *err, size_t errlen)
 			rc = cgs_check_out_kind("-o", o, err, errlen);
 		if (rc)
 			return rc;
+		/* a terminal or FIFO is written into: nothing is made beside it
+		 * (/dev/pts takes no new file, and needs none) */
+		if (cgs_out_path_in_place(o))
+			return 0;
 	}
 	rc = dir_writable(dir);
 	if (rc)
