@@ -267,6 +267,9 @@ rename_next_run() {
 		{ bad "the next run: $(cat "$d.next")"; return 1; }
 	[ ! -e "$d/t-recovered.json" ] || { bad "the next run made t-recovered.json beside a complete t.json: $(cat "$d.next")"; return 1; }
 	grep -q "left its journal behind" "$d.next" || { bad "the next run said: $(cat "$d.next")"; return 1; }
+	# ... and that its own result replaces the one that held those points
+	grep -qF "this run's result will replace $d/t.json as -o asks" "$d.next" ||
+		{ bad "the replacing of $d/t.json not said: $(cat "$d.next")"; return 1; }
 	[ "$(runs_of "$d")" = 2/2 ] || { bad "show counts $(runs_of "$d") runs, not 2/2"; return 1; }
 }
 recover_killed() {
