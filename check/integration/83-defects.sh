@@ -7,6 +7,7 @@
 # nothing written, nothing printed on stdout. Issue 25: knobs read back
 # (14), --topology bounded (15), control characters escaped in echoes and
 # in show/compare (16), strict numbers and knobs for nothing refused (18).
+# Issue 40: a topology XML nested too deep for hwloc refused (9).
 . "$(dirname "$0")/lib.sh"
 # every defect is checked, each failure counted: on a build that has them
 # all, the output lists each one
@@ -156,6 +157,50 @@ timeout 60 "$CGSCALE" run --dry-run --topology "pack:4 numa:2 l3:4 core:32 pu:4"
 	--placement pus page_fault1 >plan.txt 2>err.txt || fail "a 4096-PU plan: $(cat err.txt)"
 grep -q "^    4096         4     8    32   1024   4096  1$" plan.txt ||
 	fail "the 4096-task line of the plan: $(grep '^    4096 ' plan.txt)"
+
+# Issue 40, 9: an XML topology nested 20,000 deep crashed libhwloc's
+# recursive parser (SIGSEGV): refused at once by its depth, under both
+# builds; this machine's own lstopo XML and one nested 200 deep still plan
+# nested_xml N: one PU under N nested Group objects, as lstopo writes them
+nested_xml() {
+	awk -v n="$1" 'BEGIN {
+		s = "cpuset=\"0x1\" complete_cpuset=\"0x1\" nodeset=\"0x1\" complete_nodeset=\"0x1\""
+		print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+		print "<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">"
+		print "<topology version=\"2.0\">"
+		printf "<object type=\"Machine\" os_index=\"0\" %s allowed_cpuset=\"0x1\" allowed_nodeset=\"0x1\" gp_index=\"1\">\n", s
+		printf "<object type=\"NUMANode\" os_index=\"0\" %s gp_index=\"2\" local_memory=\"1073741824\"/>\n", s
+		for (i = 0; i < n; i++)
+			printf "<object type=\"Group\" %s gp_index=\"%d\">\n", s, i + 3
+		printf "<object type=\"PU\" os_index=\"0\" %s gp_index=\"%d\"/>\n", s, n + 3
+		for (i = 0; i <= n; i++)
+			print "</object>"
+		print "</topology>"
+	}' >"$2"
+}
+nested_xml 20000 deep.xml
+nested_xml 200 shallow.xml
+lstopo-no-graphics --of xml here.xml 2>/dev/null || lstopo --of xml here.xml 2>/dev/null ||
+	rm -f here.xml
+for C in "$CGSCALE" "${CGSCALE_SAN:-}"; do
+	[ -n "$C" ] || continue
+	timeout 60 "$C" run --dry-run --topology deep.xml -t 1 page_fault1 >out.txt 2>err.txt
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		fail "$C: --topology nested 20,000 deep: exit $rc, expected 2: $(head -c 300 err.txt)"
+	elif [ -s out.txt ] || [ "$(wc -l <err.txt)" -ne 1 ] ||
+		! grep -q "deep.xml: nests XML elements 20002 deep, more than the 256 cgscale reads.*lstopo --of xml" err.txt; then
+		fail "$C: --topology nested 20,000 deep: not one line naming the depth: $(cat err.txt)"
+	else
+		echo "ok: $C --topology deep.xml -> $(cat err.txt)"
+	fi
+	for x in shallow.xml here.xml; do
+		[ -f "$x" ] || { echo "skipped (no lstopo): $x"; continue; }
+		timeout 60 "$C" run --dry-run --topology "$x" -t 1 page_fault1 >plan.txt 2>err.txt ||
+			fail "$C: --topology $x refused: $(cat err.txt)"
+		grep -q "^machine: $x$" plan.txt || fail "$C: --topology $x: no plan: $(head -n 5 plan.txt)"
+	done
+done
 
 # 16. control characters of paths escaped in every echo, and of strings
 #     in result files in show and compare

@@ -5,7 +5,8 @@
  * description agree with what hwloc builds, attributes and memory
  * children counting for nothing; beyond CGS_TOPO_MAX_PUS or
  * CGS_TOPO_MAX_ARITY the description is refused before hwloc builds it,
- * and an XML file is refused by its PU objects.
+ * and an XML file is refused by its PU objects and by how deep its
+ * elements nest (CGS_TOPO_MAX_XML_DEPTH), counted in pieces of any size.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -101,12 +102,92 @@ static void t_refused(void **state)
 	unlink(xml);
 }
 
+/* @text's depth read whole, then in pieces of @step bytes. */
+static uint64_t depth_in(const char *text, size_t step)
+{
+	struct cgs_xml_depth x = { 0 };
+	size_t n = strlen(text);
+
+	for (size_t i = 0; i < n; i += step)
+		cgs_xml_depth_feed(&x, text + i, n - i < step ? n - i : step);
+	return x.max;
+}
+
+static void t_xml_depth(void **state)
+{
+	static const struct { const char *x; uint64_t max; } c[] = {
+		{ "<a><b/><c></c></a>", 2 },
+		{ "<?xml version=\"1.0\"?>\n<!DOCTYPE t SYSTEM \"hwloc2.dtd\">\n"
+		  "<t><o a=\"x>y\" b='/>'><i n=\"/\"/></o></t>", 2 },
+		{ "<a x='/>' y=\"/\"><b></b></a>", 2 },  /* no end in quotes */
+		{ "<a><!-- <b><c> -> --></a>", 1 },
+		{ "<a><![CDATA[<b><c>]>]]></a>", 1 },
+		{ "<!DOCTYPE t [<!ELEMENT t ANY><!ATTLIST t a CDATA '>'>]><t><u></u></t>", 2 },
+		{ "<?pi a>b?><a/>", 0 },
+		{ "<a\n  x=\"1\"\n/>", 0 },
+		{ "<a>x &gt; y</a><b><c><d></d></c></b>", 3 },
+		{ "</a></b><c>", 1 },       /* stray end tags go no lower than 0 */
+	};
+	char deep[300 * 7 + 1];
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		for (size_t step = 1; step <= 4; step++)
+			if (depth_in(c[i].x, step) != c[i].max)
+				fail_msg("'%s' in pieces of %zu: %llu deep, expected %llu", c[i].x,
+					 step, (unsigned long long)depth_in(c[i].x, step),
+					 (unsigned long long)c[i].max);
+	for (int i = 0; i < 300; i++)
+		n += (size_t)sprintf(deep + n, "<g>");
+	for (int i = 0; i < 300; i++)
+		n += (size_t)sprintf(deep + n, "</g>");
+	assert_int_equal(depth_in(deep, 4096), 300);
+	assert_int_equal(depth_in(deep, 3), 300);
+}
+
+/* An XML file nested CGS_TOPO_MAX_XML_DEPTH deep @over: read, or
+ * refused with -E2BIG naming its depth. */
+static void xml_nested(int over)
+{
+	char err[512] = "", xml[] = "/tmp/cgs-topo-depth-XXXXXX";
+	int fd = mkstemp(xml), depth = CGS_TOPO_MAX_XML_DEPTH + over;
+	uint64_t pus;
+
+	assert_true(fd >= 0);
+	assert_true(dprintf(fd, "<?xml version=\"1.0\"?>\n") > 0);
+	for (int i = 0; i < depth; i++)
+		assert_true(dprintf(fd, "<object type=\"Group\" name=\"a>b\">\n") > 0);
+	assert_true(dprintf(fd, "<object type=\"PU\"/><!-- <x><y> -->\n") > 0);
+	for (int i = 0; i < depth; i++)
+		assert_true(dprintf(fd, "</object>\n") > 0);
+	close(fd);
+	if (!over) {
+		assert_int_equal(cgs_topo_xml_size(xml, &pus, err, sizeof(err)), 0);
+		assert_int_equal(pus, 1);
+	} else {
+		assert_int_equal(cgs_topo_xml_size(xml, &pus, err, sizeof(err)), -E2BIG);
+		if (!strstr(err, "nests XML elements 257 deep, more than the 256"))
+			fail_msg("%s", err);
+	}
+	unlink(xml);
+}
+
+static void t_xml_too_deep(void **state)
+{
+	(void)state;
+	xml_nested(0);
+	xml_nested(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_synth_size),
 		cmocka_unit_test(t_agrees_with_hwloc),
 		cmocka_unit_test(t_refused),
+		cmocka_unit_test(t_xml_depth),
+		cmocka_unit_test(t_xml_too_deep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * inserted by comparing its cpuset (one bit per PU) with its siblings':
  * the time grows with PUs x objects x the widest level, the memory with
  * objects x PUs. So the size is bounded twice: PUs, and objects under
- * one parent.
+ * one parent. An XML file is bounded by its bytes, its PU objects and how
+ * deep its elements nest (hwloc's XML import recurses once a level).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,11 +85,108 @@ int cgs_topo_synth_size(const char *desc, uint64_t *pus, uint64_t *widest)
 	return *widest ? 0 : -EINVAL;
 }
 
+enum { X_TEXT, X_LT, X_OPEN, X_CLOSE, X_PI, X_BANG, X_BANG_DASH, X_COMMENT,
+       X_CDATA, X_DECL };
+
+/* One character inside a start tag: '>' outside quotes ends it, a level
+ * deeper unless it is an empty-element tag (.../>). */
+static void open_tag(struct cgs_xml_depth *x, char c)
+{
+	if (x->quote) {
+		x->quote = c == x->quote ? 0 : x->quote;
+	} else if (c == '"' || c == '\'') {
+		x->quote = c;
+	} else if (c == '>') {
+		if (x->prev != '/' && ++x->depth > x->max)
+			x->max = x->depth;
+		x->state = X_TEXT;
+	}
+	x->prev = c;
+}
+
+/* One character of a declaration (<!DOCTYPE ...>, its [...] kept). */
+static void decl(struct cgs_xml_depth *x, char c)
+{
+	if (x->quote)
+		x->quote = c == x->quote ? 0 : x->quote;
+	else if (c == '"' || c == '\'')
+		x->quote = c;
+	else if (c == '[')
+		x->brackets++;
+	else if (c == ']' && x->brackets)
+		x->brackets--;
+	else if (c == '>' && !x->brackets)
+		x->state = X_TEXT;
+}
+
+/* In a comment or CDATA: it ends at '>' after two @rep (-->, ]]>). */
+static void until(struct cgs_xml_depth *x, char c, char rep)
+{
+	if (c == '>' && x->run >= 2)
+		x->state = X_TEXT;
+	x->run = c == rep ? x->run + 1 : 0;
+}
+
+static void step(struct cgs_xml_depth *x, char c)
+{
+	switch (x->state) {
+	case X_TEXT:
+		x->state = c == '<' ? X_LT : X_TEXT;
+		break;
+	case X_LT:
+		x->prev = x->quote = 0;
+		x->run = x->brackets = 0;
+		x->state = c == '?' ? X_PI : c == '!' ? X_BANG : c == '/' ? X_CLOSE : X_OPEN;
+		if (x->state == X_OPEN)
+			open_tag(x, c);
+		break;
+	case X_OPEN:
+		open_tag(x, c);
+		break;
+	case X_CLOSE:
+		if (c == '>') {
+			x->depth -= x->depth > 0;
+			x->state = X_TEXT;
+		}
+		break;
+	case X_PI:
+		x->state = c == '>' && x->prev == '?' ? X_TEXT : X_PI;
+		x->prev = c;
+		break;
+	case X_BANG:
+	case X_BANG_DASH:
+		if (c == '-')
+			x->state = x->state == X_BANG ? X_BANG_DASH : X_COMMENT;
+		else if (c == '[' && x->state == X_BANG)
+			x->state = X_CDATA;
+		else {
+			x->state = X_DECL;
+			decl(x, c);
+		}
+		break;
+	case X_COMMENT:
+		until(x, c, '-');
+		break;
+	case X_CDATA:
+		until(x, c, ']');
+		break;
+	default:
+		decl(x, c);
+	}
+}
+
+void cgs_xml_depth_feed(struct cgs_xml_depth *x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		step(x, s[i]);
+}
+
 int cgs_topo_xml_size(const char *path, uint64_t *pus, char *err, size_t errlen)
 {
 	static const char pat[] = "type=\"PU\"";
 	const size_t pl = sizeof(pat) - 1;
 	char buf[65536 + sizeof(pat)];
+	struct cgs_xml_depth depth = { 0 };
 	size_t keep = 0;
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
@@ -112,6 +210,7 @@ int cgs_topo_xml_size(const char *path, uint64_t *pus, char *err, size_t errlen)
 			rc = n < 0 ? -errno : 0;
 			break;
 		}
+		cgs_xml_depth_feed(&depth, buf + keep, (size_t)n);
 		keep += (size_t)n;
 		buf[keep] = 0;
 		for (p = buf; (p = memmem(p, keep - (size_t)(p - buf), pat, pl)); p += pl)
@@ -122,7 +221,13 @@ int cgs_topo_xml_size(const char *path, uint64_t *pus, char *err, size_t errlen)
 		keep = (size_t)n;
 	}
 	close(fd);
-	return rc ? cgs_errf(err, errlen, rc, "--topology %s: %s", path, strerror(-rc)) : 0;
+	if (rc)
+		return cgs_errf(err, errlen, rc, "--topology %s: %s", path, strerror(-rc));
+	if (depth.max > CGS_TOPO_MAX_XML_DEPTH)
+		return cgs_errf(err, errlen, -E2BIG,
+				"--topology %s: nests XML elements %llu deep, more than the %d cgscale reads (a machine's lstopo XML nests 10 to 20); write it with 'lstopo --of xml FILE'",
+				path, (unsigned long long)depth.max, CGS_TOPO_MAX_XML_DEPTH);
+	return 0;
 }
 
 int cgs_topo_size_check(const char *desc, uint64_t pus, uint64_t widest,
