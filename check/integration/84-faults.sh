@@ -165,20 +165,29 @@ kill_task() {
 task_kill() { kill_task KILL process "signal 9"; }
 thread_segv() { kill_task SEGV thread "signal 11"; }
 
-oom() {
-	grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo ||
+# oom_at CGSCALE LIMIT BYTES WHO: a point under memory limit LIMIT (read
+# back as BYTES) fails, named OOM-killed from the kernel's oom_kill count,
+# the knob to raise given; the reason then starts with WHO (empty: any)
+oom_at() {
+	knob=memory.limit_in_bytes
+	if ! grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo; then
 		grep -q cgroup2 /proc/self/mountinfo || { bad "no memory cgroup"; return 1; }
-	"$CGSCALE" run -q -m process -t 1 -w 0 -d 1 -i 0.5 --cgroup-set 1:memory.limit_in_bytes=32M \
+		knob=memory.max
+	fi
+	"$1" run -q -m process -t 1 -w 0 -d 1 -i 0.5 --cgroup-set "1:$knob=$2" \
 		-o oom.json page_fault2 >/dev/null 2>e.txt &
 	pid=$!
 	wait $pid
 	rc=$?
 	[ $rc -eq 1 ] || { bad "exit $rc, expected 1: $(cat e.txt)"; return 1; }
-	jq -e '.points[0].status == "failed" and
-		(.points[0].reason | test("^OOM-killed in /sys/fs/cgroup/.*cgscale-[0-9]+-.* \\(memory limit 33554432 bytes\\)"))' \
+	jq -e --arg re "^OOM-killed in /sys/fs/cgroup/.*cgscale-[0-9]+-[^ ]* \\(memory limit $3 bytes\\): the kernel's OOM killer counted [1-9][0-9]* kill\\(s\\) there \\(oom_kill\\); raise --cgroup-set 1:$knob: $4.* killed by signal 9" \
+		'.points[0].status == "failed" and (.points[0].reason | test($re))' \
 		oom.json >/dev/null || { bad "reason: $(jq -r '.points[0].reason' oom.json)"; return 1; }
+	grep -q "OOM-killed in .*raise --cgroup-set 1:$knob" e.txt || { bad "not said: $(cat e.txt)"; return 1; }
+	rm -f oom.json
 	clean $pid
 }
+oom() { oom_at "$CGSCALE" 32M 33554432 "task 0 "; }
 
 receiver() {
 	"$CGSCALE" run -q -m process -t 1 -w 0 -d 30 -i 1 -o sf.json sendfile >/dev/null 2>e.txt &

@@ -51,8 +51,9 @@ int cgs_tmpdir_check(const char *dir, const struct cgs_workload *const *tests,
 	return 0;
 }
 
-/* The memory limit set on the cgroup at @level, as read back. */
-static const char *limit_at(struct json_object *cg, int level)
+/* The memory limit set on the cgroup at @level, as read back, and its
+ * knob in @knob. */
+static const char *limit_at(struct json_object *cg, int level, const char **knob)
 {
 	struct json_object *knobs, *k, *v, *rb;
 
@@ -66,6 +67,7 @@ static const char *limit_at(struct json_object *cg, int level)
 		    (strcmp(json_object_get_string(v), "memory.limit_in_bytes") &&
 		     strcmp(json_object_get_string(v), "memory.max")))
 			continue;
+		*knob = json_object_get_string(v);
 		if (json_object_object_get_ex(k, "read_back", &rb) &&
 		    json_object_array_length(rb))
 			return json_object_get_string(json_object_array_get_idx(rb, 0));
@@ -92,9 +94,13 @@ static int level_of(struct json_object *cg, const char *path)
 	return -1;
 }
 
+/* From the kernel's own count (extra.cgroup's flag "oom_kill +N in
+ * PATH", the delta of memory.events or memory.oom_control over the
+ * point), never from the limit's value or spelling. */
 static char *oom_cause(struct res_point *p)
 {
 	struct json_object *cg, *flags;
+	char fix[128];
 
 	if (!p->extra || !json_object_object_get_ex(p->extra, "cgroup", &cg) ||
 	    !json_object_object_get_ex(cg, "flags", &flags))
@@ -102,14 +108,21 @@ static char *oom_cause(struct res_point *p)
 	for (size_t i = 0; i < json_object_array_length(flags); i++) {
 		const char *f = json_object_get_string(json_object_array_get_idx(flags, i));
 		const char *in = f ? strstr(f, " in ") : NULL;
-		const char *lim;
+		const char *lim, *knob = NULL;
+		int level;
 
 		if (!f || strncmp(f, "oom_kill +", 10) || !in)
 			continue;
-		lim = limit_at(cg, level_of(cg, in + 4));
-		return cgs_fmt("OOM-killed in %s (memory limit %s%s)", in + 4,
-			       lim ? lim : "set above it",
-			       lim && strspn(lim, "0123456789") == strlen(lim) ? " bytes" : "");
+		level = level_of(cg, in + 4);
+		lim = limit_at(cg, level, &knob);
+		if (lim)
+			snprintf(fix, sizeof(fix), "raise --cgroup-set %d:%s", level, knob);
+		else
+			snprintf(fix, sizeof(fix), "raise the memory limit set above it");
+		return cgs_fmt("OOM-killed in %s (memory limit %s%s): the kernel's OOM killer counted %lld kill(s) there (oom_kill); %s",
+			       in + 4, lim ? lim : "set above it",
+			       lim && strspn(lim, "0123456789") == strlen(lim) ? " bytes" : "",
+			       strtoll(f + 10, NULL, 10), fix);
 	}
 	return NULL;
 }
