@@ -12,7 +12,9 @@
 # disk that fills, a failing disk (fsync errors injected with strace), the
 # output's directory removed mid-run; and the fallback place never reached
 # through a planted link (at it, or on the way to it) nor used when
-# another user owns it or a directory on the way. Root only.
+# another user owns it or a directory on the way; and issue 40's OOM kill
+# at a limit of one page (4097, 0x1000), which kills the worker before
+# its tasks start, named from the kernel's count. Root only.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || skip "the fault cases need root (cgroups, tmpfs mounts)"
@@ -167,7 +169,10 @@ thread_segv() { kill_task SEGV thread "signal 11"; }
 
 # oom_at CGSCALE LIMIT BYTES WHO: a point under memory limit LIMIT (read
 # back as BYTES) fails, named OOM-killed from the kernel's oom_kill count,
-# the knob to raise given; the reason then starts with WHO (empty: any)
+# the knob to raise given; the reason then starts with WHO (empty: any).
+# At one page (issue 40) the worker is killed before its tasks start,
+# before the gate: named all the same, from the counts taken when the
+# point's cgroup was made.
 oom_at() {
 	knob=memory.limit_in_bytes
 	if ! grep -q ' - cgroup cgroup [^ ]*memory' /proc/self/mountinfo; then
@@ -458,6 +463,8 @@ for B in rel san; do
 	case_ "$B: 8, fsync fails with EROFS from the 7th call" erofs
 	case_ "$B: 9, the output's directory removed mid-run" dir_gone
 	case_ "$B: the fallback place never through a link, nor another user's" fallback_safe
+	case_ "$B: an OOM kill at a limit of 4097 named" oom_at "$C" 4097 4096 ""
+	case_ "$B: an OOM kill at a limit of 0x1000 named" oom_at "$C" 0x1000 4096 ""
 	rm -rf "${XDG_STATE_HOME:?}/cgscale"
 done
 subcases_done fault

@@ -7,7 +7,8 @@
  * snapshots of the leaves' memory.stat at the gate, at the start of the
  * measured window and at its end, written to extra.cgroup with the
  * knobs read back and the memory events of every level (since the gate,
- * and over the measured window).
+ * or since the tree was made when the point ended before it, and over the
+ * measured window).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ struct cgs_cgpoint {
 	struct cg_kv *gate, *before, *after;   /* per leaf */
 	bool have_gate, have_before, have_after, after_at_end;
 	struct cg_kv *ev0, *ev1;           /* per node, memory events */
+	bool have_ev0;                     /* ev0: at the tree's start, then the gate */
 	struct cg_kv *evw[2];              /* the same at the window's edges */
 	bool have_evw[2];
 	int64_t *peak;                     /* per node, -1 unknown */
@@ -291,6 +293,10 @@ int cgs_cgpoint_begin(struct cgs_cgrun *c, unsigned li, unsigned ntasks,
 	rc = alloc_counters(cp, nleaves);
 	if (rc)
 		return rc;
+	/* the kernel's counts from the start: a worker OOM-killed before
+	 * the gate (a limit of a page) is still named by them */
+	snap_events(cp, cp->ev0, false);
+	cp->have_ev0 = true;
 	if (c->per_task) {
 		spec->groups = cp->groups;
 		spec->ngroups = ntasks;
@@ -305,25 +311,24 @@ static void obs_finish(void *priv, struct res_point *p)
 {
 	struct cgs_cgpoint *cp = priv;
 
-	if (cp->has_tree && cp->have_gate) {
-		if (!cp->have_after) {
-			/* the point ended early: the best "after" there is */
-			snap_stats(cp, cp->after);
-			cp->have_after = cp->after_at_end = true;
-		}
-		snap_events(cp, cp->ev1, true);
+	if (cp->has_tree && cp->have_gate && !cp->have_after) {
+		/* the point ended early: the best "after" there is */
+		snap_stats(cp, cp->after);
+		cp->have_after = cp->after_at_end = true;
 	}
+	if (cp->has_tree && cp->have_ev0)
+		snap_events(cp, cp->ev1, true);
 	cgs_cgpoint_json(cp->c, cp->li, cp->has_tree ? &cp->tree : NULL, p,
 			 &(struct cgs_cgsnap){
 				.gate = cp->have_gate ? cp->gate : NULL,
 				.before = cp->have_before ? cp->before : NULL,
 				.after = cp->have_after ? cp->after : NULL,
 				.after_at_end = cp->after_at_end,
-				.ev0 = cp->have_gate ? cp->ev0 : NULL,
-				.ev1 = cp->have_gate ? cp->ev1 : NULL,
+				.ev0 = cp->have_ev0 ? cp->ev0 : NULL,
+				.ev1 = cp->have_ev0 ? cp->ev1 : NULL,
 				.evw0 = cp->have_evw[1] ? cp->evw[0] : NULL,
 				.evw1 = cp->have_evw[1] ? cp->evw[1] : NULL,
-				.peak = cp->have_gate ? cp->peak : NULL,
+				.peak = cp->have_ev0 ? cp->peak : NULL,
 				.knobs = cp->knobs, .memh = cp->memh,
 				.error = cp->error });
 	cp->knobs = NULL;    /* now owned by the point */
