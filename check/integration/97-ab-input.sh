@@ -8,27 +8,38 @@
 #   - a label is a name, not a path: "../esc" is bad input (exit 2, one
 #     line), and nothing is created outside -o;
 #   - a kernel that is a FIFO with no writer is refused at once (exit 2),
-#     never a hang in open() with the signals that end the run blocked.
+#     never a hang in open() with the signals that end the run blocked;
+#   - a link planted at logs/A-1.console (qemu wrote its console through
+#     such a name) is left alone: the console is kept beside it, said;
+#   - the same image with the same command line on both sides (one file,
+#     or a copy) is refused unless --aa asks for an A/A (issue 38), and
+#     ab.json says each side's command line and whether it was an A/A.
 # The "kernel" is a made-up bzImage header (HdrS, an empty payload): it
 # passes ab's checks and qemu refuses it, which is all the first case needs.
 . "$(dirname "$0")/lib.sh"
 command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64 (Debian: qemu-system-x86)"
 command -v busybox >/dev/null || skip "no busybox (Debian: busybox-static)"
+command -v jq >/dev/null || skip "no jq (scripts/deps.sh test)"
 python3 -c "
 b = bytearray(4096); b[0x202:0x206] = b'HdrS'; open('fake', 'wb').write(b)" || fail "python3"
 mkfifo fifo || fail "mkfifo"
 for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
-	rm -rf o1 o2 o3 esc victim
+	rm -rf o1 o2 o3 o4 o5 esc victim
 	echo victim >victim
-	mkdir o1
+	mkdir -p o1/logs
 	ln -s "$T/victim" o1/.ab-initrd-A.cpio
-	timeout 300 "$C" ab --kernel A=fake --kernel B=fake --boots 1 --boot-timeout 20s -o o1 \
-		-- -t 1 -d 0.2 page_fault1 >o1.out 2>&1
+	ln -s "$T/victim" o1/logs/A-1.console      # qemu once opened this name itself
+	timeout 300 "$C" ab --kernel A=fake --kernel B=fake,cmdline=init_on_free=1 --boots 1 \
+		--boot-timeout 20s -o o1 -- -t 1 -d 0.2 page_fault1 >o1.out 2>&1
 	rc=$?
 	[ $rc != 124 ] || fail "ab with a kernel qemu refuses did not end in 300 s"
 	[ "$(cat victim)" = victim ] || fail "ab wrote through the planted link: victim is $(wc -c <victim) bytes"
-	[ -L o1/.ab-initrd-A.cpio ] || fail "ab removed or replaced the planted link"
-	[ -z "$(ls -A o1 | grep '^\.ab-[A-Za-z0-9]\{6\}$')" ] || fail "ab left its temporary folder: $(ls -A o1)"
+	[ -L o1/.ab-initrd-A.cpio ] && [ -L o1/logs/A-1.console ] || fail "ab removed or replaced a planted link"
+	[ -z "$(ls -A o1 | grep '^\.ab-[a-z0-9]*$')" ] || fail "ab left its temporary folder: $(ls -A o1)"
+	grep -q "cannot keep A-1.console in o1/logs: File exists" o1.out ||
+		fail "the console not kept beside a planted name was not said: $(cat o1.out)"
+	jq -e '.kernels.B.cmdline == "init_on_free=1" and .kernels.A.cmdline == null and .aa == false' o1/ab.json >/dev/null ||
+		fail "ab.json does not say each side's command line: $(jq -c .kernels o1/ab.json)"
 
 	timeout 20 "$C" ab --kernel ../esc=fake --kernel B=fake -o o2/ -- -t 1 page_fault1 >/dev/null 2>err.txt
 	rc=$?
@@ -42,6 +53,24 @@ for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
 	[ $rc != 124 ] || fail "ab --kernel A=FIFO hung in open()"
 	[ $rc = 2 ] && grep -q "fifo is not a regular file" err.txt || fail "--kernel A=FIFO: exit $rc: $(cat err.txt)"
 	[ ! -e o3 ] || fail "--kernel A=FIFO: o3 was created"
-	echo "$C: planted link untouched, ../esc and a FIFO refused"
+	# the same image with the same command line, as one file or a copy:
+	# an accidental A/A, refused before anything is made (issue 38)
+	cp fake fake2
+	for b in fake fake2; do
+		timeout 20 "$C" ab --kernel A=fake --kernel B=$b -o o4/ -- -t 1 page_fault1 >/dev/null 2>err.txt
+		rc=$?
+		[ $rc = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "boot the same image .* with the same command line: an A/A control.* add --aa" err.txt ||
+			fail "A=fake B=$b: exit $rc, not the one-line A/A refusal: $(cat err.txt)"
+		[ ! -e o4 ] || fail "A=fake B=$b: o4 was created"
+	done
+	# --aa asks for it, and says so; --aa with two different sides is refused
+	timeout 300 "$C" ab --aa --kernel A=fake --kernel B=fake2 --boots 1 --boot-timeout 20s -o o5 \
+		-- -t 1 -d 0.2 page_fault1 >o5.out 2>&1
+	jq -e '.aa == true' o5/ab.json >/dev/null || fail "--aa: ab.json does not say so: $(cat o5.out)"
+	timeout 20 "$C" ab --aa --kernel A=fake --kernel B=fake,cmdline=x=1 -o o4/ -- -t 1 page_fault1 >/dev/null 2>err.txt
+	rc=$?
+	[ $rc = 2 ] && grep -q "^cgscale ab: --aa: --kernel A and --kernel B differ" err.txt ||
+		fail "--aa with sides that differ: exit $rc: $(cat err.txt)"
+	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept"
 done
 exit 0

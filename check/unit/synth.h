@@ -20,7 +20,7 @@
 #include "results/stats/stats.h"
 
 struct synth {
-	const char *test, *mode, *layout, *kernel, *thp;
+	const char *test, *mode, *layout, *kernel, *thp, *cmdline;
 	unsigned tasks, runs;
 	double mean, cov, shift;   /* ops/s per task, %, % */
 	double slow;               /* task 1 runs this fraction slower */
@@ -53,7 +53,7 @@ static inline struct json_object *synth_header(const struct synth *s,
 			s->kernel ? s->kernel : "6.1.0-synthetic"));
 		json_object_object_add(o, "version", json_object_new_string("#1 SMP"));
 		json_object_object_add(o, "cmdline", json_object_new_string(
-			"BOOT_IMAGE=/vmlinuz root=/dev/vda ro"));
+			s->cmdline ? s->cmdline : "BOOT_IMAGE=/vmlinuz root=/dev/vda ro"));
 		json_object_object_add(thp, "enabled", json_object_new_string(
 			s->thp ? s->thp : "always [madvise] never"));
 		json_object_object_add(o, "thp", thp);

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "results/compare/compare.h"
+#include "results/compare/fmt.h"
 #include "runner/cmd/cmd.h"
 #include "check/unit/cmp_fixture.h"
 #include "check/unit/synth.h"
@@ -212,6 +213,37 @@ static void test_environment(void **state)
 	assert_int_equal(compare(path(f, "a.json"), path(f, "a2.json"), NULL), 0);
 	assert_int_equal(compare("--axis", "kernel", path(f, "a.json"), path(f, "a2.json"), NULL), 3);
 	assert_int_equal(compare("--axis", "kernel", path(f, "a.json"), path(f, "k.json"), NULL), 0);
+	/* one image booted two ways (cgscale ab's cmdline=): the command
+	 * line is part of the kernel axis, so it differs; the boot files'
+	 * names and ab's own cgab_* words are not */
+	put(f, "c1.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 18,
+		.cmdline = "BOOT_IMAGE=/a console=ttyS0 panic=-1 quiet cgab_cgroup=v2 cgab_accel=tcg init_on_free=1" });
+	put(f, "c2.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 19,
+		.cmdline = "BOOT_IMAGE=/b console=ttyS0 panic=-1 quiet cgab_cgroup=v1 cgab_accel=kvm" });
+	put(f, "c3.json", (struct synth){ .runs = 5, .cov = 0.5, .seed = 20,
+		.cmdline = "BOOT_IMAGE=/c console=ttyS0 panic=-1 quiet cgab_cgroup=v2 cgab_accel=tcg" });
+	assert_int_equal(compare("--axis", "kernel", "--allow-env-diff", path(f, "c2.json"),
+				 path(f, "c1.json"), NULL), 0);
+	assert_int_equal(compare("--axis", "kernel", "--allow-env-diff", path(f, "c2.json"),
+				 path(f, "c3.json"), NULL), 3);
+	/* the row says the word that tells the sides apart, however long
+	 * the line: a cut at the row's width would hide it */
+	{
+		struct cmp_result r = { 0 };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		analyse(&r, path(f, "c2.json"), path(f, "c1.json"), 2);
+		m = open_memstream(&text, &len);
+		cmp_fmt_env(&r, m, false);
+		fclose(m);
+		assert_non_null(strstr(text, "+init_on_free=1  (the words that differ)"));
+		assert_non_null(strstr(text, "(no word of its own)"));
+		assert_null(strstr(text, "cgab_"));
+		free(text);
+		cmp_result_free(&r);
+	}
 	/* ...but not along another axis */
 	assert_int_equal(compare("--axis", "kernel.thp", path(f, "a.json"),
 				 path(f, "k.json"), NULL), 3);

@@ -56,7 +56,7 @@ static const char *const hidden_fields[] = {
 
 /* What --axis kernel and --axis cgroup stand for. */
 static const char *const axis_kernel[] = { "kernel.release", "kernel.version",
-					   "kernel.config", NULL };
+					   "kernel.config", "kernel.cmdline", NULL };
 static const char *const axis_cgroup[] = { "cgroup.layout", NULL };
 static const char *const axis_workload[] = { "workload.options", NULL };
 
@@ -126,7 +126,8 @@ static void kv_free(struct kvlist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The command line without the tokens that name the boot files. */
+/* The command line without the tokens that name the boot files, nor
+ * the ones `cgscale ab` adds to tell its guest what to do (cgab_*). */
 static char *norm_cmdline(const char *s)
 {
 	char *out = calloc(1, strlen(s) + 1), *copy = strdup(s), *save, *tok;
@@ -137,7 +138,8 @@ static char *norm_cmdline(const char *s)
 		return NULL;
 	}
 	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (!strncmp(tok, "BOOT_IMAGE=", 11) || !strncmp(tok, "initrd=", 7))
+		if (!strncmp(tok, "BOOT_IMAGE=", 11) || !strncmp(tok, "initrd=", 7) ||
+		    !strncmp(tok, "cgab_", 5))
 			continue;
 		if (*out)
 			strcat(out, " ");

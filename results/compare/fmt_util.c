@@ -119,6 +119,37 @@ static bool env_shown(const struct cmp_envrow *e)
 	       (e->differs || e->mixed || (e->axis && strcmp(e->field, "cgroup.layout")));
 }
 
+/* Whether the space-separated @tok (of length @n) is a word of @line. */
+static bool has_word(const char *line, const char *tok, size_t n)
+{
+	for (const char *p = line; p && *p; p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL)
+		if (!strncmp(p, tok, n) && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The words of side @s's command line (row @e) that some other side
+ * lacks, "+"-marked, into @buf: a long line cut at the row's width would
+ * hide the one argument that tells the sides apart (ab's boots). */
+static const char *cmdline_own(const struct cmp_envrow *e, unsigned nsides, unsigned s,
+			       char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (const char *p = e->val[s]; p && *p; p += strcspn(p, " "), p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+		bool all = true;
+
+		for (unsigned o = 0; o < nsides && all; o++)
+			all = o == s || (e->val[o] && has_word(e->val[o], p, n));
+		if (!all && used + n + 3 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s+%.*s", used ? " " : "",
+						 (int)n, p);
+	}
+	return used ? buf : "(no word of its own)";
+}
+
 /* The strings of an environment row are the result files': escaped. */
 void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 {
@@ -154,10 +185,16 @@ void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 		}
 		fprintf(out, "  %-34s %-8s", cgs_esc(e->field, f, sizeof(f)),
 			e->axis ? "axis" : e->critical ? "critical" : "info");
-		for (unsigned s = 0; s < r->nsides; s++)
+		bool words = e->differs && !strcmp(e->field, "kernel.cmdline");
+
+		for (unsigned s = 0; s < r->nsides; s++) {
+			char own[512];
+
 			fprintf(out, "%s %s: %.70s", s ? " |" : "", r->sides[s].label,
-				e->val[s] ? cgs_esc(e->val[s], v, sizeof(v)) : "-");
-		fprintf(out, "\n");
+				!e->val[s] ? "-" : cgs_esc(words ? cmdline_own(e, r->nsides, s, own, sizeof(own)) :
+							   e->val[s], v, sizeof(v)));
+		}
+		fprintf(out, "%s\n", words ? "  (the words that differ)" : "");
 	}
 	if (!any)
 		fprintf(out, "\nenvironment: no difference in the recorded fields\n");

@@ -32,14 +32,15 @@ struct ab_cli {
 	int64_t boots, cpus, mem, timeout;
 	char *topology, *cmdline, *modules, *output;
 	int cgroup;
+	bool aa;
 };
 
 static const char *const ab_cgroups[] = { "v2", "v1", NULL };
 
 #define AO struct ab_cli
 static const struct cgs_opt ab_opts[] = {
-	OPT_STRLIST("kernel", 'k', AO, kernel, .metavar = "LABEL=PATH[,config=FILE]",
-		.help = "a kernel to boot; repeatable, twice (A and B): a bzImage, a vmlinux or a Debian linux-image .deb; its .config from config=, the package, or config-VERSION / .config beside it"),
+	OPT_STRLIST("kernel", 'k', AO, kernel, .metavar = "LABEL=PATH[,config=FILE][,cmdline=ARGS]",
+		.help = "a kernel to boot; repeatable, twice (A and B): a bzImage, a vmlinux or a Debian linux-image .deb; its .config from config=, the package, or config-VERSION / .config beside it; cmdline= (last: it may hold commas) is this side's own kernel command line, after --cmdline"),
 	OPT_INT("boots", 'n', AO, boots, .def = "4", .min = 1, .max = 100,
 		.help = "boots of each kernel, in ABBA order; each is one invocation for compare"),
 	OPT_INT("vm-cpus", 0, AO, cpus, .def = "2", .min = 1, .max = 1024,
@@ -51,7 +52,9 @@ static const struct cgs_opt ab_opts[] = {
 	OPT_ENUM("vm-cgroup", 0, AO, cgroup, .def = "v2", .choices = ab_cgroups,
 		.help = "the guest's cgroup version: v2 at /sys/fs/cgroup, or v1 (memory, cpu,cpuacct, cpuset, pids)"),
 	OPT_STRING("cmdline", 0, AO, cmdline, .metavar = "ARGS",
-		.help = "more kernel command-line arguments, the same for both kernels"),
+		.help = "more kernel command-line arguments, the same for both kernels (a side's own: --kernel A=PATH,cmdline=ARGS)"),
+	OPT_BOOL("aa", 0, AO, aa,
+		.help = "A and B are the same image with the same command line, on purpose: an A/A control (refused without it), compared along no axis; any verdict but SAME is then a false one"),
 	OPT_STRING("modules", 0, AO, modules, .metavar = "DIR",
 		.help = "a lib/modules/VERSION tree to put into the guest's /lib/modules"),
 	OPT_DURATION("boot-timeout", 0, AO, timeout, .def = "600s", .min = 1000000000LL,
@@ -69,9 +72,12 @@ static const char help_head[] =
 	"each result back as DIR/A/A-1.json, DIR/B/B-1.json, ... (each boot one\n"
 	"invocation); then `cgscale compare --axis kernel --allow-env-diff DIR/A DIR/B`\n"
 	"(the guests are alike, so what differs comes from the kernels), whose\n"
-	"environment section names the CONFIG_ options that differ. A kernel that\n"
-	"fails to boot, panics or hangs is reported with its last console lines;\n"
-	"the other boots are kept and compare says which are missing.\n";
+	"environment section names the CONFIG_ options that differ. One image\n"
+	"booted two ways (A=IMG --kernel B=IMG,cmdline=ARGS) differs by its command\n"
+	"line; the same image and line twice is refused unless --aa asks for an\n"
+	"A/A control (compared along no axis). A kernel that fails to boot, panics\n"
+	"or hangs is reported with its last console lines; the other boots are\n"
+	"kept and compare says which are missing.\n";
 
 static const char help_tail[] =
 	"\nexit status:\n"
@@ -176,6 +182,23 @@ static int ab_dirs(struct ab_state *st)
 	return -1;
 }
 
+/* The same image with the same command line on both sides is an A/A
+ * control: refused unless --aa asks for one (and --aa with two different
+ * sides is refused too). -1 to go on, else the exit status. */
+static int ab_aa_check(const struct ab_state *st)
+{
+	const struct cgs_vm_kernel *a = &st->k[0], *b = &st->k[1];
+	bool same = cgs_vm_same_boot(a, b);
+
+	if (same && !st->cli->aa)
+		return cgs_errs("ab", "--kernel %s and --kernel %s boot the same image (%s, %s) with the same command line: an A/A control, which can find no kernel effect; give %s another image or its own cmdline=ARGS, or add --aa to run an A/A control",
+				a->label, b->label, a->path, b->path, b->label), CGS_EXIT_BADINPUT;
+	if (!same && st->cli->aa)
+		return cgs_errs("ab", "--aa: --kernel %s and --kernel %s differ (image or cmdline=), so this is no A/A control; leave --aa out to compare them",
+				a->label, b->label), CGS_EXIT_BADINPUT;
+	return -1;
+}
+
 /* Checks and preparations before the first boot; an exit status or -1. */
 static int ab_prepare(struct ab_state *st, int nargs, char **args)
 {
@@ -206,6 +229,9 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	if (!strcmp(st->k[0].label, st->k[1].label))
 		return cgs_errs("ab", "--kernel: the two labels are both '%s'; name them A and B", st->k[0].label),
 		       CGS_EXIT_BADINPUT;
+	rc = ab_aa_check(st);
+	if (rc >= 0)
+		return rc;
 	if (cgs_vm_exec(qv, -1, -1))
 		return cgs_errs("ab", "qemu-system-x86_64 cannot be run; install the Debian package qemu-system-x86"),
 		       CGS_EXIT_BADINPUT;
@@ -250,6 +276,26 @@ static struct json_object *vm_json(const struct ab_state *st)
 	return o;
 }
 
+/* Each side: the path given, what it is, its own command line and the
+ * config given (a package's own is named by the package). */
+static struct json_object *kernels_json(const struct ab_state *st)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < 2; i++) {
+		const struct cgs_vm_kernel *k = &st->k[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "path", json_object_new_string(k->path));
+		json_object_object_add(e, "kind", json_object_new_string(k->kind ? k->kind : ""));
+		json_object_object_add(e, "cmdline", k->cmdline ? json_object_new_string(k->cmdline) : NULL);
+		json_object_object_add(e, "config", k->config && !k->tmpdir ?
+				       json_object_new_string(k->config) : NULL);
+		json_object_object_add(o, k->label, e);
+	}
+	return o;
+}
+
 /* The result block of the reply @reply, with the VM and the boot added,
  * written to @out. 0, or -ENODATA when the guest sent none. */
 static int take_result(const struct ab_state *st, const char *reply, const char *out,
@@ -268,7 +314,9 @@ static int take_result(const struct ab_state *st, const char *reply, const char 
 	ab = json_object_new_object();
 	json_object_object_add(ab, "kernel", json_object_new_string(k->label));
 	json_object_object_add(ab, "path", json_object_new_string(k->path));
-	json_object_object_add(ab, "config", k->config ? json_object_new_string(k->config) : NULL);
+	json_object_object_add(ab, "config", k->config && !k->tmpdir ? json_object_new_string(k->config) : NULL);
+	json_object_object_add(ab, "cmdline", k->cmdline ? json_object_new_string(k->cmdline) : NULL);
+	json_object_object_add(ab, "aa", json_object_new_boolean(st->cli->aa));
 	json_object_object_add(ab, "boot", json_object_new_int((int)idx));
 	json_object_object_add(ab, "order", json_object_new_int((int)st->nth));
 	json_object_object_add(root, "ab", ab);
@@ -289,13 +337,11 @@ static void keep_log(const struct ab_state *st, const char *name, const char *ex
 
 	snprintf(f, sizeof(f), "%s%s", name, ext);
 	rc = keep ? cgs_move_at(st->tmpfd, f, st->logsfd, f) : -ENOENT;
-	if (rc == -ENOENT && !keep)
-		rc = cgs_unlink_at(st->tmpfd, f, NULL);
-	else if (rc) {
+	if (rc && rc != -ENOENT)  /* never over what is there (a planted link) */
 		cgs_errs("ab", "warning: cannot keep %s in %s/logs: %s", f, st->cli->output,
 			 strerror(-rc));
+	if (rc)
 		cgs_unlink_at(st->tmpfd, f, NULL);
-	}
 }
 
 /* Boot kernel @side once; 0, or the signal that ended it. */
@@ -351,6 +397,7 @@ static int ab_run(struct ab_state *st)
 {
 	char path[PATH_MAX], a[PATH_MAX], b[PATH_MAX], err[512];
 	char *argv[] = { st->self, "compare", "--axis", "kernel", "--allow-env-diff", a, b, NULL };
+	char *aa_argv[] = { st->self, "compare", "--allow-env-diff", a, b, NULL };
 	int sig = 0, status = CGS_EXIT_FAIL;
 	const char *s;
 
@@ -364,6 +411,8 @@ static int ab_run(struct ab_state *st)
 	}
 	st->summary = json_object_new_object();
 	json_object_object_add(st->summary, "vm", vm_json(st));
+	json_object_object_add(st->summary, "kernels", kernels_json(st));
+	json_object_object_add(st->summary, "aa", json_object_new_boolean(st->cli->aa));
 	json_object_object_add(st->summary, "boots", json_object_get(st->boots));
 	json_object_object_add(st->summary, "interrupted", sig ? json_object_new_string(strsignal(sig)) : NULL);
 	snprintf(path, sizeof(path), "%s/ab.json", st->cli->output);
@@ -383,8 +432,10 @@ static int ab_run(struct ab_state *st)
 	snprintf(a, sizeof(a), "%s/%s", st->cli->output, st->k[0].label);
 	snprintf(b, sizeof(b), "%s/%s", st->cli->output, st->k[1].label);
 	if (st->got[0] && st->got[1]) {
+		if (st->cli->aa)
+			fprintf(stderr, "[ab] an A/A control (--aa): the same image and command line on both sides, compared along no axis; any verdict but SAME is a false one\n");
 		fflush(stdout);
-		status = cgs_vm_exec(argv, 1, 2);
+		status = cgs_vm_exec(st->cli->aa ? aa_argv : argv, 1, 2);
 	}
 	else
 		cgs_errs("ab", "no compare: kernel %s has no result; see the consoles in %s/logs",

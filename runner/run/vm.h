@@ -21,17 +21,23 @@ struct cgs_vm_kernel {
 	char *path;           /* as given */
 	char *image;          /* what qemu boots (inside tmpdir for a .deb) */
 	char *config;         /* its .config, or NULL when none was found */
+	char *cmdline;        /* this side's command line (cmdline=), or NULL */
 	const char *kind;     /* "bzImage", "ELF vmlinux", "Debian package" */
 	char *tmpdir;         /* the unpacked package; removed by close */
 };
 
-/* "A=PATH[,config=FILE]" into @k: the file is opened and checked (bzImage
+/* "A=PATH[,config=FILE][,cmdline=ARGS]" into @k (cmdline= last: it
+ * may hold commas): the file is opened and checked (bzImage
  * header and size, ELF header and segments), a .deb unpacked with
  * dpkg-deb -x into a temporary directory. 0, or -EINVAL/-ENOENT with a
  * one-line message naming the problem and the fix. */
 int cgs_vm_kernel_open(struct cgs_vm_kernel *k, const char *spec, char *err,
 		       size_t errlen);
 void cgs_vm_kernel_close(struct cgs_vm_kernel *k);
+
+/* 1 when @a and @b boot the same image (the same file, or the same
+ * bytes) with the same command line of their own: an A/A. */
+int cgs_vm_same_boot(const struct cgs_vm_kernel *a, const struct cgs_vm_kernel *b);
 
 /* Run @argv (argv[0] looked up in PATH) with stdin from /dev/null and
  * stdout to @out_fd (-1: /dev/null), stderr to @err_fd (-1: /dev/null);

@@ -116,8 +116,10 @@ int cgs_vm_qemu_args(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 	}
 	ADD("-serial"); ADD("file:%s", console); ADD("-serial"); ADD("file:%s", reply);
 	ADD("-kernel"); ADD("%s", k->image); ADD("-initrd"); ADD("%s", initrd);
-	ADD("-append"); ADD("console=ttyS0 panic=-1 quiet cgab_cgroup=%s cgab_accel=%s%s%s", s->cgroup,
-			    s->kvm ? "kvm" : "tcg", s->cmdline ? " " : "", s->cmdline ? s->cmdline : "");
+	/* ab's own, then --cmdline (both sides), then this side's cmdline= */
+	ADD("-append"); ADD("console=ttyS0 panic=-1 quiet cgab_cgroup=%s cgab_accel=%s%s%s%s%s", s->cgroup,
+			    s->kvm ? "kvm" : "tcg", s->cmdline ? " " : "", s->cmdline ? s->cmdline : "",
+			    k->cmdline ? " " : "", k->cmdline ? k->cmdline : "");
 	argv[argc] = NULL;
 	return argc;
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_kernel.c - the kernels `cgscale ab` boots: "A=PATH[,config=FILE]",
+ * vm_kernel.c - the kernels `cgscale ab` boots:
+ * "A=PATH[,config=FILE][,cmdline=ARGS]",
  * PATH a bzImage (its boot-protocol header and the size it declares), an
  * ELF vmlinux (its header and that every loadable segment is in the
  * file) or a Debian linux-image package (unpacked with dpkg-deb -x, its
  * vmlinuz and config taken). A kernel that cannot boot is refused here,
  * before the first boot. The config is the one given, the package's, or
- * config-VERSION / .config found beside the image.
+ * config-VERSION / .config found beside the image. cmdline= is the
+ * side's own kernel command line (after ab's --cmdline): the last part,
+ * since kernel arguments may hold commas (isolcpus=1,2).
  */
 #include <elf.h>
 #include <errno.h>
@@ -155,11 +158,11 @@ static char *config_beside(const char *image)
 
 static int parse_spec(struct cgs_vm_kernel *k, const char *spec, char *err, size_t errlen)
 {
-	const char *eq = strchr(spec, '='), *comma;
+	const char *eq = strchr(spec, '='), *comma, *cmd;
 
 	memset(k, 0, sizeof(*k));
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(k->label) || !eq[1])
-		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': give LABEL=PATH[,config=FILE], e.g. A=arch/x86/boot/bzImage", spec);
+		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': give LABEL=PATH[,config=FILE][,cmdline=ARGS], e.g. A=arch/x86/boot/bzImage", spec);
 	snprintf(k->label, sizeof(k->label), "%.*s", (int)(eq - spec), spec);
 	/* the label names a directory and files under -o: a name, never a
 	 * path (no '/', no "..", no leading dot or dash) */
@@ -167,12 +170,19 @@ static int parse_spec(struct cgs_vm_kernel *k, const char *spec, char *err, size
 	    k->label[0] == '-')
 		return cgs_errf(err, errlen, -EINVAL, "--kernel '%.*s=...': the label names the results' folder under -o, so it takes only letters, digits, '_', '-' and '.' (not first), e.g. A or v6.18-rc1",
 				(int)(eq - spec), spec);
+	cmd = strstr(eq + 1, ",cmdline=");
+	if (cmd && !cmd[9])
+		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': cmdline= gives no argument; give e.g. cmdline=init_on_free=1, or leave it out", spec);
+	k->cmdline = cmd ? strdup(cmd + 9) : NULL;
 	comma = strstr(eq + 1, ",config=");
-	k->path = comma ? strndup(eq + 1, (size_t)(comma - eq - 1)) : strdup(eq + 1);
-	if (comma && comma[8])
-		k->config = strdup(comma + 8);
-	if (!k->path || (comma && !comma[8]))
-		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': config= names no file", spec);
+	if (comma && cmd && comma > cmd)
+		comma = NULL;          /* inside the command line */
+	k->path = strndup(eq + 1, (size_t)((comma ? comma : cmd ? cmd : eq + 1 + strlen(eq + 1)) - eq - 1));
+	if (comma)
+		k->config = strndup(comma + 8, (size_t)((cmd ? cmd : comma + strlen(comma)) - comma - 8));
+	if (!k->path || !*k->path || (comma && (!k->config || !*k->config)))
+		return cgs_errf(err, errlen, -EINVAL, "--kernel '%s': %s names no file", spec,
+				k->path && *k->path ? "config=" : "the path");
 	if (k->config && access(k->config, R_OK))
 		return cgs_errf(err, errlen, -ENOENT, "--kernel %s: config %s: %s", k->label, k->config, strerror(errno));
 	return 0;
@@ -214,6 +224,42 @@ int cgs_vm_kernel_open(struct cgs_vm_kernel *k, const char *spec, char *err, siz
 	return k->image ? 0 : -ENOMEM;
 }
 
+/* 1 when the files @a and @b are the same file or hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+	char x[65536], y[65536];
+	struct stat sa, sb;
+	int fa = -1, fb = -1, same = 0;
+	ssize_t n;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return 0;
+	if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+		return 1;
+	if (sa.st_size != sb.st_size)
+		return 0;
+	fa = open(a, O_RDONLY | O_CLOEXEC);
+	fb = open(b, O_RDONLY | O_CLOEXEC);
+	if (fa < 0 || fb < 0)
+		goto out;
+	do {
+		n = read(fa, x, sizeof(x));
+		same = n >= 0 && read(fb, y, (size_t)(n > 0 ? n : 0)) == n && !memcmp(x, y, (size_t)(n > 0 ? n : 0));
+	} while (same && n > 0);
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+int cgs_vm_same_boot(const struct cgs_vm_kernel *a, const struct cgs_vm_kernel *b)
+{
+	return !strcmp(a->cmdline ? a->cmdline : "", b->cmdline ? b->cmdline : "") &&
+	       same_bytes(a->image, b->image);
+}
+
 void cgs_vm_kernel_close(struct cgs_vm_kernel *k)
 {
 	if (k->tmpdir) {
@@ -225,5 +271,6 @@ void cgs_vm_kernel_close(struct cgs_vm_kernel *k)
 	free(k->path);
 	free(k->image);
 	free(k->config);
+	free(k->cmdline);
 	memset(k, 0, sizeof(*k));
 }
