@@ -13,7 +13,12 @@
 #     such a name) is left alone: the console is kept beside it, said;
 #   - the same image with the same command line on both sides (one file,
 #     or a copy) is refused unless --aa asks for an A/A (issue 38), and
-#     ab.json says each side's command line and whether it was an A/A.
+#     ab.json says each side's command line and whether it was an A/A;
+#   - issue 38's defects that need no boot: an empty console's hint, the
+#     warning that fewer than 4 boots a side give no verdict, missing boots
+#     named, an -o that holds an interrupted ab refused as such, and a
+#     helper (dpkg-deb) that runs with SIGINT unblocked and ends with ab
+#     at once on SIGINT (exit 130).
 # The "kernel" is a made-up bzImage header (HdrS, an empty payload): it
 # passes ab's checks and qemu refuses it, which is all the first case needs.
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +29,7 @@ python3 -c "
 b = bytearray(4096); b[0x202:0x206] = b'HdrS'; open('fake', 'wb').write(b)" || fail "python3"
 mkfifo fifo || fail "mkfifo"
 for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
-	rm -rf o1 o2 o3 o4 o5 esc victim
+	rm -rf o1 o2 o3 o4 o5 o6 o7 esc victim mark
 	echo victim >victim
 	mkdir -p o1/logs
 	ln -s "$T/victim" o1/.ab-initrd-A.cpio
@@ -71,6 +76,39 @@ for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
 	rc=$?
 	[ $rc = 2 ] && grep -q "^cgscale ab: --aa: --kernel A and --kernel B differ" err.txt ||
 		fail "--aa with sides that differ: exit $rc: $(cat err.txt)"
-	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept"
+	# what a boot that cannot start says: the empty console's hint, the
+	# warning that 1 boot a side gives no verdict, the missing boots named
+	grep -q "the console is empty: .*loglevel=7" o1.out || fail "no hint for an empty console: $(cat o1.out)"
+	grep -q "WARNING: --boots 1: .* compare needs 4 a side" o1.out || fail "no warning about --boots 1: $(cat o1.out)"
+	grep -q "missing boot: B-1: " o1.out || fail "the missing boot B-1 not named: $(cat o1.out)"
+	# an -o DIR with an interrupted ab's ab.json: refused, saying so
+	mkdir -p o6 && echo '{"interrupted": "Interrupt", "boots": []}' >o6/ab.json
+	timeout 20 "$C" ab --kernel A=fake --kernel B=fake,cmdline=x=1 -o o6 -- -t 1 page_fault1 >/dev/null 2>err.txt
+	rc=$?
+	[ $rc = 2 ] && grep -q "an interrupted ab is there" err.txt || fail "-o with an interrupted ab: exit $rc: $(cat err.txt)"
+	# a helper ab starts (dpkg-deb, here a stub) runs with no signal
+	# blocked, and SIGINT while it runs ends ab at once with 130, the
+	# helper ended too (it once waited for the first boot)
+	mkdir -p bin && rm -f mark
+	cat >bin/dpkg-deb <<-EOS
+	#!/bin/sh
+	{ echo \$\$; grep SigBlk /proc/self/status; } >"$T/mark.tmp" && mv "$T/mark.tmp" "$T/mark"
+	exec sleep 120
+	EOS
+	chmod +x bin/dpkg-deb
+	printf '!<arch>\nnot really a package' >k.deb
+	PATH="$T/bin:$PATH" "$C" ab --kernel A=k.deb --kernel B=fake -o o7 -- -t 1 page_fault1 >/dev/null 2>err.txt &
+	ab=$!
+	wait_until 60 test -s mark || fail "the dpkg-deb stub never ran: $(cat err.txt)"
+	stub=$(head -n 1 mark)
+	blk=$(sed -n 's/^SigBlk:[[:space:]]*//p' mark)
+	[ $(( 0x$blk & 0x4002 )) = 0 ] || fail "ab's helper ran with SIGINT/SIGTERM blocked (SigBlk $blk)"
+	kill -INT $ab
+	wait_until 30 sh -c "! kill -0 $ab 2>/dev/null" || { kill -9 $ab; fail "ab did not stop on SIGINT during the unpack"; }
+	wait $ab
+	rc=$?
+	[ $rc = 130 ] || fail "SIGINT during the unpack: exit $rc, want 130: $(cat err.txt)"
+	wait_until 10 sh -c "! kill -0 $stub 2>/dev/null" || fail "the helper $stub outlived ab"
+	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept; an empty console, 1 boot a side, an interrupted -o and SIGINT during a helper said"
 done
 exit 0

@@ -4,7 +4,11 @@
  * [,cmdline=ARGS]: a side's own command line (commas kept, last), its
  * place in qemu's -append after ab's and --cmdline, and the A/A test
  * (the same image, as the same file or the same bytes, and the same
- * command line) that ab refuses without --aa.
+ * command line) that ab refuses without --aa; and the console's tail a
+ * failed boot reports: each line as a terminal shows it (the guest's
+ * progress line rewrites itself with '\r', once read 512 bytes at a time
+ * into chopped pieces), and the panic's reason kept when a stack trace
+ * pushed it out of the last lines.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,11 +106,45 @@ static void test_same_boot(void **state)
 	cgs_vm_kernel_close(&a);
 }
 
+static void test_tail(void **state)
+{
+	char p[256], buf[4096], big[3000];
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/console", dir);
+	f = fopen(p, "we");
+	assert_non_null(f);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	fprintf(f, "[    0.1] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)\n");
+	for (int i = 0; i < 20; i++)
+		fprintf(f, "[    0.2]  frame_%d+0x1/0x2\n", i);
+	fprintf(f, "%s\n", big);
+	fprintf(f, "  page_fault1 1 task, run 1/2, measuring; 0:29 left\r  page_fault1 1 task, run 1/2, measuring; 0:28 left\r   \r\n");
+	assert_int_equal(fclose(f), 0);
+	cgs_vm_tail(p, 3, buf, sizeof(buf));
+	/* the reason first, then the last 3 lines as shown */
+	assert_true(!strncmp(buf, "[    0.1] Kernel panic - not syncing: VFS: Unable to mount root fs", 66));
+	assert_non_null(strstr(buf, "\n...\n[    0.2]  frame_19+0x1/0x2\n"));
+	assert_non_null(strstr(buf, "\n  page_fault1 1 task, run 1/2, measuring; 0:28 left"));
+	assert_null(strstr(buf, "0:29 left"));
+	assert_null(strstr(buf, "frame_18"));
+	/* the long line is one line, not pieces */
+	assert_int_equal(strspn(strstr(buf, "xxx"), "x"), 500);
+	/* within the tail, the panic line is not repeated */
+	cgs_vm_tail(p, 30, buf, sizeof(buf));
+	assert_null(strstr(buf, "..."));
+	assert_true(!strncmp(buf, "[    0.1] Kernel panic", 22));
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmdline),
 		cmocka_unit_test(test_same_boot),
+		cmocka_unit_test(test_tail),
 	};
 	char p[256];
 	int rc;

@@ -22,18 +22,10 @@
 #include "lib/opt.h"
 #include "lib/safedir.h"
 #include "lib/util.h"
+#include "runner/cmd/ab.h"
 #include "runner/cmd/cmd.h"
 #include "runner/run/vm.h"
 
-#define TCG_WARNING "TCG figures are for checking the flow, never for benchmark numbers"
-
-struct ab_cli {
-	struct cgs_strlist kernel;
-	int64_t boots, cpus, mem, timeout;
-	char *topology, *cmdline, *modules, *output;
-	int cgroup;
-	bool aa;
-};
 
 static const char *const ab_cgroups[] = { "v2", "v1", NULL };
 
@@ -82,8 +74,12 @@ static const char help_head[] =
 static const char help_tail[] =
 	"\nexit status:\n"
 	"  the status of the compare (0 no REGRESSION, 1 REGRESSION, 3 incomparable...)\n"
-	"  1    no compare: a side has no result\n"
-	"  2    bad input, before the first boot (a kernel that cannot boot, no qemu)\n"
+	"  1    no compare: a side has no result; or a boot asked for is missing\n"
+	"       (named on stderr and in ab.json), whatever the compare said\n"
+	"  2    bad input, before the first boot (a kernel that cannot boot, no qemu,\n"
+	"       an accidental A/A, an -o DIR that holds an ab already)\n"
+	"  130  interrupted by SIGINT (143: SIGTERM); the results of the boots that\n"
+	"       ended are kept, and ab.json and stderr say which never ran\n"
 	"Under TCG (no KVM) the output and every result say: " TCG_WARNING ".\n";
 
 static const char man[] =
@@ -120,28 +116,21 @@ static const char man[] =
 	".BR cgscale\\-compare (1),\n"
 	".BR qemu\\-system\\-x86_64 (1)\n";
 
-struct ab_state {
-	const struct ab_cli *cli;
-	struct cgs_vm_spec spec;
-	struct cgs_vm_kernel k[2];
-	int outfd, logsfd, tmpfd;     /* -o, its logs/, and our folder in it; -1 none */
-	char tmpname[64];             /* that folder's name: .ab-RRRRRRRRRRRR */
-	char tmpdir[PATH_MAX - 256];  /* its path */
-	char initrd[2][PATH_MAX];     /* in tmpdir */
-	char self[PATH_MAX];
-	struct json_object *summary, *boots;
-	unsigned done[2], got[2], nth, total;
-	const char *name;
-	bool tty;
-};
-
+/* A boot's progress: on a terminal, one line rewritten in place; in a
+ * log (CI), a line every AB_NOTE_S seconds, so a long boot is not silent. */
+#define AB_NOTE_S 30
 static void progress(void *arg, double elapsed, const char *last)
 {
-	const struct ab_state *st = arg;
+	struct ab_state *st = arg;
 
 	if (st->tty)
 		fprintf(stderr, "\r\033[K[ab] boot %u/%u %s: %.0fs of %.0fs | %.60s", st->nth,
 			st->total, st->name, elapsed, (double)st->cli->timeout / 1e9, last);
+	else if (elapsed >= st->next_note) {
+		fprintf(stderr, "[ab] boot %u/%u %s: %.0fs of %.0fs | %.100s\n", st->nth, st->total,
+			st->name, elapsed, (double)st->cli->timeout / 1e9, last);
+		st->next_note += AB_NOTE_S;
+	}
 }
 
 /* -o and the folders in it, made and kept open (lib/safedir.h): a
@@ -199,6 +188,16 @@ static int ab_aa_check(const struct ab_state *st)
 	return -1;
 }
 
+/* Whether the ab.json at @path is from an interrupted ab. */
+static bool ab_json_interrupted(const char *path)
+{
+	struct json_object *root = json_object_from_file(path), *v = NULL;
+	bool yes = root && json_object_object_get_ex(root, "interrupted", &v) && v;
+
+	json_object_put(root);
+	return yes;
+}
+
 /* Checks and preparations before the first boot; an exit status or -1. */
 static int ab_prepare(struct ab_state *st, int nargs, char **args)
 {
@@ -241,7 +240,9 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	st->self[n] = 0;
 	snprintf(path, sizeof(path), "%s/ab.json", c->output);
 	if (!access(path, F_OK))
-		return cgs_errs("ab", "%s exists: a finished ab is there; give another -o DIR", path), CGS_EXIT_BADINPUT;
+		return cgs_errs("ab", "%s exists: %s; give another -o DIR (the results there are kept)",
+				path, ab_json_interrupted(path) ? "an interrupted ab is there, whose boots that ended kept their results" :
+				"a finished ab is there"), CGS_EXIT_BADINPUT;
 	rc = ab_dirs(st);
 	if (rc >= 0)
 		return rc;
@@ -252,80 +253,6 @@ static int ab_prepare(struct ab_state *st, int nargs, char **args)
 	}
 	st->spec.kvm = cgs_vm_can_kvm();
 	return -1;
-}
-
-static struct json_object *vm_json(const struct ab_state *st)
-{
-	const struct cgs_vm_spec *s = &st->spec;
-	struct json_object *o = json_object_new_object();
-	char smp[128];
-
-	snprintf(smp, sizeof(smp), "sockets=%u,cores=%u,threads=%u", s->sockets,
-		 s->nodes_per_socket * s->cores, s->threads);
-	json_object_object_add(o, "accel", json_object_new_string(s->kvm ? "kvm" : "tcg"));
-	if (!s->kvm)
-		json_object_object_add(o, "warning", json_object_new_string(TCG_WARNING));
-	json_object_object_add(o, "cpus", json_object_new_int64(s->cpus));
-	json_object_object_add(o, "smp", json_object_new_string(smp));
-	json_object_object_add(o, "numa_nodes", json_object_new_int((int)(s->sockets * s->nodes_per_socket)));
-	json_object_object_add(o, "topology", s->topology ? json_object_new_string(s->topology) : NULL);
-	json_object_object_add(o, "mem_bytes", json_object_new_int64(s->mem));
-	json_object_object_add(o, "cgroup", json_object_new_string(s->cgroup));
-	json_object_object_add(o, "cmdline", s->cmdline ? json_object_new_string(s->cmdline) : NULL);
-	json_object_object_add(o, "boots", json_object_new_int64(st->cli->boots));
-	return o;
-}
-
-/* Each side: the path given, what it is, its own command line and the
- * config given (a package's own is named by the package). */
-static struct json_object *kernels_json(const struct ab_state *st)
-{
-	struct json_object *o = json_object_new_object();
-
-	for (int i = 0; i < 2; i++) {
-		const struct cgs_vm_kernel *k = &st->k[i];
-		struct json_object *e = json_object_new_object();
-
-		json_object_object_add(e, "path", json_object_new_string(k->path));
-		json_object_object_add(e, "kind", json_object_new_string(k->kind ? k->kind : ""));
-		json_object_object_add(e, "cmdline", k->cmdline ? json_object_new_string(k->cmdline) : NULL);
-		json_object_object_add(e, "config", k->config && !k->tmpdir ?
-				       json_object_new_string(k->config) : NULL);
-		json_object_object_add(o, k->label, e);
-	}
-	return o;
-}
-
-/* The result block of the reply @reply, with the VM and the boot added,
- * written to @out. 0, or -ENODATA when the guest sent none. */
-static int take_result(const struct ab_state *st, const char *reply, const char *out,
-		       const struct cgs_vm_kernel *k, unsigned idx)
-{
-	struct json_object *root = cgs_vm_reply_result(reply), *env, *ab;
-	int rc = -ENODATA;
-
-	if (!root)
-		return rc;
-	if (!json_object_object_get_ex(root, "environment", &env)) {
-		env = json_object_new_object();
-		json_object_object_add(root, "environment", env);
-	}
-	json_object_object_add(env, "vm", vm_json(st));
-	ab = json_object_new_object();
-	json_object_object_add(ab, "kernel", json_object_new_string(k->label));
-	json_object_object_add(ab, "path", json_object_new_string(k->path));
-	json_object_object_add(ab, "config", k->config && !k->tmpdir ? json_object_new_string(k->config) : NULL);
-	json_object_object_add(ab, "cmdline", k->cmdline ? json_object_new_string(k->cmdline) : NULL);
-	json_object_object_add(ab, "aa", json_object_new_boolean(st->cli->aa));
-	json_object_object_add(ab, "boot", json_object_new_int((int)idx));
-	json_object_object_add(ab, "order", json_object_new_int((int)st->nth));
-	json_object_object_add(root, "ab", ab);
-	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
-	char werr[256];
-
-	rc = cgs_write_atomic(out, s, strlen(s), werr, sizeof(werr));
-	json_object_put(root);
-	return rc;
 }
 
 /* Move @name@ext from our folder to logs/ when @keep (never over what
@@ -357,6 +284,7 @@ static int ab_boot(struct ab_state *st, int side)
 
 	snprintf(name, sizeof(name), "%s-%u", k->label, idx);
 	st->name = name;
+	st->next_note = AB_NOTE_S;
 	snprintf(con, sizeof(con), "%s/%s.console", st->tmpdir, name);
 	snprintf(reply, sizeof(reply), "%s/%s.reply", st->tmpdir, name);
 	snprintf(out, sizeof(out), "%s/%s/%s.json", st->cli->output, k->label, name);
@@ -364,7 +292,7 @@ static int ab_boot(struct ab_state *st, int side)
 	rc = cgs_vm_boot(&st->spec, k, st->initrd[side], con, reply, progress, st, &end, &signo);
 	if (st->tty)
 		fprintf(stderr, "\r\033[K");
-	if (!rc && end == CGS_VM_OK && take_result(st, reply, out, k, idx))
+	if (!rc && end == CGS_VM_OK && ab_take_result(st, reply, out, k, idx))
 		end = CGS_VM_NORESULT;
 	st->got[side] += !rc && end == CGS_VM_OK;
 	/* keep what came back when it is not a result, to see why */
@@ -374,6 +302,8 @@ static int ab_boot(struct ab_state *st, int side)
 	keep_log(st, name, ".console.qemu", *tail);
 	if (end != CGS_VM_OK)
 		cgs_vm_tail(con, 12, tail, sizeof(tail));
+	if (end != CGS_VM_OK && !*tail)     /* ab boots with 'quiet' */
+		snprintf(tail, sizeof(tail), "(the console is empty: the kernel printed nothing that 'quiet' lets through; a hang before the console, or an image that does not start; add --cmdline loglevel=7 to see the boot)");
 	keep_log(st, name, ".console", true);
 	snprintf(con, sizeof(con), "%s/logs/%s.console", st->cli->output, name);
 	json_object_object_add(b, "name", json_object_new_string(name));
@@ -395,13 +325,16 @@ static int ab_boot(struct ab_state *st, int side)
 /* The boots, ABBA, then ab.json and the compare: the exit status. */
 static int ab_run(struct ab_state *st)
 {
-	char path[PATH_MAX], a[PATH_MAX], b[PATH_MAX], err[512];
+	char a[PATH_MAX], b[PATH_MAX];
 	char *argv[] = { st->self, "compare", "--axis", "kernel", "--allow-env-diff", a, b, NULL };
 	char *aa_argv[] = { st->self, "compare", "--allow-env-diff", a, b, NULL };
 	int sig = 0, status = CGS_EXIT_FAIL;
-	const char *s;
+	unsigned missing;
 
 	st->total = 2 * (unsigned)st->cli->boots;
+	if (st->cli->boots < 4)
+		fprintf(stderr, "[ab] WARNING: --boots %lld: each boot is one invocation, and compare needs 4 a side to give a verdict (with %lld a side no p can be below 0.05): every row will be INCONCLUSIVE at best; use --boots 4 or more\n",
+			(long long)st->cli->boots, (long long)st->cli->boots);
 	if (!st->spec.kvm)
 		fprintf(stderr, "[ab] WARNING: no KVM here (/dev/kvm and the vmx/svm CPU flags): the guests run under TCG, emulated; %s\n",
 			TCG_WARNING);
@@ -409,26 +342,9 @@ static int ab_run(struct ab_state *st)
 		st->nth = i + 1;
 		sig = ab_boot(st, (int)((i / 2) % 2 ? 1 - i % 2 : i % 2));
 	}
-	st->summary = json_object_new_object();
-	json_object_object_add(st->summary, "vm", vm_json(st));
-	json_object_object_add(st->summary, "kernels", kernels_json(st));
-	json_object_object_add(st->summary, "aa", json_object_new_boolean(st->cli->aa));
-	json_object_object_add(st->summary, "boots", json_object_get(st->boots));
-	json_object_object_add(st->summary, "interrupted", sig ? json_object_new_string(strsignal(sig)) : NULL);
-	snprintf(path, sizeof(path), "%s/ab.json", st->cli->output);
-	s = json_object_to_json_string_ext(st->summary, JSON_C_TO_STRING_PRETTY);
-	if (cgs_write_atomic(path, s, strlen(s), err, sizeof(err)))
-		cgs_errs("ab", "%s", err);
+	missing = ab_summary(st, sig);
 	if (sig)
 		return CGS_EXIT_SIGNAL(sig);
-	for (size_t i = 0; i < json_object_array_length(st->boots); i++) {
-		struct json_object *r = NULL, *n = NULL, *e = json_object_array_get_idx(st->boots, i);
-
-		json_object_object_get_ex(e, "result", &r);
-		json_object_object_get_ex(e, "name", &n);
-		if (!r)
-			fprintf(stderr, "[ab] missing boot: %s (see %s)\n", json_object_get_string(n), path);
-	}
 	snprintf(a, sizeof(a), "%s/%s", st->cli->output, st->k[0].label);
 	snprintf(b, sizeof(b), "%s/%s", st->cli->output, st->k[1].label);
 	if (st->got[0] && st->got[1]) {
@@ -440,11 +356,35 @@ static int ab_run(struct ab_state *st)
 	else
 		cgs_errs("ab", "no compare: kernel %s has no result; see the consoles in %s/logs",
 			 st->k[st->got[0] ? 1 : 0].label, st->cli->output);
+	if (status == -EINTR)
+		return CGS_EXIT_SIGNAL(SIGINT);   /* cmd_ab says which */
 	if (status < 0)
+		status = CGS_EXIT_FAIL;
+	/* a verdict over fewer boots than asked is said to CI too */
+	if (!status && missing)
 		status = CGS_EXIT_FAIL;
 	if (!st->spec.kvm)
 		fprintf(stderr, "[ab] WARNING: TCG: %s\n", TCG_WARNING);
 	return status;
+}
+
+/* SIGINT or SIGTERM that came while they were blocked and no boot was
+ * running to take it (an unpack, the initramfs, the compare): the run
+ * ends with its status, not with a failure of what it interrupted. */
+static int ab_pending_stop(int status)
+{
+	const struct timespec now = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sig = sigtimedwait(&set, NULL, &now);
+	if (sig <= 0)
+		return status;
+	fprintf(stderr, "[ab] interrupted (%s)\n", strsignal(sig));
+	return CGS_EXIT_SIGNAL(sig);
 }
 
 static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
@@ -465,6 +405,7 @@ static int cmd_ab(const struct cgs_command *self, int argc, char **argv)
 		status = ab_prepare(&st, argc - first, argv + first);
 	if (status < 0)
 		status = ab_run(&st);
+	status = ab_pending_stop(status);
 	for (int i = 0; i < 2; i++) {
 		char f[NAME_MAX + 1];
 

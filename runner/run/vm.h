@@ -40,8 +40,10 @@ void cgs_vm_kernel_close(struct cgs_vm_kernel *k);
 int cgs_vm_same_boot(const struct cgs_vm_kernel *a, const struct cgs_vm_kernel *b);
 
 /* Run @argv (argv[0] looked up in PATH) with stdin from /dev/null and
- * stdout to @out_fd (-1: /dev/null), stderr to @err_fd (-1: /dev/null);
- * its exit status, or -errno when it could not be started. */
+ * stdout to @out_fd (-1: /dev/null), stderr to @err_fd (-1: /dev/null),
+ * no signal blocked; its exit status, or -errno when it could not be
+ * started, or -EINTR when SIGINT or SIGTERM came (blocked, pending) while
+ * it ran: then it is ended (SIGTERM) and reaped first. */
 int cgs_vm_exec(char *const argv[], int out_fd, int err_fd);
 
 /* Write the initramfs for @k into @out: busybox, @self (this cgscale),
@@ -73,7 +75,7 @@ int cgs_vm_topology(struct cgs_vm_spec *s, char *err, size_t errlen);
 
 /* How a boot ended. */
 enum cgs_vm_end { CGS_VM_OK, CGS_VM_NORESULT, CGS_VM_TIMEOUT, CGS_VM_QEMU,
-		  CGS_VM_SIGNAL };
+		  CGS_VM_SIGNAL, CGS_VM_ENDED };
 extern const char *const cgs_vm_end_names[];
 
 /* What the caller shows while a boot runs (on a terminal). */
@@ -97,7 +99,9 @@ int cgs_vm_qemu_args(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 		     const char *initrd, const char *console, const char *reply,
 		     char **argv, int max, char *buf, size_t blen);
 
-/* The last @n non-empty lines of @path, joined by newlines, into @buf. */
+/* The last @n non-empty lines of @path, joined by newlines, into @buf:
+ * each as a terminal shows it (after its last '\r'), and the first
+ * "Kernel panic - not syncing" line first when the tail left it out. */
 void cgs_vm_tail(const char *path, unsigned n, char *buf, size_t len);
 
 /* The result the guest sent in its reply file @path, between "=== result"

@@ -26,6 +26,7 @@
 const char *const cgs_vm_end_names[] = {
 	"ok", "no result (the kernel did not boot, panicked or the run failed)",
 	"timed out", "qemu failed", "interrupted",
+	"qemu was ended from outside (a signal cgscale did not send)",
 };
 
 bool cgs_vm_can_kvm(void)
@@ -124,24 +125,53 @@ int cgs_vm_qemu_args(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 	return argc;
 }
 
+/* What a terminal shows of the console line @l (its end cut off): the
+ * part after its last carriage return that holds more than blanks (the
+ * guest's progress line rewrites itself with '\r'). */
+static const char *shown_part(char *l)
+{
+	char *p;
+
+	l[strcspn(l, "\n")] = 0;
+	while ((p = strrchr(l, '\r'))) {
+		if (p[1 + strspn(p + 1, " \t")])
+			return p + 1;
+		*p = 0;
+	}
+	return l;
+}
+
 void cgs_vm_tail(const char *path, unsigned n, char *buf, size_t len)
 {
-	char *lines[64] = { 0 }, line[512];
+	char *lines[64] = { 0 }, *line = NULL, *panic = NULL;
+	size_t cap = 0;
 	unsigned at = 0;
+	bool panic_in = false;
 	FILE *f = fopen(path, "re");
 
 	buf[0] = 0;
 	n = n > 64 ? 64 : n;
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = 0;
-		if (!line[strspn(line, " \t")])
+	while (f && getline(&line, &cap, f) >= 0) {
+		const char *l = shown_part(line);
+
+		if (!l[strspn(l, " \t")])
 			continue;
+		if (!panic && strstr(l, "Kernel panic - not syncing"))
+			panic = strdup(l);
 		free(lines[at]);
-		lines[at] = strdup(line);
+		lines[at] = strndup(l, 500);
 		at = (at + 1) % n;
 	}
+	free(line);
 	if (f)
 		fclose(f);
+	for (unsigned i = 0; i < n; i++)
+		panic_in |= panic && lines[i] && strstr(lines[i], "Kernel panic - not syncing");
+	/* the panic's reason, when the lines after it (a stack trace)
+	 * pushed it out of the tail */
+	if (panic && !panic_in)
+		snprintf(buf, len, "%.500s\n...", panic);
+	free(panic);
 	for (unsigned i = 0; i < n; i++) {
 		char *l = lines[(at + i) % n];
 
@@ -204,12 +234,14 @@ static int wait_boot(pid_t pid, const struct cgs_vm_spec *s, const char *console
 		}
 	}
 	kill(pid, SIGTERM);
-	for (int i = 0; i < 50 && waitpid(pid, status, WNOHANG) != pid; i++)
+	/* ours until reaped: SIGKILL only while waitpid has not taken it */
+	for (int i = 0; i < 50; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return -ETIMEDOUT;
 		nanosleep(&ts, NULL);
-	if (kill(pid, 0) == 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
 	}
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
 	return -ETIMEDOUT;
 }
 
@@ -218,7 +250,7 @@ int cgs_vm_boot(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 		cgs_vm_progress progress, void *arg, enum cgs_vm_end *end,
 		int *signo)
 {
-	char buf[8192], *argv[96], log[4200], name[NAME_MAX + 1];
+	char buf[8192], *argv[96], log[4200], name[NAME_MAX + 1], tail[2048];
 	int argc = cgs_vm_qemu_args(s, k, initrd, console, reply, argv, 96, buf, sizeof(buf));
 	int status = 0, rc, dfd, out;
 	pid_t pid;
@@ -241,8 +273,11 @@ int cgs_vm_boot(const struct cgs_vm_spec *s, const struct cgs_vm_kernel *k,
 	if (rc)
 		return rc;
 	rc = wait_boot(pid, s, console, progress, arg, &status, signo);
+	cgs_vm_tail(log, 8, tail, sizeof(tail));
 	if (rc == -ETIMEDOUT)
 		*end = *signo ? CGS_VM_SIGNAL : CGS_VM_TIMEOUT;
+	else if (WIFSIGNALED(status) || strstr(tail, "terminating on signal"))
+		*end = CGS_VM_ENDED;     /* qemu exits 0 on a SIGTERM of another's */
 	else if (!WIFEXITED(status) || WEXITSTATUS(status))
 		*end = CGS_VM_QEMU;
 	else

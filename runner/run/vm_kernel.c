@@ -17,9 +17,12 @@
 #include <glob.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,9 +31,20 @@
 #include "lib/util.h"
 #include "runner/run/vm.h"
 
+/* Whether SIGINT or SIGTERM waits for us (ab blocks them, to end its
+ * boots its own way). */
+static bool stop_pending(void)
+{
+	sigset_t p;
+
+	return !sigpending(&p) && (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1);
+}
+
 int cgs_vm_exec(char *const argv[], int out_fd, int err_fd)
 {
+	const struct timespec step = { 0, 20 * 1000 * 1000 };
 	pid_t parent = getpid(), pid;
+	sigset_t none;
 	int status;
 
 	pid = fork();
@@ -40,15 +54,31 @@ int cgs_vm_exec(char *const argv[], int out_fd, int err_fd)
 		int nul = open("/dev/null", O_RDWR);
 
 		cgs_die_with_parent(parent);
+		/* the helper ends on the signals that end ab, not inheriting
+		 * ab's block of them */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(nul, 0);
 		dup2(out_fd >= 0 ? out_fd : nul, 1);
 		dup2(err_fd >= 0 ? err_fd : nul, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
 			return -errno;
+		if (stop_pending()) {     /* ours, by its pid: ended and reaped */
+			kill(pid, SIGTERM);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -EINTR;
+		}
+		nanosleep(&step, NULL);
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -114,6 +144,8 @@ static int unpack_deb(struct cgs_vm_kernel *k, char *err, size_t errlen)
 		return cgs_errf(err, errlen, -errno, "cannot create a directory in /tmp: %s", strerror(errno));
 	k->tmpdir = strdup(tmpl);
 	rc = cgs_vm_exec(argv, -1, -1);
+	if (rc == -EINTR)
+		return cgs_errf(err, errlen, rc, "%s: the unpacking was interrupted", k->path);
 	if (rc)
 		return cgs_errf(err, errlen, -EINVAL, "%s: %s; is it a whole linux-image .deb? (dpkg-deb is in the package dpkg)",
 				k->path, rc < 0 ? "dpkg-deb cannot be run" : "dpkg-deb -x failed");

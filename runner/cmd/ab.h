@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ab.h - the state of one `cgscale ab` (runner/cmd/ab.c), shared with
+ * what writes its records (runner/cmd/ab_json.c: each boot's result with
+ * the VM and the side, and ab.json).
+ */
+#ifndef CGS_CMD_AB_H
+#define CGS_CMD_AB_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "lib/opt.h"
+#include "runner/run/vm.h"
+
+#define TCG_WARNING "TCG figures are for checking the flow, never for benchmark numbers"
+
+struct ab_cli {
+	struct cgs_strlist kernel;
+	int64_t boots, cpus, mem, timeout;
+	char *topology, *cmdline, *modules, *output;
+	int cgroup;
+	bool aa;
+};
+
+struct ab_state {
+	const struct ab_cli *cli;
+	struct cgs_vm_spec spec;
+	struct cgs_vm_kernel k[2];
+	int outfd, logsfd, tmpfd;     /* -o, its logs/, and our folder in it; -1 none */
+	char tmpname[64];             /* that folder's name: .ab-RRRRRRRRRRRR */
+	char tmpdir[PATH_MAX - 256];  /* its path */
+	char initrd[2][PATH_MAX];     /* in tmpdir */
+	char self[PATH_MAX];
+	struct json_object *summary, *boots;
+	unsigned done[2], got[2], nth, total;
+	const char *name;
+	double next_note;             /* seconds into the boot of the next line (no tty) */
+	bool tty;
+};
+
+/* Each boot's record: the VM, each side (path, kind, cmdline, config). */
+struct json_object *ab_vm_json(const struct ab_state *st);
+struct json_object *ab_kernels_json(const struct ab_state *st);
+
+/* The result block of the guest's reply @reply, with the VM and the boot
+ * added, written to @out. 0, or -ENODATA when the guest sent none. */
+int ab_take_result(const struct ab_state *st, const char *reply, const char *out,
+		   const struct cgs_vm_kernel *k, unsigned idx);
+
+/* ab.json: the VM, the sides, every boot and how the run ended (@sig, 0
+ * when not interrupted); then what is missing or never ran is said on
+ * stderr. The number of boots asked for that have no result. */
+unsigned ab_summary(struct ab_state *st, int sig);
+
+#endif
