@@ -141,7 +141,7 @@ grep -q "^ *[0-9.]* *[0-9.]* *+0\.0 *[0-9.]*  INCONCLUSIVE .* $top\$" "$d/cmp.tx
 # runs (a CI that excludes 0): one run a side has no CI, so none is
 # ranked, the block says so, and every function is summed as noise
 sed -n '/^page_fault1 process/,/^  per_task_ops/p' "$d/cmp.txt" |
-	grep -q "functions: no function's change holds across the runs at this noise" ||
+	grep -q "functions (sampled on [^)]*): no function's change holds across the runs at this noise" ||
 	fail "the block ranks functions without a CI: $(sed -n '/where the time went/,/counters/p' "$d/cmp.txt" | head -20)"
 "$CGSCALE" compare --keep-disturbed -f json pf.json pf.json >"$d/cmp.json" || fail "compare -f json exited $?"
 jq_check "$d/cmp.json" '[.points[].where_the_time_went[0] | (.functions | length) == 0 and .functions_within_noise > 0] | all' \

@@ -50,6 +50,12 @@ jq_check r.json "[$fn | .invocations.new_units] | max == 4" \
 	"the reader's functions are not merged over the 4 runs: $(jq -c "[$fn | .invocations.new_units]" r.json)"
 jq_check r.json "[$w.locks[]?.name | startswith(\"stat_reader.fn.\")] | any | not" \
 	"the reader's functions are listed as lock time"
+# the functions are said to be sampled on the profile's own event (issue
+# 38: the text never said the event was cpu-clock)
+ev=$(jq -r '.points[0].profile.event' rb.json)
+jq_check r.json "$w.functions_event == \"$ev\"" "compare does not name the profile's event $ev"
+grep -q "^    functions (.*sampled on $ev)" r.txt ||
+	fail "the text's functions line does not name the event $ev: $(grep '^    functions' r.txt)"
 if jq -e "$w.stat_reader_functions | length > 0" r.json >/dev/null; then
 	grep -q "^    the stat reader's functions, self time" r.txt ||
 		fail "the text block has no list of the reader's functions: $(sed -n '/where the time went/,/^  per_task_ops/p' r.txt)"

@@ -436,6 +436,19 @@ static void test_invocations(void **state)
 	assert_non_null(strstr(d->why, "needs 4 invocations a side"));
 	assert_int_not_equal(d->verdict, CMP_IMPROVEMENT);
 	assert_int_not_equal(d->verdict, CMP_REGRESSION);
+	/* the advice counts invocations (ab's boots), not --runs */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		cmp_fmt_point_notes(&r, &r.groups[0], m, "");
+		fclose(m);
+		assert_non_null(strstr(text, "invocations (run --invocations"));
+		assert_non_null(strstr(text, "in cgscale ab, --boots"));
+		assert_null(strstr(text, "rerun each side with --runs"));
+		free(text);
+	}
 	cmp_result_free(&r);
 	/* one file a side: one invocation each, the one-level interval */
 	analyse(&r, path(f, "A/0.json"), path(f, "B/0.json"), 2);

@@ -249,8 +249,13 @@ void cmp_fmt_point_notes(const struct cmp_result *r, const struct cmp_group *g,
 					lead, r->sides[0].label, na, r->sides[s].label, nb);
 			else
 				continue;
-			fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
-				d->runs_needed, d->threshold, d->threshold, r->ms.m[m].name);
+			if (d->two_level)   /* the units are invocations (ab: boots) */
+				fprintf(out, " give each side about %u invocations (run --invocations %u; in cgscale ab, --boots %u) to find a %g%% change of %s with 80%% power at this noise\n",
+					d->runs_needed, d->runs_needed, d->runs_needed, d->threshold,
+					r->ms.m[m].name);
+			else
+				fprintf(out, " rerun each side with --runs %u (about; or -r auto -T %g) to find a %g%% change of %s with 80%% power at this noise\n",
+					d->runs_needed, d->threshold, d->threshold, r->ms.m[m].name);
 		}
 	for (unsigned s = 1; s < r->nsides; s++)
 		for (size_t m = 0; m < r->ms.n; m++)

@@ -40,6 +40,20 @@ struct json_object *cmp_point_profile(const struct res_point *p)
 	return o && json_object_is_type(o, json_type_object) ? o : NULL;
 }
 
+const char *cmp_profile_event(const struct cmp_result *r)
+{
+	const struct cmp_side *sd = &r->sides[0];
+
+	for (unsigned f = 0; f < sd->nfiles; f++)
+		for (unsigned i = 0; i < sd->files[f].res.npoints; i++) {
+			struct json_object *e = get(cmp_point_profile(&sd->files[f].res.points[i]), "event");
+
+			if (e && json_object_is_type(e, json_type_string) && *json_object_get_string(e))
+				return json_object_get_string(e);
+		}
+	return NULL;
+}
+
 struct json_object *cmp_profile_array(struct json_object *prof, const char *key)
 {
 	struct json_object *a = get(prof, key);

@@ -195,6 +195,9 @@ bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
 
 /* A point's profile section, or NULL. */
 struct json_object *cmp_point_profile(const struct res_point *p);
+/* The sampling event of the baseline's first profiled point ("cpu-clock",
+ * "cycles"...), or NULL when none was profiled. */
+const char *cmp_profile_event(const struct cmp_result *r);
 
 /* The array @key of a profile section, or NULL when absent or not one. */
 struct json_object *cmp_profile_array(struct json_object *prof, const char *key);

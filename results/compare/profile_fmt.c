@@ -15,17 +15,13 @@
 #include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
 
-/* The sampling event of the baseline's first profiled run. */
+/* The sampling event of the baseline's first profiled run (LKP's name
+ * for it where none was: cpu-clock). */
 static const char *profile_event(const struct cmp_result *r)
 {
-	const struct cmp_side *sd = &r->sides[0];
+	const char *e = cmp_profile_event(r);
 
-	for (unsigned f = 0; f < sd->nfiles; f++)
-		for (unsigned i = 0; i < sd->files[f].res.npoints; i++)
-			if (cmp_point_profile(&sd->files[f].res.points[i]))
-				return cmp_lkp_profile_event(
-					cmp_point_profile(&sd->files[f].res.points[i]));
-	return cmp_lkp_profile_event(NULL);
+	return e ? e : cmp_lkp_profile_event(NULL);
 }
 
 /* The LKP stats' key: "cgscale.perf-profile.self.EVENT.SYM", per mode

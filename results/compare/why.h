@@ -52,6 +52,11 @@ struct cmp_why {
 	 * profile: the user change, its error, and whether it is finer */
 	bool have_prof_split, prof_preferred;
 	double prof_user_d, prof_user_se;
+	/* how many errors (the two splits' together) the profile's user
+	 * change lies from the kernel's, NAN unknown; biased: over 3, so the
+	 * samples are not spread as the CPU time is on this box */
+	double prof_apart;
+	bool prof_biased;
 	/* the profile's functions (results/compare/profile.h) whose change
 	 * of self ns/op holds across the runs (its CI excludes 0), by size;
 	 * the rest summed: within noise, and, in a skewed profile, at
@@ -64,6 +69,7 @@ struct cmp_why {
 	double fn_skew_d;                /* at interrupt-enable sites, skewed */
 	unsigned nfn_noise;
 	const char *fn_how;              /* NULL: no profile */
+	const char *fn_event;            /* the profile's sampling event, or NULL */
 	/* the point's own cgroups' counters (memcg.*, flushes), then the
 	 * machine's (proc-vmstat.*: neighbours count too) */
 	struct cmp_why_row ctr[CMP_WHY_MAX], sys_ctr[CMP_WHY_MAX];

@@ -90,12 +90,20 @@ static void split_line(const struct cmp_why *w, FILE *out, const char *lead)
 
 bool cmp_why_prof_split_text(const struct cmp_why *w, char *buf, size_t len)
 {
+	int n;
+
 	if (!w->have_prof_split)
 		return false;
-	snprintf(buf, len, "user/sys by the profile's samples (their user-mode share x the CPU time): user change %+.1f +-%.1f ns/op (1 SE: their sampling or the runs' spread, the larger)%s",
-		 w->prof_user_d, w->prof_user_se,
-		 w->prof_preferred ? "; finer than the kernel's split: read the user change from this line" :
-		 "; the kernel's split is as fine or finer");
+	n = snprintf(buf, len, "user/sys by the profile's samples (their user-mode share x the CPU time): user change %+.1f +-%.1f ns/op (1 SE: their sampling or the runs' spread, the larger)%s",
+		     w->prof_user_d, w->prof_user_se,
+		     w->prof_biased ? "" : w->prof_preferred ?
+		     "; finer than the kernel's split: read the user change from this line" :
+		     "; the kernel's split is as fine or finer");
+	if (w->prof_biased && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; WARNING: %.1f errors from the kernel's split (%+.1f): on this box the profile's samples are not spread as the CPU time is, so the ns/op of user-mode functions read %s and of kernel ones %s: trust the parts above for time",
+			 w->prof_apart, w->part[0].d,
+			 w->prof_user_d > w->part[0].d ? "high" : "low",
+			 w->prof_user_d > w->part[0].d ? "low" : "high");
 	return true;
 }
 
@@ -127,10 +135,11 @@ void cmp_why_print(const struct cmp_result *r, const struct cmp_why *w, FILE *ou
 	if (!w->fn_how)
 		fprintf(out, "%s    functions: no profile (run --profile)\n", lead);
 	else if (!w->nfn)
-		fprintf(out, "%s    functions: no function's change holds across the runs at this noise (none is significant after Benjamini-Hochberg over the functions: more runs a side, or --welch, can show one); the profile section lists them all\n",
-			lead);
+		fprintf(out, "%s    functions (sampled on %s): no function's change holds across the runs at this noise (none is significant after Benjamini-Hochberg over the functions: more runs a side, or --welch, can show one); the profile section lists them all\n",
+			lead, w->fn_event ? w->fn_event : "an event the results do not name");
 	else {
-		fprintf(out, "%s    functions (%s):\n", lead, w->fn_how);
+		fprintf(out, "%s    functions (%s; sampled on %s):\n", lead, w->fn_how,
+			w->fn_event ? w->fn_event : "an event the results do not name");
 		rows(w->fn, w->nfn, out, lead, 32);
 		fprintf(out, "%s      these %u: %s", lead, w->nfn, cmp_fmt_delta(d, sizeof(d), w->fn_d));
 		if (w->have_parts)
@@ -236,11 +245,14 @@ struct json_object *cmp_why_json(const struct cmp_result *r, const struct cmp_wh
 			cgs_jadd(pf, "user_change_ns_per_op", cgs_jnum(w->prof_user_d));
 			cgs_jadd(pf, "user_change_se_ns_per_op", cgs_jnum(w->prof_user_se));
 			cgs_jadd(pf, "preferred", json_object_new_boolean(w->prof_preferred));
+			cgs_jadd(pf, "apart_errors", cgs_jnum(w->prof_apart));
+			cgs_jadd(pf, "biased", json_object_new_boolean(w->prof_biased));
 			cgs_jadd(sp, "profile", pf);
 		}
 		cgs_jadd(o, "user_sys_split", sp);
 	}
 	cgs_jadd(o, "functions_how", cgs_jstr(w->fn_how));
+	cgs_jadd(o, "functions_event", cgs_jstr(w->fn_event));
 	cgs_jadd(o, "functions", rows_json(w->fn, w->nfn));
 	if (w->fn_how) {
 		cgs_jadd(o, "functions_more_ns_per_op", cgs_jnum(w->fn_more_d));
