@@ -20,22 +20,16 @@
 #include <json-c/json.h>
 
 #include "lib/folded.h"
+#include "lib/json.h"
 #include "results/compare/profile.h"
 #include "results/compare/profile_int.h"
 #include "results/model/disturb.h"
 
 const char *const cmp_prof_kind_names[] = { "self", "children", "calltrace", NULL };
 
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 struct json_object *cmp_point_profile(const struct res_point *p)
 {
-	struct json_object *o = get(p->extra, "profile");
+	struct json_object *o = cgs_jget(p->extra, "profile");
 
 	return o && json_object_is_type(o, json_type_object) ? o : NULL;
 }
@@ -46,7 +40,7 @@ const char *cmp_profile_event(const struct cmp_result *r)
 
 	for (unsigned f = 0; f < sd->nfiles; f++)
 		for (unsigned i = 0; i < sd->files[f].res.npoints; i++) {
-			struct json_object *e = get(cmp_point_profile(&sd->files[f].res.points[i]), "event");
+			struct json_object *e = cgs_jget(cmp_point_profile(&sd->files[f].res.points[i]), "event");
 
 			if (e && json_object_is_type(e, json_type_string) && *json_object_get_string(e))
 				return json_object_get_string(e);
@@ -56,7 +50,7 @@ const char *cmp_profile_event(const struct cmp_result *r)
 
 struct json_object *cmp_profile_array(struct json_object *prof, const char *key)
 {
-	struct json_object *a = get(prof, key);
+	struct json_object *a = cgs_jget(prof, key);
 
 	return a && json_object_is_type(a, json_type_array) ? a : NULL;
 }
@@ -91,19 +85,19 @@ static int run_load(struct json_object *prof, struct run *r)
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	r->recv = json_object_get_double(get(get(prof, "samples"), "received"));
+	r->recv = json_object_get_double(cgs_jget(cgs_jget(prof, "samples"), "received"));
 	for (size_t i = 0; !rc && syms && i < json_object_array_length(syms); i++) {
 		struct json_object *s = json_object_array_get_idx(syms, i);
-		const char *n = json_object_get_string(get(s, "name"));
+		const char *n = json_object_get_string(cgs_jget(s, "name"));
 
 		if (!n || !json_object_is_type(s, json_type_object))
 			continue;
 		snprintf(key, sizeof(key), "self.%s", n);
-		rc = cgs_stacks_add(&r->keys, key, (uint64_t)json_object_get_int64(get(s, "self")));
+		rc = cgs_stacks_add(&r->keys, key, (uint64_t)json_object_get_int64(cgs_jget(s, "self")));
 		snprintf(key, sizeof(key), "children.%s", n);
 		if (!rc)
 			rc = cgs_stacks_add(&r->keys, key,
-					    (uint64_t)json_object_get_int64(get(s, "children")));
+					    (uint64_t)json_object_get_int64(cgs_jget(s, "children")));
 	}
 	if (!rc)
 		rc = cmp_profile_folded(prof, &st);
@@ -117,10 +111,10 @@ static int run_load(struct json_object *prof, struct run *r)
 	}
 	for (size_t i = 0; !rc && syms && i < json_object_array_length(syms); i++) {
 		struct json_object *s = json_object_array_get_idx(syms, i);
-		const char *n = json_object_get_string(get(s, "name"));
+		const char *n = json_object_get_string(cgs_jget(s, "name"));
 
 		if (n && json_object_is_type(s, json_type_object) &&
-		    json_object_get_boolean(get(s, "kernel")))
+		    json_object_get_boolean(cgs_jget(s, "kernel")))
 			rc = cgs_stacks_add(&r->kernel, n, 0);
 	}
 	cgs_stacks_free(&st);
@@ -234,7 +228,7 @@ uint64_t cmp_prof_seed(const struct cmp_result *r, unsigned gi, unsigned s,
 bool cmp_profile_run_used(const struct cmp_result *r, const struct res_point *p,
 			  const struct cmp_group *g)
 {
-	return cmp_point_profile(p) && !get(cmp_point_profile(p), "error") &&
+	return cmp_point_profile(p) && !cgs_jget(cmp_point_profile(p), "error") &&
 	       cmp_run_used(r, p, g);
 }
 

@@ -39,44 +39,29 @@ void cmp_prof_opts_default(struct cmp_prof_opts *o)
 				     .rank = CMP_PNS_BY_SELF, .rows = CMP_PROF_ROWS };
 }
 
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double num(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v && (json_object_is_type(v, json_type_double) ||
-		     json_object_is_type(v, json_type_int)) ? json_object_get_double(v) : NAN;
-}
-
 #define SRC_ACCOUNT "the account (schedstat run time, ns)"
 #define SRC_CPUTIME "cputime (utime + stime, clock ticks)"
 
 bool cmp_profile_run_cpu(const struct res_point *p, struct cmp_run_cpu *c)
 {
-	struct json_object *acc = get(p->extra, "account"), *ct = get(p->extra, "cputime");
-	double ops = num(ct, "ops"), hz = num(ct, "ticks_per_sec");
-	struct json_object *tasks = get(ct, "task_user_s");
+	struct json_object *acc = cgs_jget(p->extra, "account"), *ct = cgs_jget(p->extra, "cputime");
+	double ops = cgs_jget_num(ct, "ops"), hz = cgs_jget_num(ct, "ticks_per_sec");
+	struct json_object *tasks = cgs_jget(ct, "task_user_s");
 
 	memset(c, 0, sizeof(*c));
-	c->user = num(acc, "user_ns_per_op");
-	c->sys = num(acc, "sys_ns_per_op");
+	c->user = cgs_jget_num(acc, "user_ns_per_op");
+	c->sys = cgs_jget_num(acc, "sys_ns_per_op");
 	c->src = SRC_ACCOUNT;
 	if (!isfinite(c->user + c->sys)) {
-		c->user = 1000 * num(ct, "user_us_per_op");
-		c->sys = 1000 * num(ct, "sys_us_per_op");
+		c->user = 1000 * cgs_jget_num(ct, "user_us_per_op");
+		c->sys = 1000 * cgs_jget_num(ct, "sys_us_per_op");
 		c->src = SRC_CPUTIME;
 		if (ops > 0 && hz > 0)
 			c->var = (tasks ? (double)json_object_array_length(tasks) : p->tasks) / 3.0 *
 				 (1e9 / hz) * (1e9 / hz) / (ops * ops);
 	}
 	c->cpu = c->user + c->sys;
-	c->wall = num(acc, "wall_ns_per_op");
+	c->wall = cgs_jget_num(acc, "wall_ns_per_op");
 	if (!isfinite(c->wall) && p->sum.per_task_ops_per_sec > 0)
 		c->wall = 1e9 / p->sum.per_task_ops_per_sec;
 	return isfinite(c->cpu) && c->cpu >= 0;

@@ -14,16 +14,8 @@
 #include <json-c/json.h>
 
 #include "results/report/report.h"
+#include "lib/json.h"
 #include "lib/macros.h"
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	if (o && json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, k, &v);
-	return v;
-}
 
 static size_t len(struct json_object *a)
 {
@@ -52,8 +44,8 @@ static void td_bytes(FILE *out, struct json_object *v)
 
 static void warnings(FILE *out, struct json_object *cg)
 {
-	struct json_object *flags = get(cg, "flags"), *removed = get(cg, "removed");
-	const char *err = json_object_get_string(get(cg, "error"));
+	struct json_object *flags = cgs_jget(cg, "flags"), *removed = cgs_jget(cg, "removed");
+	const char *err = json_object_get_string(cgs_jget(cg, "error"));
 
 	if (len(flags)) {
 		fprintf(out, "<p class=\"warn\">This point was throttled or OOM-killed: "
@@ -72,7 +64,7 @@ static void warnings(FILE *out, struct json_object *cg)
 	}
 	if (removed && !json_object_get_boolean(removed)) {
 		fprintf(out, "<p class=\"warn\">The tree was not removed (");
-		rpt_html_puts(out, json_object_get_string(get(cg, "cleanup_error")));
+		rpt_html_puts(out, json_object_get_string(cgs_jget(cg, "cleanup_error")));
 		fprintf(out, "): run <code>cgscale cgroup cleanup</code>.</p>\n");
 	}
 }
@@ -80,7 +72,7 @@ static void warnings(FILE *out, struct json_object *cg)
 /* One row per level of each hierarchy: its cgroups, the first few named. */
 static void tree(FILE *out, struct json_object *cg)
 {
-	struct json_object *h = get(cg, "hierarchies");
+	struct json_object *h = cgs_jget(cg, "hierarchies");
 
 	if (!len(h))
 		return;
@@ -88,17 +80,17 @@ static void tree(FILE *out, struct json_object *cg)
 		     "<th>level</th><th>cgroups</th></tr>\n");
 	for (size_t i = 0; i < len(h); i++) {
 		struct json_object *e = json_object_array_get_idx(h, i);
-		struct json_object *levels = get(e, "levels");
+		struct json_object *levels = cgs_jget(e, "levels");
 		char name[256];
 
 		snprintf(name, sizeof(name), "v%s %s (%s)",
-			 json_object_get_string(get(e, "version")),
-			 json_object_get_string(get(e, "mount")),
-			 json_object_get_string(get(e, "controllers")));
+			 json_object_get_string(cgs_jget(e, "version")),
+			 json_object_get_string(cgs_jget(e, "mount")),
+			 json_object_get_string(cgs_jget(e, "controllers")));
 		fprintf(out, "<tr><td>");
 		rpt_html_puts(out, name);
 		fprintf(out, "</td><td class=\"n\">parent</td>");
-		td_json(out, get(e, "parent"));
+		td_json(out, cgs_jget(e, "parent"));
 		fprintf(out, "</tr>\n");
 		for (size_t l = 0; l < len(levels); l++) {
 			struct json_object *paths = json_object_array_get_idx(levels, l);
@@ -120,7 +112,7 @@ static void tree(FILE *out, struct json_object *cg)
 
 static void knobs(FILE *out, struct json_object *cg)
 {
-	struct json_object *k = get(cg, "knobs");
+	struct json_object *k = cgs_jget(cg, "knobs");
 
 	if (!len(k))
 		return;
@@ -130,10 +122,10 @@ static void knobs(FILE *out, struct json_object *cg)
 		struct json_object *e = json_object_array_get_idx(k, i);
 
 		fprintf(out, "<tr>");
-		td_json(out, get(e, "level"));
-		td_json(out, get(e, "knob"));
-		td_json(out, get(e, "value"));
-		td_json(out, get(e, "read_back"));
+		td_json(out, cgs_jget(e, "level"));
+		td_json(out, cgs_jget(e, "knob"));
+		td_json(out, cgs_jget(e, "value"));
+		td_json(out, cgs_jget(e, "read_back"));
 		fprintf(out, "</tr>\n");
 	}
 	fprintf(out, "</table>\n");
@@ -160,7 +152,7 @@ static void td_pairs(FILE *out, struct json_object *o)
 
 static void events(FILE *out, struct json_object *cg)
 {
-	struct json_object *ev = get(cg, "events");
+	struct json_object *ev = cgs_jget(cg, "events");
 
 	if (!len(ev))
 		return;
@@ -171,12 +163,12 @@ static void events(FILE *out, struct json_object *cg)
 		struct json_object *e = json_object_array_get_idx(ev, i);
 
 		fprintf(out, "<tr><td class=\"mono\">");
-		rpt_html_puts(out, json_object_get_string(get(e, "path")));
+		rpt_html_puts(out, json_object_get_string(cgs_jget(e, "path")));
 		fprintf(out, "</td>");
-		td_json(out, get(e, "level"));
-		td_pairs(out, get(e, "after"));
-		td_pairs(out, get(e, "delta"));
-		td_bytes(out, get(e, "peak_bytes"));
+		td_json(out, cgs_jget(e, "level"));
+		td_pairs(out, cgs_jget(e, "after"));
+		td_pairs(out, cgs_jget(e, "delta"));
+		td_bytes(out, cgs_jget(e, "peak_bytes"));
 		fprintf(out, "</tr>\n");
 	}
 	fprintf(out, "</table>\n");
@@ -186,14 +178,14 @@ static void memory_stat(FILE *out, struct json_object *cg)
 {
 	static const char *const cols[] = { "before", "after", "delta",
 					    "delta_since_gate" };
-	struct json_object *ms = get(cg, "memory_stat"), *keys = get(ms, "after");
+	struct json_object *ms = cgs_jget(cg, "memory_stat"), *keys = cgs_jget(ms, "after");
 
 	if (!keys || !json_object_is_type(keys, json_type_object))
 		return;
 	fprintf(out, "<details><summary>memory.stat, summed over %s lea%s</summary>\n"
 		     "<table>\n<tr><th>key</th>",
-		json_object_get_string(get(ms, "leaves")),
-		json_object_get_int(get(ms, "leaves")) == 1 ? "f" : "ves");
+		json_object_get_string(cgs_jget(ms, "leaves")),
+		json_object_get_int(cgs_jget(ms, "leaves")) == 1 ? "f" : "ves");
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		rpt_th(out, cols[c]);
 	fprintf(out, "</tr>\n");
@@ -203,7 +195,7 @@ static void memory_stat(FILE *out, struct json_object *cg)
 		rpt_html_puts(out, k);
 		fprintf(out, "</th>");
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++) {
-			struct json_object *x = get(get(ms, cols[c]), k);
+			struct json_object *x = cgs_jget(cgs_jget(ms, cols[c]), k);
 
 			if (x && (json_object_is_type(x, json_type_int) ||
 				  json_object_is_type(x, json_type_double)))
@@ -219,7 +211,7 @@ static void memory_stat(FILE *out, struct json_object *cg)
 
 void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption)
 {
-	const char *layout = json_object_get_string(get(cg, "layout"));
+	const char *layout = json_object_get_string(cgs_jget(cg, "layout"));
 
 	if (!cg || !json_object_is_type(cg, json_type_object) || !layout) {
 		rpt_json_tables(out, cg, caption);
@@ -230,18 +222,18 @@ void rpt_cgroup_section(FILE *out, struct json_object *cg, const char *caption)
 	fprintf(out, "<code>");
 	rpt_html_puts(out, layout);
 	fprintf(out, "</code>");
-	for (size_t i = 0; i < len(get(cg, "versions")); i++)
+	for (size_t i = 0; i < len(cgs_jget(cg, "versions")); i++)
 		rpt_html_printf(out, "%s v%s", i ? "," : ", cgroup",
 				json_object_get_string(json_object_array_get_idx(
-					get(cg, "versions"), i)));
+					cgs_jget(cg, "versions"), i)));
 	fprintf(out, ".</p>\n");
 	warnings(out, cg);
-	if (get(cg, "tasks_ran_in"))
-		rpt_json_tables(out, get(cg, "tasks_ran_in"), "the tasks ran in");
+	if (cgs_jget(cg, "tasks_ran_in"))
+		rpt_json_tables(out, cgs_jget(cg, "tasks_ran_in"), "the tasks ran in");
 	tree(out, cg);
 	knobs(out, cg);
 	events(out, cg);
-	if (get(cg, "per_leaf"))
-		rpt_json_tables(out, get(cg, "per_leaf"), "per leaf, change over the window");
+	if (cgs_jget(cg, "per_leaf"))
+		rpt_json_tables(out, cgs_jget(cg, "per_leaf"), "per leaf, change over the window");
 	memory_stat(out, cg);
 }

@@ -16,6 +16,7 @@
 
 #include "lib/folded.h"
 #include "lib/irqsite.h"
+#include "lib/json.h"
 #include "results/compare/profile.h"
 #include "results/report/flame.h"
 
@@ -215,13 +216,6 @@ int rpt_flame_add(struct cgs_ftnode *root, struct json_object *prof)
 	return rc;
 }
 
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
 void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 {
 	struct cgs_ftnode root = { 0 };
@@ -230,7 +224,7 @@ void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 	char cap[512];
 
 	for (unsigned r = 0; r < g->nrun; r++) {
-		struct json_object *prof = get(g->run[r].p->extra, "profile");
+		struct json_object *prof = cgs_jget(g->run[r].p->extra, "profile");
 
 		if (!prof || !rpt_ok(g->run[r].p))
 			continue;
@@ -244,8 +238,8 @@ void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 		return;
 	snprintf(cap, sizeof(cap), "Flame graph of %s, %s, %u task%s: %s at %d Hz, %llu samples of %u run%s (hover a frame for its samples and %%, click to zoom)",
 		 g->test, g->mode, g->tasks, g->tasks == 1 ? "" : "s",
-		 json_object_get_string(get(first, "event")),
-		 json_object_get_int(get(first, "rate_hz")),
+		 json_object_get_string(cgs_jget(first, "event")),
+		 json_object_get_int(cgs_jget(first, "rate_hz")),
 		 (unsigned long long)root.total, runs, runs == 1 ? "" : "s");
 	if (root.total)
 		rpt_flame_script(d);
@@ -263,29 +257,29 @@ void rpt_flame_group(struct rpt_doc *d, const struct rpt_group *g)
 void rpt_profile_section(FILE *out, struct json_object *prof, const char *caption)
 {
 	static const char *const head[] = { "symbol", "mode", "self %", "children %" };
-	struct json_object *s = get(prof, "samples"), *syms = cmp_profile_array(prof, "symbols");
-	double recv = json_object_get_double(get(s, "received"));
+	struct json_object *s = cgs_jget(prof, "samples"), *syms = cmp_profile_array(prof, "symbols");
+	double recv = json_object_get_double(cgs_jget(s, "received"));
 	const char *what[] = { "note", "failure" };
 
 	fprintf(out, "<p>");
 	rpt_html_printf(out, "%s at %d Hz (%s): %lld samples taken, %lld lost, %lld throttled; kernel %lld, user %lld.",
-			json_object_get_string(get(prof, "event")),
-			json_object_get_int(get(prof, "rate_hz")),
-			json_object_get_string(get(prof, "counting")),
-			(long long)json_object_get_int64(get(s, "taken")),
-			(long long)json_object_get_int64(get(s, "lost")),
-			(long long)json_object_get_int64(get(s, "throttled")),
-			(long long)json_object_get_int64(get(s, "kernel")),
-			(long long)json_object_get_int64(get(s, "user")));
+			json_object_get_string(cgs_jget(prof, "event")),
+			json_object_get_int(cgs_jget(prof, "rate_hz")),
+			json_object_get_string(cgs_jget(prof, "counting")),
+			(long long)json_object_get_int64(cgs_jget(s, "taken")),
+			(long long)json_object_get_int64(cgs_jget(s, "lost")),
+			(long long)json_object_get_int64(cgs_jget(s, "throttled")),
+			(long long)json_object_get_int64(cgs_jget(s, "kernel")),
+			(long long)json_object_get_int64(cgs_jget(s, "user")));
 	fprintf(out, "</p>\n");
 	for (size_t k = 0; k < 2; k++)
-		if (get(prof, what[k])) {
+		if (cgs_jget(prof, what[k])) {
 			fprintf(out, "<p class=\"warn\">");
-			rpt_html_puts(out, json_object_get_string(get(prof, what[k])));
+			rpt_html_puts(out, json_object_get_string(cgs_jget(prof, what[k])));
 			fprintf(out, "</p>\n");
 		}
 	{   /* a skewed clock-event profile (lib/irqsite.h) */
-		struct json_object *sk = get(prof, "skew");
+		struct json_object *sk = cgs_jget(prof, "skew");
 		char w[1024];
 
 		if (!cgs_skew_warning(&sk, 1, w, sizeof(w))) {
@@ -299,10 +293,10 @@ void rpt_profile_section(FILE *out, struct json_object *prof, const char *captio
 		struct json_object *e = json_object_array_get_idx(syms, i);
 
 		fprintf(out, "<tr>");
-		rpt_td(out, json_object_get_string(get(e, "name")));
-		rpt_td(out, json_object_get_boolean(get(e, "kernel")) ? "kernel" : "user");
-		rpt_td_num(out, 100 * json_object_get_double(get(e, "self")) / recv, 2);
-		rpt_td_num(out, 100 * json_object_get_double(get(e, "children")) / recv, 2);
+		rpt_td(out, json_object_get_string(cgs_jget(e, "name")));
+		rpt_td(out, json_object_get_boolean(cgs_jget(e, "kernel")) ? "kernel" : "user");
+		rpt_td_num(out, 100 * json_object_get_double(cgs_jget(e, "self")) / recv, 2);
+		rpt_td_num(out, 100 * json_object_get_double(cgs_jget(e, "children")) / recv, 2);
 		fprintf(out, "</tr>\n");
 	}
 	fprintf(out, "</table>\n");

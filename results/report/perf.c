@@ -16,30 +16,12 @@
 
 #include "results/model/perf_metric.h"
 #include "results/report/report.h"
+#include "lib/json.h"
 #include "lib/macros.h"
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	if (o && json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, k, &v);
-	return v;
-}
-
-static double num(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	if (v && (json_object_is_type(v, json_type_double) ||
-		  json_object_is_type(v, json_type_int)))
-		return json_object_get_double(v);
-	return NAN;
-}
 
 static const char *str(struct json_object *o, const char *k)
 {
-	struct json_object *v = get(o, k);
+	struct json_object *v = cgs_jget(o, k);
 
 	return v && json_object_is_type(v, json_type_string) ?
 		json_object_get_string(v) : NULL;
@@ -60,10 +42,10 @@ static void td_count(FILE *out, double v)
 static void event_row(FILE *out, const char *name, struct json_object *ev,
 		      struct json_object *tot)
 {
-	struct json_object *sup = get(ev, "supported");
+	struct json_object *sup = cgs_jget(ev, "supported");
 	const char *reason = str(ev, "reason");
 	bool counted = tot != NULL;
-	struct json_object *sc = get(tot, "scaled");
+	struct json_object *sc = cgs_jget(tot, "scaled");
 
 	fprintf(out, "<tr>");
 	rpt_td(out, name);
@@ -74,12 +56,12 @@ static void event_row(FILE *out, const char *name, struct json_object *ev,
 			      "not supported here" : "no task counted it");
 		fprintf(out, "</td>");
 	} else {
-		td_count(out, num(tot, "count"));
-		td_count(out, num(tot, "per_op"));
-		td_count(out, num(tot, "per_sec"));
-		rpt_td_num(out, num(tot, "running_pct"), 1);
+		td_count(out, cgs_jget_num(tot, "count"));
+		td_count(out, cgs_jget_num(tot, "per_op"));
+		td_count(out, cgs_jget_num(tot, "per_sec"));
+		rpt_td_num(out, cgs_jget_num(tot, "running_pct"), 1);
 		rpt_td(out, sc ? (json_object_get_boolean(sc) ? "yes" : "no") : "-");
-		td_count(out, num(tot, "tasks"));
+		td_count(out, cgs_jget_num(tot, "tasks"));
 	}
 	fprintf(out, "</tr>\n");
 }
@@ -113,7 +95,7 @@ void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption)
 		"event", "counting", "count", "per op", "per second", "running %",
 		"scaled", "tasks",
 	};
-	struct json_object *events = get(perf, "events"), *totals = get(perf, "totals");
+	struct json_object *events = cgs_jget(perf, "events"), *totals = cgs_jget(perf, "totals");
 	const char *note = str(perf, "note"), *failure = str(perf, "failure");
 
 	if (!perf || !json_object_is_type(perf, json_type_object) ||
@@ -133,7 +115,7 @@ void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption)
 	}
 	fprintf(out, "<table>\n<caption>");
 	rpt_html_puts(out, caption);
-	rpt_html_printf(out, ": the measured %.3g s, all tasks", num(perf, "elapsed_s"));
+	rpt_html_printf(out, ": the measured %.3g s, all tasks", cgs_jget_num(perf, "elapsed_s"));
 	fprintf(out, "</caption>\n<tr>");
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		rpt_th(out, head[i]);
@@ -144,14 +126,14 @@ void rpt_perf_section(FILE *out, struct json_object *perf, const char *caption)
 			const char *name = str(ev, "name");
 
 			if (name)
-				event_row(out, name, ev, get(totals, name));
+				event_row(out, name, ev, cgs_jget(totals, name));
 		}
 	} else if (json_object_is_type(totals, json_type_object)) {
 		json_object_object_foreach(totals, k, v)
 			event_row(out, k, NULL, v);
 	}
 	fprintf(out, "</table>\n");
-	metrics(out, get(perf, "metrics"));
+	metrics(out, cgs_jget(perf, "metrics"));
 	fprintf(out, "<p class=\"note\">Per task and per interval counts are in the "
 		     "result file (<code>perf.tasks</code>).</p>\n");
 }

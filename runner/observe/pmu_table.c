@@ -13,25 +13,10 @@
 
 #include <json-c/json.h>
 
+#include "lib/json.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/pmu.h"
 #include "runner/observe/observer.h"
-
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double num(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v && (json_object_is_type(v, json_type_double) ||
-		     json_object_is_type(v, json_type_int))
-		? json_object_get_double(v) : NAN;
-}
 
 /* @v with thousands separators and @dec decimals, as perf stat prints. */
 static void grouped(double v, int dec, char *buf, size_t len)
@@ -54,9 +39,9 @@ static void grouped(double v, int dec, char *buf, size_t len)
 /* Software clocks count nanoseconds: shown in msec, as perf stat does. */
 static bool is_clock(struct json_object *ev)
 {
-	return num(ev, "type") == PERF_TYPE_SOFTWARE &&
-	       (num(ev, "config") == PERF_COUNT_SW_TASK_CLOCK ||
-		num(ev, "config") == PERF_COUNT_SW_CPU_CLOCK);
+	return cgs_jget_num(ev, "type") == PERF_TYPE_SOFTWARE &&
+	       (cgs_jget_num(ev, "config") == PERF_COUNT_SW_TASK_CLOCK ||
+		cgs_jget_num(ev, "config") == PERF_COUNT_SW_CPU_CLOCK);
 }
 
 /* The mean over @pts of one event's totals. Returns how many counted it. */
@@ -71,19 +56,19 @@ static unsigned mean_of(struct json_object *const *perf, unsigned n,
 	*scaled = false;
 	*mname = NULL;
 	for (unsigned i = 0; i < n; i++) {
-		struct json_object *t = get(get(perf[i], "totals"), name);
-		struct json_object *mn = get(t, "metric");
+		struct json_object *t = cgs_jget(cgs_jget(perf[i], "totals"), name);
+		struct json_object *mn = cgs_jget(t, "metric");
 
-		if (!t || !isfinite(num(t, "count")))
+		if (!t || !isfinite(cgs_jget_num(t, "count")))
 			continue;
-		*count += num(t, "count");
-		*per_op += num(t, "per_op");
-		*running += num(t, "running_pct");
-		*scaled |= get(t, "scaled") && json_object_get_boolean(get(t, "scaled"));
-		*tasks = (unsigned)num(t, "tasks");
+		*count += cgs_jget_num(t, "count");
+		*per_op += cgs_jget_num(t, "per_op");
+		*running += cgs_jget_num(t, "running_pct");
+		*scaled |= cgs_jget(t, "scaled") && json_object_get_boolean(cgs_jget(t, "scaled"));
+		*tasks = (unsigned)cgs_jget_num(t, "tasks");
 		if (mn) {
 			*mname = json_object_get_string(mn);
-			*metric += num(get(perf[i], "metrics"), *mname);
+			*metric += cgs_jget_num(cgs_jget(perf[i], "metrics"), *mname);
 		}
 		k++;
 	}
@@ -99,21 +84,21 @@ static unsigned mean_of(struct json_object *const *perf, unsigned n,
 /* Why no task counted @name: a task's reason or the section's failure. */
 static const char *why_not(struct json_object *perf, const char *name)
 {
-	struct json_object *tasks = get(perf, "tasks");
+	struct json_object *tasks = cgs_jget(perf, "tasks");
 	struct json_object *t0 = tasks ? json_object_array_get_idx(tasks, 0) : NULL;
-	struct json_object *r = get(get(t0, "not_counted"), name);
+	struct json_object *r = cgs_jget(cgs_jget(t0, "not_counted"), name);
 
 	if (r)
 		return json_object_get_string(r);
-	r = get(perf, "failure");
+	r = cgs_jget(perf, "failure");
 	return r ? json_object_get_string(r) : "the counters never ran";
 }
 
 static void print_event(struct json_object *const *perf, unsigned n,
 			unsigned ntasks, struct json_object *ev, FILE *out)
 {
-	const char *name = json_object_get_string(get(ev, "name"));
-	struct json_object *sup = get(ev, "supported");
+	const char *name = json_object_get_string(cgs_jget(ev, "name"));
+	struct json_object *sup = cgs_jget(ev, "supported");
 	double count, per_op, metric, running;
 	const struct res_perf_metric *pm;
 	const char *mname;
@@ -123,7 +108,7 @@ static void print_event(struct json_object *const *perf, unsigned n,
 
 	if (sup && !json_object_get_boolean(sup)) {
 		fprintf(out, "  %26s %-4s %-26s %s\n", "<not supported>", "", name,
-			json_object_get_string(get(ev, "reason")));
+			json_object_get_string(cgs_jget(ev, "reason")));
 		return;
 	}
 	if (!mean_of(perf, n, name, &count, &per_op, &metric, &mname, &running,
@@ -158,9 +143,9 @@ void pmu_print_rows(const struct res_file *f, const char *test,
 	unsigned n = 0;
 
 	n = cgs_obs_sections(f, "perf", test, mode, tasks, layout, perf, 64);
-	if (!n || !(events = get(perf[0], "events")))
+	if (!n || !(events = cgs_jget(perf[0], "events")))
 		return;
-	if ((note = get(perf[0], "note")))
+	if ((note = cgs_jget(perf[0], "note")))
 		fprintf(out, "  perf: %s\n", json_object_get_string(note));
 	for (size_t e = 0; e < json_object_array_length(events); e++)
 		print_event(perf, n, tasks, json_object_array_get_idx(events, e), out);

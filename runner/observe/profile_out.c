@@ -118,20 +118,6 @@ struct json_object *cgs_profile_json(const struct cgs_profile_set *ps,
 
 /* ---- table lines ---- */
 
-static struct json_object *get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double num(struct json_object *o, const char *k)
-{
-	struct json_object *v = get(o, k);
-
-	return v ? json_object_get_double(v) : NAN;
-}
-
 struct ksym {
 	const char *name;
 	double self_pct;    /* summed over the runs, then the mean */
@@ -153,15 +139,15 @@ static size_t kernel_self(struct json_object *const *sec, unsigned n,
 	size_t nk = 0;
 
 	for (unsigned r = 0; r < n; r++) {
-		struct json_object *syms = get(sec[r], "symbols");
-		double tot = num(get(sec[r], "samples"), "received");
+		struct json_object *syms = cgs_jget(sec[r], "symbols");
+		double tot = cgs_jget_num(cgs_jget(sec[r], "samples"), "received");
 
 		for (size_t i = 0; syms && tot > 0 && i < json_object_array_length(syms); i++) {
 			struct json_object *s = json_object_array_get_idx(syms, i);
-			const char *name = json_object_get_string(get(s, "name"));
+			const char *name = json_object_get_string(cgs_jget(s, "name"));
 			size_t j;
 
-			if (!name || !json_object_get_boolean(get(s, "kernel")))
+			if (!name || !json_object_get_boolean(cgs_jget(s, "kernel")))
 				continue;
 			for (j = 0; j < nk && strcmp(k[j].name, name); j++)
 				;
@@ -169,7 +155,7 @@ static size_t kernel_self(struct json_object *const *sec, unsigned n,
 				continue;
 			if (j == nk)
 				k[nk++] = (struct ksym){ name, 0 };
-			k[j].self_pct += 100 * num(s, "self") / tot;
+			k[j].self_pct += 100 * cgs_jget_num(s, "self") / tot;
 		}
 	}
 	for (size_t j = 0; j < nk; j++)
@@ -193,7 +179,7 @@ static double received(struct json_object *const *sec, unsigned n)
 	double recv = 0;
 
 	for (unsigned r = 0; r < n; r++)
-		recv += num(get(sec[r], "samples"), "received");
+		recv += cgs_jget_num(cgs_jget(sec[r], "samples"), "received");
 	return recv;
 }
 
@@ -204,7 +190,7 @@ static void skew_line(struct json_object *const *sec, unsigned n, FILE *out)
 	char w[1024];
 
 	for (unsigned r = 0; r < n && r < 64; r++)
-		sk[r] = get(sec[r], "skew");
+		sk[r] = cgs_jget(sec[r], "skew");
 	if (!cgs_skew_warning(sk, n < 64 ? n : 64, w, sizeof(w)))
 		fprintf(out, "  profile: %s\n", w);
 }
@@ -212,22 +198,22 @@ static void skew_line(struct json_object *const *sec, unsigned n, FILE *out)
 static void print_head(struct json_object *const *sec, unsigned n, FILE *out)
 {
 	double recv = 0, lost = 0, thr = 0, kern = 0;
-	struct json_object *note = get(sec[0], "note");
+	struct json_object *note = cgs_jget(sec[0], "note");
 
 	for (unsigned r = 0; r < n; r++) {
-		struct json_object *s = get(sec[r], "samples");
+		struct json_object *s = cgs_jget(sec[r], "samples");
 
-		recv += num(s, "received");
-		lost += num(s, "lost");
-		thr += num(s, "throttled");
-		kern += num(s, "kernel");
-		if (get(sec[r], "failure"))
+		recv += cgs_jget_num(s, "received");
+		lost += cgs_jget_num(s, "lost");
+		thr += cgs_jget_num(s, "throttled");
+		kern += cgs_jget_num(s, "kernel");
+		if (cgs_jget(sec[r], "failure"))
 			fprintf(out, "  profile: %s\n",
-				json_object_get_string(get(sec[r], "failure")));
+				json_object_get_string(cgs_jget(sec[r], "failure")));
 	}
 	fprintf(out, "  profile: %s %d Hz%s, %.0f samples%s (%.0f lost, %.0f throttled): kernel %.1f%%, user %.1f%%\n",
-		json_object_get_string(get(sec[0], "event")),
-		(int)num(sec[0], "rate_hz"),
+		json_object_get_string(cgs_jget(sec[0], "event")),
+		(int)cgs_jget_num(sec[0], "rate_hz"),
 		note ? " user mode only" : "", recv, n > 1 ? " in all runs" : "",
 		lost, thr, recv > 0 ? 100 * kern / recv : NAN,
 		recv > 0 ? 100 * (recv - kern) / recv : NAN);

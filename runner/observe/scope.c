@@ -351,16 +351,6 @@ static bool scope_wanted(const struct cgs_obs_ctx *ctx)
 
 /* ---- table lines ---- */
 
-static struct json_object *get(struct json_object *o, const char *path)
-{
-	return cgs_jpath(o, path);
-}
-
-static double num(struct json_object *o, const char *path)
-{
-	return cgs_jpath_num(o, path);
-}
-
 /* Each who whose samples are skewed (lib/irqsite.h): its warning. */
 static void skew_lines(struct json_object *const *sec, unsigned n, FILE *out)
 {
@@ -370,7 +360,7 @@ static void skew_lines(struct json_object *const *sec, unsigned n, FILE *out)
 
 		snprintf(path, sizeof(path), "who.%s.skew", cgs_who_names[w]);
 		for (unsigned r = 0; r < n && r < 64; r++)
-			sk[r] = get(sec[r], path);
+			sk[r] = cgs_jpath(sec[r], path);
 		if (!cgs_skew_warning(sk, n < 64 ? n : 64, msg, sizeof(msg)))
 			fprintf(out, "    %s: %s\n", cgs_who_names[w], msg);
 	}
@@ -384,16 +374,16 @@ static void print_top(struct json_object *sec, const char *w, const char *k,
 	struct json_object *a;
 
 	snprintf(path, sizeof(path), "who.%s.%s", w, k);
-	a = get(sec, path);
+	a = cgs_jpath(sec, path);
 	for (size_t i = 0, k = 0; a && i < json_object_array_length(a) && k < n; i++) {
 		struct json_object *e = json_object_array_get_idx(a, i);
-		const char *name = json_object_get_string(get(e, "name"));
+		const char *name = json_object_get_string(cgs_jpath(e, "name"));
 
 		/* the system call entry is under every call: it says nothing */
 		if (!strncmp(name, "entry_SYSCALL", 13) || !strcmp(name, "do_syscall_64") ||
 		    !strcmp(name, "x64_sys_call"))
 			continue;
-		fprintf(out, "%s %s %.1f", k++ ? "," : "", name, num(e, "ns_per_op"));
+		fprintf(out, "%s %s %.1f", k++ ? "," : "", name, cgs_jpath_num(e, "ns_per_op"));
 	}
 }
 
@@ -401,43 +391,43 @@ static void print_top(struct json_object *sec, const char *w, const char *k,
  * and the others spent theirs (the first run's top functions). */
 static void print_runs(struct json_object *const *sec, unsigned n, FILE *out)
 {
-	if (!json_object_get_boolean(get(sec[0], "supported"))) {
+	if (!json_object_get_boolean(cgs_jpath(sec[0], "supported"))) {
 		fprintf(out, "  who: %s scope <not supported> (%s)\n",
-			json_object_get_string(get(sec[0], "scope")),
-			json_object_get_string(get(sec[0], "reason")));
+			json_object_get_string(cgs_jpath(sec[0], "scope")),
+			json_object_get_string(cgs_jpath(sec[0], "reason")));
 		return;
 	}
-	if (get(sec[0], "error")) {
-		fprintf(out, "  who: %s\n", json_object_get_string(get(sec[0], "error")));
+	if (cgs_jpath(sec[0], "error")) {
+		fprintf(out, "  who: %s\n", json_object_get_string(cgs_jpath(sec[0], "error")));
 		return;
 	}
 	fprintf(out, "  who (%s, cpu-clock every %.0f us, %d CPUs), ns/op:",
-		json_object_get_string(get(sec[0], "scope")), num(sec[0], "period_ns") / 1e3,
-		(int)num(sec[0], "cpus"));
+		json_object_get_string(cgs_jpath(sec[0], "scope")), cgs_jpath_num(sec[0], "period_ns") / 1e3,
+		(int)cgs_jpath_num(sec[0], "cpus"));
 	for (int w = 0; w < CGS_WHO_N; w++) {
 		char path[64];
 		double v = 0;
 
 		snprintf(path, sizeof(path), "who.%s.ns_per_op", cgs_who_names[w]);
 		for (unsigned r = 0; r < n; r++)
-			v += num(sec[r], path) / n;
+			v += cgs_jpath_num(sec[r], path) / n;
 		fprintf(out, "%s %s %.1f", w ? "," : "", cgs_who_names[w], v);
 	}
 	fprintf(out, "%s\n", n > 1 ? " (mean of the runs)" : "");
 	skew_lines(sec, n, out);
-	if (num(sec[0], "who.stat_reader.samples") > 0) {
+	if (cgs_jpath_num(sec[0], "who.stat_reader.samples") > 0) {
 		fprintf(out, "    stat_reader, children ns/op:");
 		print_top(sec[0], "stat_reader", "top_children", 4, out);
 		fprintf(out, "\n");
 	}
-	if (num(sec[0], "who.others.samples") > 0) {
-		struct json_object *a = get(sec[0], "others_by_comm");
+	if (cgs_jpath_num(sec[0], "who.others.samples") > 0) {
+		struct json_object *a = cgs_jpath(sec[0], "others_by_comm");
 
 		fprintf(out, "    others by comm, ns/op:");
 		for (size_t i = 0; a && i < json_object_array_length(a) && i < 4; i++)
 			fprintf(out, "%s %s %.1f", i ? "," : "",
-				json_object_get_string(get(json_object_array_get_idx(a, i), "comm")),
-				num(json_object_array_get_idx(a, i), "ns_per_op"));
+				json_object_get_string(cgs_jpath(json_object_array_get_idx(a, i), "comm")),
+				cgs_jpath_num(json_object_array_get_idx(a, i), "ns_per_op"));
 		fprintf(out, "\n");
 	}
 }

@@ -227,16 +227,6 @@ void cgs_locks_free(struct cgs_locks *l)
 
 /* ---- table lines ---- */
 
-static struct json_object *get(struct json_object *o, const char *path)
-{
-	return cgs_jpath(o, path);
-}
-
-static double num(struct json_object *o, const char *path)
-{
-	return cgs_jpath_num(o, path);
-}
-
 struct toplock {
 	const char *name, *kind, *by;
 	double ns_per_op, waits, p50, max;   /* sums over the runs */
@@ -249,7 +239,7 @@ static size_t add_locks(struct json_object *by, struct toplock *t, size_t nt,
 {
 	for (size_t i = 0; by && i < json_object_array_length(by); i++) {
 		struct json_object *l = json_object_array_get_idx(by, i);
-		const char *name = json_object_get_string(get(l, "name"));
+		const char *name = json_object_get_string(cgs_jpath(l, "name"));
 		size_t j;
 
 		for (j = 0; j < nt && strcmp(t[j].name, name); j++)
@@ -257,14 +247,14 @@ static size_t add_locks(struct json_object *by, struct toplock *t, size_t nt,
 		if (j == nt && nt == cap)
 			continue;
 		if (j == nt)
-			t[nt++] = (struct toplock){ name, json_object_get_string(get(l, "kind")),
-				json_object_get_string(get(l, "named_by")), 0, 0, 0, 0, 0 };
-		t[j].ns_per_op += isfinite(num(l, "wait_ns_per_op")) ? num(l, "wait_ns_per_op") : 0;
-		t[j].waits += num(l, "waits");
+			t[nt++] = (struct toplock){ name, json_object_get_string(cgs_jpath(l, "kind")),
+				json_object_get_string(cgs_jpath(l, "named_by")), 0, 0, 0, 0, 0 };
+		t[j].ns_per_op += isfinite(cgs_jpath_num(l, "wait_ns_per_op")) ? cgs_jpath_num(l, "wait_ns_per_op") : 0;
+		t[j].waits += cgs_jpath_num(l, "waits");
 		t[j].seen++;
-		t[j].p50 += num(l, "wait.p50_ns");
-		if (num(l, "wait.max_ns") > t[j].max)
-			t[j].max = num(l, "wait.max_ns");
+		t[j].p50 += cgs_jpath_num(l, "wait.p50_ns");
+		if (cgs_jpath_num(l, "wait.max_ns") > t[j].max)
+			t[j].max = cgs_jpath_num(l, "wait.max_ns");
 	}
 	return nt;
 }
@@ -286,22 +276,22 @@ static void print_runs(struct json_object *const *lk, unsigned n, FILE *out)
 	struct toplock t[64];
 	size_t nt = 0;
 
-	if (!json_object_get_boolean(get(lk[0], "supported"))) {
+	if (!json_object_get_boolean(cgs_jpath(lk[0], "supported"))) {
 		fprintf(out, "  locks: <not supported> (%s)\n",
-			json_object_get_string(get(lk[0], "reason")));
+			json_object_get_string(cgs_jpath(lk[0], "reason")));
 		return;
 	}
 	for (unsigned r = 0; r < n; r++) {
-		w += num(lk[r], "tasks.wait_ns_per_op") / n;
-		c += num(lk[r], "tasks.waits");
-		cop += num(lk[r], "tasks.waits_per_op") / n;
-		p50 += num(lk[r], "tasks.wait.p50_ns") / n;
-		all += num(lk[r], "all.wait_us_per_sec") / n;
-		allc += num(lk[r], "all.waits");
-		lost += num(lk[r], "lost_records");
-		if (num(lk[r], "tasks.wait.max_ns") > max)
-			max = num(lk[r], "tasks.wait.max_ns");
-		nt = add_locks(get(lk[r], "by_lock"), t, nt, 64);
+		w += cgs_jpath_num(lk[r], "tasks.wait_ns_per_op") / n;
+		c += cgs_jpath_num(lk[r], "tasks.waits");
+		cop += cgs_jpath_num(lk[r], "tasks.waits_per_op") / n;
+		p50 += cgs_jpath_num(lk[r], "tasks.wait.p50_ns") / n;
+		all += cgs_jpath_num(lk[r], "all.wait_us_per_sec") / n;
+		allc += cgs_jpath_num(lk[r], "all.waits");
+		lost += cgs_jpath_num(lk[r], "lost_records");
+		if (cgs_jpath_num(lk[r], "tasks.wait.max_ns") > max)
+			max = cgs_jpath_num(lk[r], "tasks.wait.max_ns");
+		nt = add_locks(cgs_jpath(lk[r], "by_lock"), t, nt, 64);
 	}
 	if (c == 0) {    /* nothing to measure: say so, never "p50 nan" */
 		fprintf(out, "  locks: the tasks never waited on a contended lock%s (0 waits: no contention to show); everyone %.1f us/s (%.0f waits)%s\n",
