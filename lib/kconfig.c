@@ -22,8 +22,27 @@
 static const char *const kc_prefix[] = {
 	"PREEMPT", "MEMCG", "CGROUP", "TRANSPARENT_HUGEPAGE", "NUMA",
 	"LRU_GEN", "SLUB", "HZ", "SLAB", "SCHED_MC", "SCHED_SMT",
-	"ZSWAP", "ZONE_DEVICE", "HUGETLB", "KSM", "MITIGATION", "PAGE_TABLE_ISOLATION",
-	"TICK_CPU_ACCOUNTING", "VIRT_CPU_ACCOUNTING",
+	"ZSWAP", "ZONE_DEVICE", "HUGETLB", "KSM", "MITIGATION", "CPU_MITIGATIONS",
+	"TICK_CPU_ACCOUNTING", "VIRT_CPU_ACCOUNTING", "PER_VMA_LOCK",
+	"KFENCE",      /* a low-overhead sampler Debian enables on purpose: kept, not debug */
+};
+
+/* The options 6.9 renamed (x86's mitigations under MITIGATION_, and
+ * SPECULATION_MITIGATIONS as CPU_MITIGATIONS): an older config's are
+ * kept under the new names, so 6.1 against 6.12 compares RETPOLINE with
+ * MITIGATION_RETPOLINE instead of showing each absent on one side. */
+static const char *const kc_renamed[][2] = {
+	{ "CALL_DEPTH_TRACKING", "MITIGATION_CALL_DEPTH_TRACKING" },
+	{ "CPU_IBPB_ENTRY", "MITIGATION_IBPB_ENTRY" },
+	{ "CPU_IBRS_ENTRY", "MITIGATION_IBRS_ENTRY" },
+	{ "CPU_SRSO", "MITIGATION_SRSO" },
+	{ "CPU_UNRET_ENTRY", "MITIGATION_UNRET_ENTRY" },
+	{ "GDS_FORCE_MITIGATION", "MITIGATION_GDS_FORCE" },
+	{ "PAGE_TABLE_ISOLATION", "MITIGATION_PAGE_TABLE_ISOLATION" },
+	{ "RETHUNK", "MITIGATION_RETHUNK" },
+	{ "RETPOLINE", "MITIGATION_RETPOLINE" },
+	{ "SLS", "MITIGATION_SLS" },
+	{ "SPECULATION_MITIGATIONS", "CPU_MITIGATIONS" },
 };
 
 /* Debug options: kept, "n" when absent, warned on by compare. */
@@ -32,7 +51,7 @@ static const char *const kc_debug[] = {
 	"KASAN", "KCSAN", "KMSAN", "LOCKDEP", "PROVE_LOCKING", "LOCK_STAT",
 	"DEBUG_LOCK_ALLOC", "DEBUG_SPINLOCK", "DEBUG_MUTEXES", "DEBUG_ATOMIC_SLEEP",
 	"DEBUG_OBJECTS", "DEBUG_KMEMLEAK", "PAGE_OWNER", "SLUB_DEBUG_ON",
-	"PAGE_POISONING", "KFENCE", "UBSAN", "KCOV", "DEBUG_LIST",
+	"PAGE_POISONING", "UBSAN", "KCOV", "DEBUG_LIST",
 	"PROVE_RCU", "DEBUG_PREEMPT", "PAGE_EXTENSION",
 };
 
@@ -41,7 +60,17 @@ static const char *const kc_debug[] = {
 static const char *const kc_always[] = {
 	"PREEMPT_RT", "PREEMPT", "PREEMPT_NONE", "PREEMPT_VOLUNTARY", "PREEMPT_DYNAMIC",
 	"TRANSPARENT_HUGEPAGE", "NUMA", "NUMA_BALANCING", "MEMCG", "LRU_GEN",
+	"PER_VMA_LOCK",     /* what matters most for page-fault scaling (6.4) */
 };
+
+/* @name under its name since 6.9 (kc_renamed), else itself. */
+static const char *kc_current(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(kc_renamed); i++)
+		if (!strcmp(name, kc_renamed[i][0]))
+			return kc_renamed[i][1];
+	return name;
+}
 
 bool cgs_kconfig_is_debug(const char *name)
 {
@@ -122,10 +151,10 @@ struct json_object *cgs_kconfig_parse(const char *text, size_t len,
 		if (strcmp(val, "n"))   /* what the kernel has: the set lines */
 			for (size_t i = 0; i < n; i++)
 				h = (h ^ (unsigned char)l[i]) * 0x100000001b3ull;
-		if (kc_wanted(name)) {
+		if (kc_wanted(kc_current(name))) {
 			char key[160];
 
-			snprintf(key, sizeof(key), "CONFIG_%s", name);
+			snprintf(key, sizeof(key), "CONFIG_%s", kc_current(name));
 			json_object_object_add(opts, key, json_object_new_string(val));
 		}
 	}

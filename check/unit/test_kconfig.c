@@ -21,6 +21,7 @@
 
 #include "lib/kconfig.h"
 #include "results/compare/compare.h"
+#include "results/compare/fmt.h"
 
 static const char generic[] =
 	"#\n# Automatically generated file; DO NOT EDIT.\n#\n"
@@ -70,6 +71,32 @@ static void test_parse(void **state)
 	assert_false(cgs_kconfig_is_debug("CONFIG_PREEMPT_RT"));
 	json_object_put(g);
 	json_object_put(r);
+}
+
+/* 6.9's renames read under the new names; KFENCE kept but no debug
+ * option; PER_VMA_LOCK recorded, n when absent */
+static void test_renamed(void **state)
+{
+	static const char old[] = "CONFIG_RETPOLINE=y\nCONFIG_PAGE_TABLE_ISOLATION=y\n"
+		"CONFIG_SPECULATION_MITIGATIONS=y\nCONFIG_KFENCE=y\nCONFIG_KFENCE_SAMPLE_INTERVAL=100\n";
+	static const char new[] = "CONFIG_MITIGATION_RETPOLINE=y\nCONFIG_MITIGATION_PAGE_TABLE_ISOLATION=y\n"
+		"CONFIG_CPU_MITIGATIONS=y\nCONFIG_PER_VMA_LOCK=y\n";
+	struct json_object *o = cgs_kconfig_parse(old, strlen(old), NULL);
+	struct json_object *n = cgs_kconfig_parse(new, strlen(new), NULL);
+
+	(void)state;
+	assert_string_equal(opt(o, "CONFIG_MITIGATION_RETPOLINE"), "y");
+	assert_string_equal(opt(o, "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION"), "y");
+	assert_string_equal(opt(o, "CONFIG_CPU_MITIGATIONS"), "y");
+	assert_null(opt(o, "CONFIG_RETPOLINE"));
+	assert_string_equal(opt(o, "CONFIG_KFENCE"), "y");
+	assert_string_equal(opt(o, "CONFIG_KFENCE_SAMPLE_INTERVAL"), "100");
+	assert_false(cgs_kconfig_is_debug("CONFIG_KFENCE"));
+	assert_string_equal(opt(o, "CONFIG_PER_VMA_LOCK"), "n");
+	assert_string_equal(opt(n, "CONFIG_PER_VMA_LOCK"), "y");
+	assert_string_equal(opt(n, "CONFIG_MITIGATION_RETPOLINE"), "y");
+	json_object_put(o);
+	json_object_put(n);
 }
 
 static void test_hash_comments(void **state)
@@ -143,6 +170,18 @@ static void test_env_rows(void **state)
 	assert_true(r.env[2].differs);
 	assert_int_equal(r.nnotes, 1);
 	assert_non_null(strstr(r.notes[0], "KASAN"));
+	/* the text says what "-" is against "n" */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		cmp_fmt_env(&r, m, false);
+		fclose(m);
+		assert_non_null(strstr(text, "CONFIG_PREEMPT_RT"));
+		assert_non_null(strstr(text, "\"-\" the kernel's config has no such option at all; \"n\" it has, not set"));
+		free(text);
+	}
 	for (unsigned i = 0; i < r.nnotes; i++)
 		free(r.notes[i]);
 	free(r.notes);
@@ -153,6 +192,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_hash_comments),
 		cmocka_unit_test(test_read_gz),
 		cmocka_unit_test(test_env_rows),

@@ -150,6 +150,17 @@ static const char *cmdline_own(const struct cmp_envrow *e, unsigned nsides, unsi
 	return used ? buf : "(no word of its own)";
 }
 
+/* Whether a shown kernel.config option row is absent on some side. */
+static bool absent_option(const struct cmp_result *r)
+{
+	for (unsigned i = 0; i < r->nenv; i++)
+		for (unsigned s = 0; s < r->nsides; s++)
+			if (env_shown(&r->env[i]) && !r->env[i].val[s] &&
+			    !strncmp(r->env[i].field, "kernel.config.options.", 22))
+				return true;
+	return false;
+}
+
 /* The strings of an environment row are the result files': escaped. */
 void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 {
@@ -198,6 +209,8 @@ void cmp_fmt_env(const struct cmp_result *r, FILE *out, bool md)
 	}
 	if (!any)
 		fprintf(out, "\nenvironment: no difference in the recorded fields\n");
+	else if (!md && absent_option(r))
+		fprintf(out, "  (a kernel.config option: \"-\" the kernel's config has no such option at all; \"n\" it has, not set)\n");
 }
 
 void cmp_fmt_notes(const struct cmp_result *r, FILE *out, const char *lead)
