@@ -221,7 +221,10 @@ static void t_rank(void **state)
 		{ .name = "pgscan", .a = 0, .b = 1.03, .d = 1.03 },
 		{ .name = "refault", .a = 0.001, .b = 1.0, .d = 0.999 },
 		{ .name = "failcnt", .a = 0, .b = 0.18, .d = 0.18 },
-		{ .name = "rare", .a = 0, .b = 0.002, .d = 0.002 },
+		{ .name = "rare", .a = 0.001, .b = 0.003, .d = 0.002 },
+		/* 0 on every run of the base, above on every new one: 1 THP
+		 * fault in 512 ops is news, however few per op */
+		{ .name = "thp", .a = 0, .b = 0.002, .d = 0.002, .appears = true },
 	};
 
 	(void)state;
@@ -231,12 +234,14 @@ static void t_rank(void **state)
 	assert_string_equal(t[1].name, "b");
 	assert_string_equal(t[2].name, "c");
 	assert_string_equal(t[3].name, "d");
-	/* counts: those that appeared first, then by how many times */
-	assert_int_equal(cmp_why_rank(c, 5, 5, CMP_WHY_MIN_PER_OP, true), 4);
+	/* counts: those that appeared first, then by how many times; below
+	 * the floor only one that appeared on every run */
+	assert_int_equal(cmp_why_rank(c, 6, 6, CMP_WHY_MIN_PER_OP, true), 5);
 	assert_string_equal(c[0].name, "pgscan");
 	assert_string_equal(c[1].name, "failcnt");
-	assert_string_equal(c[2].name, "refault");
-	assert_string_equal(c[3].name, "pgfault");
+	assert_string_equal(c[2].name, "thp");
+	assert_string_equal(c[3].name, "refault");
+	assert_string_equal(c[4].name, "pgfault");
 }
 
 /* ---- a made-up comparison, through the whole analysis ---- */

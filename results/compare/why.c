@@ -72,7 +72,7 @@ size_t cmp_why_rank(struct cmp_why_row *rows, size_t n, size_t max, double min,
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (isfinite(rows[i].d) && fabs(rows[i].d) >= min)
+		if (isfinite(rows[i].d) && (rows[i].appears || fabs(rows[i].d) >= min))
 			rows[k++] = rows[i];
 	qsort(rows, k, sizeof(*rows), ratio ? by_ratio : by_d);
 	return k < max ? k : max;
@@ -132,7 +132,8 @@ static unsigned changed(const struct cmp_result *r, const struct cmp_group *g, u
 		    is_part(r->ms.m[m].name) || list_of(r->ms.m[m].name) != list ||
 		    !(d->from_zero || fabs(d->pct) >= d->threshold))
 			continue;
-		all[n++] = metric_row(r, g, s, m, NULL);
+		all[n] = metric_row(r, g, s, m, NULL);
+		all[n++].appears = d->from_zero || d->to_zero;
 	}
 	k = cmp_why_rank(all, n, CMP_WHY_MAX, min, !strcmp(unit, "/op"));
 	memcpy(out, all, k * sizeof(*all));

@@ -30,6 +30,8 @@ struct cmp_why_row {
 	double a, b, d;               /* the means, and b - a */
 	double d_children;            /* a function's children time, b - a; NAN */
 	const struct cmp_delta *delta;   /* its metric's, or NULL */
+	bool appears;                 /* 0 on every run of one side only: kept under
+				       * the floor (1 THP fault in 512 ops is news) */
 };
 
 struct cmp_why {
@@ -96,7 +98,8 @@ bool cmp_why_prof_split_text(const struct cmp_why *w, char *buf, size_t len);
 void cmp_why_point(const struct cmp_result *r, unsigned group, unsigned side,
 		   struct cmp_why *w);
 
-/* @rows without those whose |d| is below @min, sorted by |d| (times,
+/* @rows without those whose |d| is below @min (but for those that
+ * appeared or vanished on every run), sorted by |d| (times,
  * which add up to the headline) or, @by_ratio, by how many times they
  * grew or shrank (counts of different things: a counter that appeared
  * or vanished first), then |d|, then name; returns how many to list, at
