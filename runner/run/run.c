@@ -177,6 +177,9 @@ static int write_fallback(struct cgs_run *r, char *err, size_t errlen)
 	if (fd < 0)
 		return fd;
 	rc = cgs_fallback_name(r->outpath, res_run_id(&r->res), name, sizeof(name));
+	if (rc)
+		cgs_errf(err, errlen, rc, "no name for the result in the fallback place %s (%s)", dir,
+			 rc == -EINVAL ? "the run has no id" : strerror(-rc));
 	if (!rc) {
 		name[strlen(name) - strlen(".partial")] = 0;
 		rc = res_write_file_at(&r->res, fd, name, err, errlen);
