@@ -44,6 +44,30 @@ for f in sorted(docs):
             p = os.path.normpath(os.path.join(os.path.dirname(f), t.split("#")[0]))
             if p.startswith("..") or not os.path.exists(os.path.join(root, p)):
                 print(f"{f}:{n}: links to {t}, which is not a file of the tree")
+# a code block marked <!-- quoted from PATH --> is PATH'"'"'s own text (its
+# lines in a row, leading blanks aside): a quote that drifts from the
+# code fails, as extending.md'"'"'s OPT_BOOL once did
+for f in sorted(docs):
+    lines = text(f).split("\n")
+    for n, line in enumerate(lines, 1):
+        m = re.match(r"\s*<!-- quoted from (\S+) -->\s*$", line)
+        if not m:
+            continue
+        src = m.group(1)
+        if not os.path.isfile(os.path.join(root, src)):
+            print(f"{f}:{n}: quotes {src}, which is not a file of the tree")
+            continue
+        if n >= len(lines) or not lines[n].lstrip().startswith("```"):
+            print(f"{f}:{n}: the quote mark is not followed by a code block")
+            continue
+        block = []
+        for l in lines[n + 1:]:
+            if l.lstrip().startswith("```"):
+                break
+            block.append(l.strip())
+        have = [l.strip() for l in text(src).split("\n")]
+        if not any(have[i:i + len(block)] == block for i in range(len(have) - len(block) + 1)):
+            print(f"{f}:{n}: the block quoted from {src} is not in it as written")
 # "seed": numbered seeds anywhere; in prose (*.md) and in comments of code
 # only on a line that says which random seed (bootstrap, --seed, random,
 # a generator, R set.seed); a usage line placeholder SEED is allowed.
@@ -107,4 +131,12 @@ printf 'A question of seed 003.\n' >>tree/docs/running.md
 problems tree | grep -q 'docs/running.md:.*numbered seed' || fail "a numbered seed in the docs passed"
 printf '/* SPDX-License-Identifier: GPL-2.0-or-later */\nint x; /* the seed reports */\n' >tree/b.c
 problems tree | grep -q 'b.c:2:' || fail "a seed that is no random seed in a comment passed"
-echo "ok: the check fails on a long README, a broken link and a stray seed"
+mkdir -p tree/lib && printf 'int a_line(void);\nint another(void);\n' >tree/lib/util.h
+printf '\n<!-- quoted from lib/util.h -->\n```c\nint a_line(void);\n  int another(void);\n```\n' >>tree/docs/running.md
+p=$(problems tree | grep -v 'seed')
+[ -z "$p" ] || fail "a quote as written (leading blanks aside) failed: $p"
+printf '\n<!-- quoted from lib/util.h -->\n```c\nint a_line(void);\nint no_such_line(void);\n```\n' >>tree/docs/running.md
+p=$(problems tree)
+echo "$p" | grep -q 'docs/running.md:.*the block quoted from lib/util.h is not in it as written' ||
+	fail "a quoted block that drifted from its file passed"
+echo "ok: the check fails on a long README, a broken link, a stray seed and a quote that drifted"
