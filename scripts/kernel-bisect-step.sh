@@ -9,7 +9,10 @@
 #   0    good: compare found no REGRESSION
 #   1    bad: a REGRESSION
 #   125  skip: this commit cannot be judged: the kernel does not build,
-#        boot or measure, or compare cannot decide
+#        boot or measure, the kernel that ran is not the one built here
+#        (include/config/kernel.release and UTS_VERSION against the
+#        result's kernel.release and kernel.version), or compare cannot
+#        decide
 #   128  abort: the bisection itself is wrong (no baseline, bad options,
 #        no cgscale or vng, an interrupt, an internal error): every commit
 #        would fail the same way
@@ -23,10 +26,13 @@
 #   -> 128, anything else (a point failed, no boot) -> 125; run's bad
 #   input (2) is caught before the build, by --dry-run on this machine.
 #
-# Usage, in the kernel tree:
-#   git checkout GOOD && kernel-bisect-step.sh --baseline BASE.json [TEST...]
+# Usage, in the kernel tree (installed, the script is
+# /usr/share/cgscale/kernel-bisect-step.sh; it is not on PATH):
+#   step=/usr/share/cgscale/kernel-bisect-step.sh
+#   vng --kconfig      # a .config that boots in virtme-ng
+#   git checkout GOOD && $step --baseline BASE.json [TEST...]
 #   git bisect start BAD GOOD
-#   git bisect run kernel-bisect-step.sh BASE.json [TEST...]
+#   git bisect run $step BASE.json [TEST...]
 # On bare metal, where each step installs the kernel and reboots, run it by
 # hand after each boot, and let it mark the commit (--mark runs `git bisect
 # good|bad|skip`; after a 128 it marks nothing):
@@ -114,13 +120,24 @@ fi
 eval "\"\$cgs\" run --dry-run $run_opts $tests" >/dev/null 2>"$out_dir/check.err" ||
 	abort "cgscale run $run_opts $*: $(tail -n 1 "$out_dir/check.err")"
 
+# The result is written under $out_dir, which the boot can write
+# (vng's --rwdir; its root is copy-on-write): the baseline is copied to
+# the path given once it is there.
 if [ "$baseline" = 1 ]; then
-	result=$base
-	case $result in /*) ;; *) result=$(pwd)/$result ;; esac
+	keep=$base
+	case $keep in /*) ;; *) keep=$(pwd)/$keep ;; esac
+	result=$out_dir/baseline-$commit.json
 else
 	result=$out_dir/$commit.json
 fi
 rm -f "$result"
+# The kernel this commit builds, to check that the boot ran it: a boot
+# loader that fell back, or a kernel not installed, must not give this
+# commit the old kernel's verdict.
+built_release=$(cat include/config/kernel.release 2>/dev/null)
+built_version() {
+	sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' include/generated/compile.h 2>/dev/null
+}
 log=$out_dir/$commit.log
 if [ -n "$build" ]; then
 	say "$commit: building ($build), log in $log"
@@ -145,8 +162,23 @@ if [ ! -s "$result" ]; then
 	[ "$baseline" = 1 ] && { say "no result in $result; see $log"; exit 1; }
 	verdict 125 skip "no result in $result; see $log"
 fi
+# (the result's kernel.release, and its kernel.version: the one that
+# starts with '#'; read with sed, since jq may not be on the box)
+ran_release=$(sed -n 's/.*"release": *"\([^"]*\)".*/\1/p' "$result" | head -n 1)
+ran_version=$(sed -n 's/.*"version": *"\(#[^"]*\)".*/\1/p' "$result" | head -n 1)
+built_release=$(cat include/config/kernel.release 2>/dev/null || echo "$built_release")
+bv=$(built_version)
+if [ -n "$built_release" ] && { [ "$ran_release" != "$built_release" ] ||
+	{ [ -n "$bv" ] && [ -n "$ran_version" ] && [ "$ran_version" != "$bv" ]; }; }; then
+	why="the kernel that ran is $ran_release ($ran_version), not the one built here, $built_release${bv:+ ($bv)}: the boot did not take it (not installed, or the boot loader fell back)"
+	[ "$baseline" = 1 ] && { say "$why"; exit 1; }
+	verdict 125 skip "$why"
+elif [ -z "$built_release" ]; then
+	say "$commit: cannot check which kernel ran: no include/config/kernel.release here (not a kernel tree, or not built)"
+fi
 if [ "$baseline" = 1 ]; then
-	say "$commit: the baseline is $result"
+	cp "$result" "$keep" || { say "cannot copy the baseline to $keep"; exit 1; }
+	say "$commit: the baseline is $keep (the kernel that ran: $ran_release)"
 	exit 0
 fi
 

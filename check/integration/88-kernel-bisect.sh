@@ -98,6 +98,24 @@ if command -v vng >/dev/null; then
 else
 	want 128 "the default boot without vng aborts" -u CGS_BISECT_BOOT FAKE_RESULT="$T/same.json"
 fi
+# the kernel that ran must be the one this tree built (issue 39): a boot
+# loader that fell back to another kernel gives no verdict for the commit
+rel=$(jq -r .kernel.release "$T/same.json")
+mkdir -p include/config include/generated
+echo "9.9.9-not-$rel" >include/config/kernel.release
+want 125 "a kernel that is not the one built is skip" FAKE_RESULT="$T/same.json"
+grep -q "the kernel that ran is $rel .*not the one built here, 9.9.9-not-$rel" "$T/step.err" ||
+	fail "the skip does not name both kernels: $(cat "$T/step.err")"
+echo "$rel" >include/config/kernel.release
+ver=$(jq -r .kernel.version "$T/same.json")
+printf '#define UTS_VERSION "#99 SMP another build"\n' >include/generated/compile.h
+want 125 "the same release of another build is skip" FAKE_RESULT="$T/same.json"
+printf '#define UTS_VERSION "%s"\n' "$ver" >include/generated/compile.h
+want 0 "the kernel built, as it ran, is judged" FAKE_RESULT="$T/same.json"
+echo "9.9.9-not-$rel" >include/config/kernel.release
+FAKE_RESULT=$T/same.json "$step" --baseline "$T/wrong-base.json" page_fault1 >/dev/null 2>"$T/step.err"
+[ $? = 1 ] && [ ! -e "$T/wrong-base.json" ] || fail "a baseline from another kernel was kept: $(cat "$T/step.err")"
+rm -r include
 # no baseline: abort
 rm -f built
 "$step" "$T/nosuch.json" >/dev/null 2>"$T/step.err"
@@ -107,6 +125,9 @@ rm -f built
 FAKE_RESULT=$T/same.json "$step" --baseline "$T/new-base.json" page_fault1 >/dev/null 2>"$T/step.err" ||
 	fail "--baseline failed: $(cat "$T/step.err")"
 cmp -s "$T/new-base.json" "$T/same.json" || fail "--baseline did not write the result to the baseline"
+# measured under the output folder (which a VM boot can write: vng's
+# --rwdir), then copied to the path given
+grep -q -- "-o $T/out/baseline-" "$T/runs.log" || fail "--baseline did not measure under CGS_BISECT_OUT: $(tail -n 1 "$T/runs.log")"
 echo "ok: --baseline writes the baseline"
 
 # --mark, as on bare metal: the step marks the commit itself
