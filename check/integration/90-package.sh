@@ -92,7 +92,7 @@ if command -v zsh >/dev/null; then
 fi
 step=root/usr/share/cgscale/kernel-bisect-step.sh
 [ -x "$step" ] || fail "no executable /usr/share/cgscale/kernel-bisect-step.sh"
-"$step" --help | grep -q "git bisect run kernel-bisect-step.sh" || fail "kernel-bisect-step.sh --help: $("$step" --help 2>&1 | head -n 3)"
+"$step" --help | grep -q "step=/usr/share/cgscale/kernel-bisect-step.sh" || fail "kernel-bisect-step.sh --help: $("$step" --help 2>&1 | head -n 3)"
 # what cgscale(1) FILES names is in the package, as it is named (README.md.gz)
 LC_ALL=C MANPATH=$man MANWIDTH=200 man cgscale 2>/dev/null | sed -n '/^FILES/,/^SEE ALSO/p' >files.txt
 grep -q README.md.gz files.txt || fail "cgscale(1) FILES does not name README.md.gz: $(cat files.txt)"
