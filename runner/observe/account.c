@@ -28,6 +28,7 @@
 #include "lib/procstat.h"
 #include "lib/util.h"
 #include "runner/observe/account.h"
+#include "runner/observe/edges.h"
 #include "runner/observe/observer.h"
 
 struct acct_opts {
@@ -39,8 +40,7 @@ struct acct_obs {
 	int *fd_sched, *fd_stat;
 	int *fd_psched;               /* /proc/.../sched, with schedstats; -1 */
 	struct cgs_acct_task *t;
-	int64_t t_ns[2];
-	bool have[2];
+	struct cgs_edges e;           /* when they were read; off until ready */
 	int64_t read_ns;              /* spent reading, both edges */
 	char err[200];                /* the first problem, or "" */
 	struct cgs_acct_clock clock;  /* how the kernel splits user and sys */
@@ -103,6 +103,7 @@ static int acct_ready(void *priv, unsigned ntasks, const int *pid,
 	}
 	if (a->err[0])
 		acct_close(a);    /* the point still runs, without an account */
+	a->e.off = !a->n;
 	return 0;
 }
 
@@ -135,21 +136,18 @@ static int read_edge(struct acct_obs *a, int k)
 	return 0;
 }
 
-static void acct_at(struct acct_obs *a, int k, int64_t t_ns)
+/* Edge @k of every task, timed (edges.h's read). */
+static int acct_read(void *obs, int k)
 {
+	struct acct_obs *a = obs;
 	int64_t t0 = cgs_now_ns();
+	int rc = read_edge(a, k);
 
-	if (read_edge(a, k)) {
-		if (!a->err[0])
-			snprintf(a->err, sizeof(a->err),
-				 "a task's schedstat or stat file could not be read at an edge of the window");
-		a->have[0] = a->have[1] = false;
-		acct_close(a);   /* the figures would not cover the window */
-		return;
-	}
+	if (rc && !a->err[0])
+		snprintf(a->err, sizeof(a->err),
+			 "a task's schedstat or stat file could not be read at an edge of the window");
 	a->read_ns += cgs_now_ns() - t0;
-	a->t_ns[k] = t_ns;
-	a->have[k] = true;
+	return rc;
 }
 
 static void acct_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
@@ -159,8 +157,7 @@ static void acct_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 
 	(void)s;
 	(void)ph;
-	if (a->n && window_start)
-		acct_at(a, 0, t_ns);
+	cgs_edges_sample(&a->e, window_start, t_ns, acct_read, a);
 }
 
 static void acct_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase ph)
@@ -168,8 +165,7 @@ static void acct_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase
 	struct acct_obs *a = priv;
 
 	(void)s;
-	if (a->n && ph == RES_PHASE_MEASURE && a->have[0])
-		acct_at(a, 1, t_ns);
+	cgs_edges_end(&a->e, ph, t_ns, acct_read, a);
 }
 
 /* Each task's ops over the measured intervals, as the summary counts. */
@@ -204,10 +200,10 @@ static void acct_finish(void *priv, struct res_point *p)
 		"run and run-queue ns of /proc/PID/task/TID/schedstat, run split into user "
 		"and sys by the utime:stime of its stat, of each task over the window; "
 		"blocked: see blocked_source; split: how the kernel splits user and sys"));
-	if (a->have[0] && a->have[1] && no_schedstat(a))
+	if (cgs_edges_both(&a->e) && no_schedstat(a))
 		snprintf(a->err, sizeof(a->err), "<not supported>: schedstat reads 0 0 0 "
 			 "(a kernel without CONFIG_SCHED_INFO)");
-	if (!a->have[0] || !a->have[1] || p->status != RES_OK || a->err[0]) {
+	if (!cgs_edges_both(&a->e) || p->status != RES_OK || a->err[0]) {
 		cgs_jadd(o, "error", json_object_new_string(a->err[0] ? a->err :
 			 p->status != RES_OK ? "the point is not ok" :
 			 "the point ended before its measured window closed"));
@@ -216,7 +212,7 @@ static void acct_finish(void *priv, struct res_point *p)
 		return;
 	}
 	window_ops(a, p);
-	cgs_acct_calc(a->t, a->n, (double)(a->t_ns[1] - a->t_ns[0]), &ac);
+	cgs_acct_calc(a->t, a->n, (double)(a->e.t_ns[1] - a->e.t_ns[0]), &ac);
 	cgs_acct_json(&ac, o);
 	cgs_jadd(o, "split", cgs_acct_split_json(&ac, &a->clock));
 	cgs_acct_blocked_json(&ac, &a->clock, o);
@@ -237,6 +233,7 @@ static int acct_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *p
 		a->clock = *(const struct cgs_acct_clock *)ctx->state;
 	else
 		cgs_acct_clock_of(NULL, &a->clock);
+	a->e.off = true;      /* no task to read until ready */
 	*priv = a;
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include "lib/json.h"
 #include "lib/macros.h"
 #include "lib/procstat.h"
+#include "runner/observe/edges.h"
 #include "runner/observe/observer.h"
 
 struct cpu_opts {
@@ -35,8 +36,7 @@ struct cgs_cpuobs {
 	unsigned n;
 	int *fd;
 	uint64_t *u[2], *s[2];        /* per task: window start, latest */
-	int64_t t_ns[2];
-	bool have[2];
+	struct cgs_edges e;           /* when they were read; off until ready */
 	long hz;                      /* clock ticks per second */
 	char err[160];                /* the first problem, or "" */
 };
@@ -81,37 +81,29 @@ static int cpu_ready(void *priv, unsigned ntasks, const int *pid,
 			snprintf(c->err, sizeof(c->err), "cannot open %s: %s", path,
 				 strerror(errno));
 	}
+	c->e.off = !ntasks;
 	return 0;    /* without CPU times the point still runs */
 }
 
-static int cpu_read_all(struct cgs_cpuobs *c, int which)
+/* Every task's times at edge @which (edges.h's read). */
+static int cpu_read_all(void *obs, int which)
 {
+	struct cgs_cpuobs *c = obs;
 	char buf[1024];
 
 	for (unsigned i = 0; i < c->n; i++) {
 		ssize_t r = c->fd[i] >= 0 ? pread(c->fd[i], buf, sizeof(buf) - 1, 0) : -1;
 
-		if (r <= 0)
-			return -EIO;
-		buf[r] = 0;
-		if (cgs_taskstat_parse(buf, &c->u[which][i], &c->s[which][i]))
-			return -EINVAL;
+		if (r > 0)
+			buf[r] = 0;
+		if (r <= 0 || cgs_taskstat_parse(buf, &c->u[which][i], &c->s[which][i])) {
+			if (!c->err[0])
+				snprintf(c->err, sizeof(c->err),
+					 "a task's stat file could not be read at a sample");
+			return r <= 0 ? -EIO : -EINVAL;
+		}
 	}
 	return 0;
-}
-
-static void cpu_read_at(struct cgs_cpuobs *c, int which, int64_t t_ns)
-{
-	if (cpu_read_all(c, which)) {
-		if (!c->err[0])
-			snprintf(c->err, sizeof(c->err),
-				 "a task's stat file could not be read at a sample");
-		c->have[0] = c->have[1] = false;
-		c->n = 0;    /* stop reading: the figures would not cover the window */
-		return;
-	}
-	c->t_ns[which] = t_ns;
-	c->have[which] = true;
 }
 
 static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
@@ -121,8 +113,7 @@ static void cpu_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 
 	(void)s;
 	(void)ph;
-	if (c->n && window_start)
-		cpu_read_at(c, 0, t_ns);
+	cgs_edges_sample(&c->e, window_start, t_ns, cpu_read_all, c);
 }
 
 static void cpu_window_end(void *priv, unsigned s, int64_t t_ns,
@@ -131,8 +122,7 @@ static void cpu_window_end(void *priv, unsigned s, int64_t t_ns,
 	struct cgs_cpuobs *c = priv;
 
 	(void)s;
-	if (c->n && ph == RES_PHASE_MEASURE && c->have[0])
-		cpu_read_at(c, 1, t_ns);
+	cgs_edges_end(&c->e, ph, t_ns, cpu_read_all, c);
 }
 
 static void cpu_finish(void *priv, struct res_point *p)
@@ -141,14 +131,14 @@ static void cpu_finish(void *priv, struct res_point *p)
 	struct json_object *o = json_object_new_object(), *tu, *ts;
 	bool ok = p->status == RES_OK;
 	uint64_t ops = ok ? p->sum.ops : 0, su = 0, ss = 0;
-	double el = (c->t_ns[1] - c->t_ns[0]) / 1e9, hz = (double)c->hz;
+	double el = cgs_edges_seconds(&c->e), hz = (double)c->hz;
 
 	if (!p->extra)
 		p->extra = json_object_new_object();
 	cgs_jadd(o, "source", json_object_new_string(
 		"utime and stime of /proc/PID/task/TID/stat of each task"));
 	cgs_jadd(o, "ticks_per_sec", json_object_new_int64(c->hz));
-	if (!c->have[0] || !c->have[1]) {
+	if (!cgs_edges_both(&c->e)) {
 		cgs_jadd(o, "error", json_object_new_string(c->err[0] ? c->err :
 			 "the point ended before its measured window opened"));
 		json_object_object_add(p->extra, "cputime", o);
@@ -188,6 +178,7 @@ static int cpu_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt
 	if (!c)
 		return -ENOMEM;
 	c->hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+	c->e.off = true;      /* no task to read until ready */
 	*priv = c;
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include "lib/macros.h"
 #include "lib/procstat.h"
 #include "lib/util.h"
+#include "runner/observe/edges.h"
 #include "runner/observe/observer.h"
 
 struct vm_opts {
@@ -32,14 +33,13 @@ struct vm_opts {
 struct cgs_vmobs {
 	int fd;
 	struct cgs_vmstat at[2];      /* window start, window end */
-	int64_t t_ns[2];
-	bool have[2];
-	int err;                      /* first read error, -errno */
+	struct cgs_edges e;           /* when they were read */
 	char buf[32768];
 };
 
-static int vm_read(struct cgs_vmobs *v, int which)
+static int vm_read(void *obs, int which)
 {
+	struct cgs_vmobs *v = obs;
 	ssize_t n;
 
 	if (v->fd < 0)
@@ -53,26 +53,14 @@ static int vm_read(struct cgs_vmobs *v, int which)
 	return cgs_vmstat_parse(v->buf, &v->at[which]);
 }
 
-static void vm_at(struct cgs_vmobs *v, int which, int64_t t_ns)
-{
-	int rc = vm_read(v, which);
-
-	if (rc) {
-		if (!v->err)
-			v->err = rc;
-		return;
-	}
-	v->t_ns[which] = t_ns;
-	v->have[which] = true;
-}
-
 static void vm_sample(void *priv, unsigned s, int64_t t_ns, enum res_phase ph,
 		      bool window_start)
 {
+	struct cgs_vmobs *v = priv;
+
 	(void)s;
 	(void)ph;
-	if (window_start)
-		vm_at(priv, 0, t_ns);
+	cgs_edges_sample(&v->e, window_start, t_ns, vm_read, v);
 }
 
 static void vm_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase ph)
@@ -80,8 +68,7 @@ static void vm_window_end(void *priv, unsigned s, int64_t t_ns, enum res_phase p
 	struct cgs_vmobs *v = priv;
 
 	(void)s;
-	if (ph == RES_PHASE_MEASURE && v->have[0])
-		vm_at(v, 1, t_ns);
+	cgs_edges_end(&v->e, ph, t_ns, vm_read, v);
 }
 
 /* The value of @name at the window's start; absent keys count as 0. */
@@ -100,18 +87,18 @@ static void vm_finish(void *priv, struct res_point *p)
 	struct cgs_vmobs *v = priv;
 	struct json_object *o = json_object_new_object(), *d, *ps, *po;
 	bool ok = p->status == RES_OK;
-	double el = (v->t_ns[1] - v->t_ns[0]) / 1e9;
+	double el = cgs_edges_seconds(&v->e);
 	uint64_t ops = ok ? p->sum.ops : 0;
 
 	if (!p->extra)
 		p->extra = json_object_new_object();
 	cgs_jadd(o, "source", json_object_new_string("/proc/vmstat, system-wide"));
-	if (!v->have[0] || !v->have[1]) {
+	if (!cgs_edges_both(&v->e)) {
 		char why[160];
 
-		snprintf(why, sizeof(why), v->err ? "reading /proc/vmstat: %s" :
+		snprintf(why, sizeof(why), v->e.err ? "reading /proc/vmstat: %s" :
 			 "the point ended before its measured window opened%s",
-			 v->err ? strerror(-v->err) : "");
+			 v->e.err ? strerror(-v->e.err) : "");
 		cgs_jadd(o, "error", json_object_new_string(why));
 		json_object_object_add(p->extra, "vmstat", o);
 		return;
