@@ -160,7 +160,8 @@ grep -q "^    4096         4     8    32   1024   4096  1$" plan.txt ||
 
 # Issue 40, 9: an XML topology nested 20,000 deep crashed libhwloc's
 # recursive parser (SIGSEGV): refused at once by its depth, under both
-# builds; this machine's own lstopo XML and one nested 200 deep still plan
+# builds, given as --topology or as hwloc's HWLOC_XMLFILE; this machine's
+# own lstopo XML and one nested 200 deep still plan
 # nested_xml N: one PU under N nested Group objects, as lstopo writes them
 nested_xml() {
 	awk -v n="$1" 'BEGIN {
@@ -194,6 +195,12 @@ for C in "$CGSCALE" "${CGSCALE_SAN:-}"; do
 	else
 		echo "ok: $C --topology deep.xml -> $(cat err.txt)"
 	fi
+	# hwloc's own HWLOC_XMLFILE reaches the same parser: bounded alike
+	HWLOC_XMLFILE=deep.xml timeout 60 "$C" run --dry-run -t 1 page_fault1 >out.txt 2>err.txt
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s out.txt ] && [ "$(wc -l <err.txt)" -eq 1 ] &&
+		grep -q "HWLOC_XMLFILE: --topology deep.xml: nests XML elements 20002 deep.*unset it" err.txt ||
+		fail "$C: HWLOC_XMLFILE nested 20,000 deep: exit $rc: $(head -c 300 err.txt)"
 	for x in shallow.xml here.xml; do
 		[ -f "$x" ] || { echo "skipped (no lstopo): $x"; continue; }
 		timeout 60 "$C" run --dry-run --topology "$x" -t 1 page_fault1 >plan.txt 2>err.txt ||

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -41,6 +42,18 @@ int cgs_topo_load_desc(struct cgs_topo *topo, const char *desc, char *err,
 	int rc;
 
 	if (!desc) {
+		/* hwloc reads $HWLOC_XMLFILE itself: bounded as --topology is,
+		 * since its recursive parser crashes on a deep one */
+		const char *x = getenv("HWLOC_XMLFILE");
+
+		if (x && *x && ((rc = cgs_topo_xml_size(x, &pus, err, errlen)) ||
+				(rc = cgs_topo_size_check(x, pus, 0, err, errlen)))) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err);
+			return cgs_errf(err, errlen, rc, "HWLOC_XMLFILE: %s; unset it to read this machine",
+					why);
+		}
 		rc = cgs_topo_load(topo, NULL);
 		if (!rc && topo->thissystem) {
 			rc = cgs_topo_limit_self(topo);

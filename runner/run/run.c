@@ -264,7 +264,8 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	rc = cgs_topo_load_desc(&r->topo, r->o.topology, err, sizeof(err));
 	if (rc) {
 		cgs_err("%s", err);
-		return r->o.topology ? CGS_EXIT_BADINPUT : CGS_EXIT_INTERNAL;
+		/* a description given (--topology, or hwloc's own variable) is input */
+		return r->o.topology || getenv("HWLOC_XMLFILE") ? CGS_EXIT_BADINPUT : CGS_EXIT_INTERNAL;
 	}
 	if (cgs_run_validate(r, argc, argv, first, err, sizeof(err))) {
 		cgs_err("%s", err);
