@@ -21,6 +21,7 @@
 
 #include "lib/safedir.h"
 #include "lib/safefile.h"
+#include "lib/sigstop.h"
 
 #define FIFO_WAIT_MS 10000    /* how long a FIFO output waits for a reader */
 #define FIFO_STEP_MS 50
@@ -151,16 +152,6 @@ int cgs_out_in_place(int dirfd, const char *name)
 	return rc < 0 ? rc : rc != OUT_ATOMIC;
 }
 
-/* A signal that ends a run (INT, TERM, HUP) is pending: the caller may
- * hold them blocked while it writes. */
-static bool stop_pending(void)
-{
-	sigset_t p;
-
-	return !sigpending(&p) && (sigismember(&p, SIGINT) == 1 ||
-				   sigismember(&p, SIGTERM) == 1 ||
-				   sigismember(&p, SIGHUP) == 1);
-}
 
 /* Open the device or FIFO itself; -EAGAIN when it changed meanwhile.
  * O_NONBLOCK for the open: a FIFO with no reader is waited for at most
@@ -174,7 +165,7 @@ static int open_in_place(struct cgs_out *o, int follow)
 	for (int waited = 0;; waited += FIFO_STEP_MS) {
 		fd = openat(o->dirfd, o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK |
 			    (follow ? 0 : O_NOFOLLOW));
-		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS || stop_pending())
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS || cgs_stop_pending())
 			break;
 		usleep(FIFO_STEP_MS * 1000);
 	}

@@ -103,9 +103,11 @@ static unsigned say_missing(const struct ab_state *st, const char *path, int sig
 		json_object_object_get_ex(e, "result", &r);
 		json_object_object_get_ex(e, "name", &n);
 		json_object_object_get_ex(e, "status", &why);
-		if (!r && ++missing)
-			fprintf(stderr, "[ab] missing boot: %s: %s (see %s)\n", json_object_get_string(n),
-				json_object_get_string(why), path);
+		if (r)
+			continue;
+		missing++;
+		fprintf(stderr, "[ab] missing boot: %s: %s (see %s)\n", json_object_get_string(n),
+			json_object_get_string(why), path);
 	}
 	if (sig && ran < st->total)
 		fprintf(stderr, "[ab] interrupted (%s) after %u of %u boots: %u result(s) kept in %s (%s %u, %s %u); %u boot(s) never ran; ab.json says which\n",

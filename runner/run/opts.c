@@ -26,6 +26,7 @@
 #include "runner/core/sched_prio.h"
 #include "lib/macros.h"
 #include "lib/outpath.h"
+#include "lib/safedir.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
 
@@ -240,27 +241,20 @@ int cgs_run_check_registry(char *err, size_t errlen)
 	return rc;
 }
 
-/* Can we create a file in @dir? O_TMPFILE leaves nothing behind; where a
- * filesystem lacks it, a random O_EXCL temporary (lib/safefile.h) is
- * created and removed at once. */
+/* Can we create a file in @dir? A file with no name (lib/safedir.h:
+ * O_TMPFILE, else a random O_EXCL name removed at once) leaves nothing. */
 static int dir_writable(const char *dir)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, rc;
-	struct cgs_out o;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
 
 	if (dfd < 0)
 		return -errno;
-	fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	rc = fd >= 0 ? 0 : -errno;
-	if (fd >= 0)
-		close(fd);
-	if (rc == -EOPNOTSUPP || rc == -EISDIR) {
-		rc = cgs_out_begin_at(&o, dfd, ".cgscale-probe", 0600);
-		if (!rc)
-			cgs_out_abort(&o);
-	}
+	fd = cgs_anon_file_at(dfd, 0);
 	close(dfd);
-	return rc;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /* The name of the file itself must fit the filesystem, with the journal's

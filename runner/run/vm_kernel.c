@@ -28,17 +28,10 @@
 #include <unistd.h>
 
 #include "lib/pdeath.h"
+#include "lib/sigstop.h"
 #include "lib/util.h"
 #include "runner/run/vm.h"
 
-/* Whether SIGINT or SIGTERM waits for us (ab blocks them, to end its
- * boots its own way). */
-static bool stop_pending(void)
-{
-	sigset_t p;
-
-	return !sigpending(&p) && (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1);
-}
 
 int cgs_vm_exec(char *const argv[], int out_fd, int err_fd)
 {
@@ -71,7 +64,7 @@ int cgs_vm_exec(char *const argv[], int out_fd, int err_fd)
 			break;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (stop_pending()) {     /* ours, by its pid: ended and reaped */
+		if (cgs_stop_pending()) {     /* ours, by its pid: ended and reaped */
 			kill(pid, SIGTERM);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
