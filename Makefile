@@ -183,4 +183,4 @@ install: cgscale docs
 clean:
 	rm -rf build cgscale
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build \( -path build/known-kernels -o -path build/vm-cache \) -prune -o -name '*.d' -type f -print 2>/dev/null)

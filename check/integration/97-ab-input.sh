@@ -18,7 +18,8 @@
 #     warning that fewer than 4 boots a side give no verdict, missing boots
 #     named, an -o that holds an interrupted ab refused as such, and a
 #     helper (dpkg-deb) that runs with SIGINT unblocked and ends with ab
-#     at once on SIGINT (exit 130).
+#     at once on SIGINT (exit 130); a guest whose run fell back from what
+#     it was asked (a stub qemu replies) is a missing boot, not an ok one.
 # The "kernel" is a made-up bzImage header (HdrS, an empty payload): it
 # passes ab's checks and qemu refuses it, which is all the first case needs.
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +30,7 @@ python3 -c "
 b = bytearray(4096); b[0x202:0x206] = b'HdrS'; open('fake', 'wb').write(b)" || fail "python3"
 mkfifo fifo || fail "mkfifo"
 for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
-	rm -rf o1 o2 o3 o4 o5 o6 o7 esc victim mark
+	rm -rf o1 o2 o3 o4 o5 o6 o7 o8 esc victim mark
 	echo victim >victim
 	mkdir -p o1/logs
 	ln -s "$T/victim" o1/.ab-initrd-A.cpio
@@ -109,6 +110,36 @@ for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
 	rc=$?
 	[ $rc = 130 ] || fail "SIGINT during the unpack: exit $rc, want 130: $(cat err.txt)"
 	wait_until 10 sh -c "! kill -0 $stub 2>/dev/null" || fail "the helper $stub outlived ab"
-	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept; an empty console, 1 boot a side, an interrupted -o and SIGINT during a helper said"
+	# a guest that could not give what the run asked (its run fell back:
+	# environment.cgroup.note, as --vm-cgroup v1 on a kernel without v1
+	# memory) is not ok: no result for compare, the result kept in logs/,
+	# the note said, ab exits 1 (it once counted as a good boot). The
+	# "qemu" is a stub that replies as the guest's init does.
+	rm -rf o8
+	cat >bin/qemu-system-x86_64 <<-'EOS'
+	#!/bin/sh
+	n=0
+	for a in "$@"; do
+		case "$a" in file:*) n=$((n + 1)); [ $n = 2 ] && reply=${a#file:} ;; esac
+	done
+	{ echo "kernel: 6.12.0-stub"; echo "rc: 0"; echo "=== result"
+	  echo '{"format":"cgscale-result","environment":{"cgroup":{"note":"no cgroup of our own (memory: Unknown subsys name): the tasks run in the runner'"'"'s cgroup (depth 0)"}},"points":[]}'
+	  echo "=== end"; echo "=== done"; } >"$reply"
+	exit 0
+	EOS
+	chmod +x bin/qemu-system-x86_64
+	PATH="$T/bin:$PATH" timeout 120 "$C" ab --kernel A=fake --kernel B=fake,cmdline=x=1 --boots 1 \
+		--vm-cgroup v1 -o o8 -- -t 1 page_fault1 >o8.out 2>&1
+	rc=$?
+	[ $rc = 1 ] || fail "a guest that fell back: exit $rc, want 1: $(tail -n 5 o8.out)"
+	grep -q "A-1: the guest could not give what the run asked.*Unknown subsys name" o8.out ||
+		fail "the fallback's note was not said: $(cat o8.out)"
+	grep -q "missing boot: A-1" o8.out || fail "the boot that fell back is not named missing: $(cat o8.out)"
+	[ -s o8/logs/A-1.json ] && [ ! -e o8/A/A-1.json ] ||
+		fail "the fallen-back result is not kept in logs/ alone: $(ls -R o8)"
+	jq -e '.boots[0].result == null and (.boots[0].status | test("Unknown subsys")) and .boots[0].kept != null' \
+		o8/ab.json >/dev/null || fail "ab.json does not say the boot fell back: $(jq -c '.boots[0]' o8/ab.json)"
+	rm -f bin/qemu-system-x86_64
+	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept; an empty console, 1 boot a side, an interrupted -o, SIGINT during a helper and a guest that fell back said"
 done
 exit 0

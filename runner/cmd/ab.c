@@ -271,12 +271,36 @@ static void keep_log(const struct ab_state *st, const char *name, const char *ex
 		cgs_unlink_at(st->tmpfd, f, NULL);
 }
 
+/* A boot's status, result and why in its record @b, and on stderr. */
+static void say_boot(struct json_object *b, const char *name, int rc, enum cgs_vm_end end,
+		     const char *unmet, const char *con, const char *tail, const char *out)
+{
+	char status[1400];
+
+	snprintf(status, sizeof(status), "%s%s%s", rc ? strerror(-rc) : cgs_vm_end_names[end],
+		 unmet ? ": " : "", unmet ? unmet : "");
+	json_object_object_add(b, "status", json_object_new_string(status));
+	json_object_object_add(b, "result", end == CGS_VM_OK ? json_object_new_string(out) : NULL);
+	if (end == CGS_VM_UNMET) {
+		json_object_object_add(b, "kept", json_object_new_string(out));
+		fprintf(stderr, "[ab] %s: %s; kept in %s, not compared (the guest kernel's config decides what it can give)\n",
+			name, status, out);
+	} else if (end != CGS_VM_OK) {
+		json_object_object_add(b, "console_tail", json_object_new_string(tail));
+		fprintf(stderr, "[ab] %s: %s; the last lines of its console (%s):\n%s\n", name, status, con, tail);
+	} else {
+		fprintf(stderr, "[ab] %s: %s in %.0fs\n", name, out,
+			json_object_get_double(json_object_object_get(b, "seconds")));
+	}
+}
+
 /* Boot kernel @side once; 0, or the signal that ended it. */
 static int ab_boot(struct ab_state *st, int side)
 {
 	const struct cgs_vm_kernel *k = &st->k[side];
 	unsigned idx = ++st->done[side];
-	char name[64], con[PATH_MAX], reply[PATH_MAX], out[PATH_MAX], tail[4096], qlog[PATH_MAX + 8];
+	char name[64], con[PATH_MAX], reply[PATH_MAX], out[PATH_MAX], tail[4096], qlog[PATH_MAX + 8],
+	     unmet[1100] = "";
 	struct json_object *b = json_object_new_object();
 	enum cgs_vm_end end = CGS_VM_QEMU;
 	int64_t t0 = cgs_now_ns();
@@ -292,8 +316,11 @@ static int ab_boot(struct ab_state *st, int side)
 	rc = cgs_vm_boot(&st->spec, k, st->initrd[side], con, reply, progress, st, &end, &signo);
 	if (st->tty)
 		fprintf(stderr, "\r\033[K");
-	if (!rc && end == CGS_VM_OK && ab_take_result(st, reply, out, k, idx))
-		end = CGS_VM_NORESULT;
+	if (!rc && end == CGS_VM_OK) {
+		int took = ab_take_result(st, reply, out, k, idx, unmet, sizeof(unmet));
+
+		end = took == -EPROTO ? CGS_VM_UNMET : took ? CGS_VM_NORESULT : CGS_VM_OK;
+	}
 	st->got[side] += !rc && end == CGS_VM_OK;
 	/* keep what came back when it is not a result, to see why */
 	keep_log(st, name, ".reply", end == CGS_VM_NORESULT);
@@ -308,16 +335,8 @@ static int ab_boot(struct ab_state *st, int side)
 	snprintf(con, sizeof(con), "%s/logs/%s.console", st->cli->output, name);
 	json_object_object_add(b, "name", json_object_new_string(name));
 	json_object_object_add(b, "kernel", json_object_new_string(k->label));
-	json_object_object_add(b, "status", json_object_new_string(rc ? strerror(-rc) : cgs_vm_end_names[end]));
 	json_object_object_add(b, "seconds", json_object_new_double((double)(cgs_now_ns() - t0) / 1e9));
-	json_object_object_add(b, "result", end == CGS_VM_OK ? json_object_new_string(out) : NULL);
-	if (end != CGS_VM_OK) {
-		json_object_object_add(b, "console_tail", json_object_new_string(tail));
-		fprintf(stderr, "[ab] %s: %s; the last lines of its console (%s):\n%s\n", name,
-			rc ? strerror(-rc) : cgs_vm_end_names[end], con, tail);
-	} else {
-		fprintf(stderr, "[ab] %s: %s in %.0fs\n", name, out, (double)(cgs_now_ns() - t0) / 1e9);
-	}
+	say_boot(b, name, rc, end, end == CGS_VM_UNMET ? unmet : NULL, con, tail, out);
 	json_object_array_add(st->boots, b);
 	return end == CGS_VM_SIGNAL ? signo : 0;
 }

@@ -47,9 +47,13 @@ struct json_object *ab_vm_json(const struct ab_state *st);
 struct json_object *ab_kernels_json(const struct ab_state *st);
 
 /* The result block of the guest's reply @reply, with the VM and the boot
- * added, written to @out. 0, or -ENODATA when the guest sent none. */
-int ab_take_result(const struct ab_state *st, const char *reply, const char *out,
-		   const struct cgs_vm_kernel *k, unsigned idx);
+ * added, written to @out (PATH_MAX). 0, or -ENODATA when the guest sent
+ * none. Where the guest's run fell back from what it was asked (its
+ * environment.cgroup.note: a cgroup version or controller the guest
+ * kernel lacks), the result goes to logs/ instead, @out says where, the
+ * note is copied to @unmet and the return is -EPROTO. */
+int ab_take_result(const struct ab_state *st, const char *reply, char *out,
+		   const struct cgs_vm_kernel *k, unsigned idx, char *unmet, size_t ulen);
 
 /* ab.json: the VM, the sides, every boot and how the run ended (@sig, 0
  * when not interrupted); then what is missing or never ran is said on

@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "lib/json.h"
 #include "lib/util.h"
 #include "runner/cmd/ab.h"
 
@@ -60,14 +62,22 @@ struct json_object *ab_kernels_json(const struct ab_state *st)
 
 /* The result block of the reply @reply, with the VM and the boot added,
  * written to @out. 0, or -ENODATA when the guest sent none. */
-int ab_take_result(const struct ab_state *st, const char *reply, const char *out,
-		   const struct cgs_vm_kernel *k, unsigned idx)
+int ab_take_result(const struct ab_state *st, const char *reply, char *out,
+		   const struct cgs_vm_kernel *k, unsigned idx, char *unmet, size_t ulen)
 {
 	struct json_object *root = cgs_vm_reply_result(reply), *env, *ab;
+	const char *note;
+	bool fell;
 	int rc = -ENODATA;
 
 	if (!root)
 		return rc;
+	note = json_object_get_string(cgs_jget(cgs_jget(cgs_jget(root, "environment"), "cgroup"), "note"));
+	fell = note != NULL;
+	if (fell) {
+		snprintf(unmet, ulen, "%s", note);
+		snprintf(out, PATH_MAX, "%s/logs/%s-%u.json", st->cli->output, k->label, idx);
+	}
 	if (!json_object_object_get_ex(root, "environment", &env)) {
 		env = json_object_new_object();
 		json_object_object_add(root, "environment", env);
@@ -87,7 +97,7 @@ int ab_take_result(const struct ab_state *st, const char *reply, const char *out
 
 	rc = cgs_write_atomic(out, s, strlen(s), werr, sizeof(werr));
 	json_object_put(root);
-	return rc;
+	return rc ? rc : fell ? -EPROTO : 0;
 }
 
 /* The boots asked for that have no result: said, each with why, and

@@ -75,7 +75,7 @@ int cgs_vm_topology(struct cgs_vm_spec *s, char *err, size_t errlen);
 
 /* How a boot ended. */
 enum cgs_vm_end { CGS_VM_OK, CGS_VM_NORESULT, CGS_VM_TIMEOUT, CGS_VM_QEMU,
-		  CGS_VM_SIGNAL, CGS_VM_ENDED };
+		  CGS_VM_SIGNAL, CGS_VM_ENDED, CGS_VM_UNMET };
 extern const char *const cgs_vm_end_names[];
 
 /* What the caller shows while a boot runs (on a terminal). */

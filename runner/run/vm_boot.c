@@ -27,6 +27,7 @@ const char *const cgs_vm_end_names[] = {
 	"ok", "no result (the kernel did not boot, panicked or the run failed)",
 	"timed out", "qemu failed", "interrupted",
 	"qemu was ended from outside (a signal cgscale did not send)",
+	"the guest could not give what the run asked (its result is in logs/, not compared)",
 };
 
 bool cgs_vm_can_kvm(void)
