@@ -7,7 +7,8 @@
 # nothing written, nothing printed on stdout. Issue 25: knobs read back
 # (14), --topology bounded (15), control characters escaped in echoes and
 # in show/compare (16), strict numbers and knobs for nothing refused (18).
-# Issue 40: a topology XML nested too deep for hwloc refused (9).
+# Issue 40: a topology XML nested too deep for hwloc refused (9). Issue
+# 38: no tables of zeros in compare's text.
 . "$(dirname "$0")/lib.sh"
 # every defect is checked, each failure counted: on a build that has them
 # all, the output lists each one
@@ -294,5 +295,15 @@ if [ -f k.json.partial ] && unshare -m true 2>/dev/null; then
 else
 	echo "skipped (no journal or no unshare -m): recover into a read-only directory"
 fi
+# issue 38: a metric that is 0 on every run of every side gets no table
+# of zeros (ab's output was mostly such tables), only its name in one
+# line; a metric with a value keeps its table. a.json against itself with
+# pgmajfault made 0 and allocstall taken out on every point.
+jq '.points |= map(.vmstat.per_op.pgmajfault = 0 | del(.vmstat.per_op.allocstall))' a.json >z.json &&
+	"$CGSCALE" compare --keep-disturbed z.json z.json >out.txt 2>err.txt
+grep -q '^  proc-vmstat.pgmajfault.per_op (' out.txt && fail "compare prints a table of zeros (pgmajfault)"
+awk '/0 on every run of every side/ { z = 1; print; next } z && /^    / { print; next } { z = 0 }' out.txt | grep -q 'proc-vmstat.pgmajfault.per_op' ||
+	fail "compare does not name the metrics left out as 0: $(grep -c . out.txt) lines"
+grep -q '^  proc-vmstat.pgfault.per_op (' out.txt || fail "compare left out a metric with values (pgfault)"
 [ $nfail -eq 0 ] || { echo "$nfail defect check(s) failed" >&2; exit 1; }
 exit 0

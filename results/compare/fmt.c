@@ -68,10 +68,77 @@ static void delta_rows(const struct cmp_result *r, const struct cmp_metric *mt,
 			cmp_fmt_pval(a, 32, dl->q));
 }
 
-static void print_text(const struct cmp_result *r, FILE *out)
+/* Metric @m is 0 on every run of every side that has it: nothing to
+ * read in its table. */
+static bool all_zero(const struct cmp_result *r, const struct cmp_group *g, size_t m)
 {
+	bool any = false;
+
+	for (unsigned s = 0; s < r->nsides; s++) {
+		const struct st_desc *sd = &g->cell[s].d[m];
+
+		if (!sd->n)
+			continue;
+		if (sd->min != 0 || sd->max != 0)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* Metric @m's table at point @g: a row a side, the change under it. */
+static void metric_table(const struct cmp_result *r, const struct cmp_group *g, size_t m, FILE *out)
+{
+	const struct cmp_metric *mt = &r->ms.m[m];
 	char a[32], b[32], c[32], d[32], e[32], f[32];
 
+	fprintf(out, "  %s (%s, %s is better, T=%g%%)\n", mt->name, mt->unit,
+		mt->dir > 0 ? "higher" : "lower", r->o.threshold[mt->cls]);
+	fprintf(out, "    %-4s %4s %12s %12s %10s %6s %12s %12s %9s %-6s  %-21s %-8s %s\n",
+		"side", "n", "mean", "median", "stddev", "cov%", "min", "max",
+		"change", "effect", "95% CI", "p", "verdict");
+	for (unsigned s = 0; s < r->nsides; s++) {
+		const struct st_desc *sd = &g->cell[s].d[m];
+		const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
+
+		fprintf(out, "    %-4s %4zu %12s %12s %10s %6s %12s %12s",
+			r->sides[s].label, sd->n, cmp_fmt_num(a, 32, sd->mean),
+			cmp_fmt_num(b, 32, sd->median), cmp_fmt_num(c, 32, sd->sd),
+			cmp_fmt_cov(f, 32, sd->cov_pct), cmp_fmt_num(d, 32, sd->min),
+			cmp_fmt_num(e, 32, sd->max));
+		if (!s || !dl->valid) {
+			fprintf(out, "\n");
+			continue;
+		}
+		delta_rows(r, mt, dl, out);
+	}
+}
+
+/* The metrics left out as 0 everywhere, named in lines of about 100. */
+static void zero_line(const struct cmp_result *r, const struct cmp_group *g, FILE *out)
+{
+	size_t n = 0, col = 0;
+
+	for (size_t m = 0; m < r->ms.n; m++)
+		n += !r->o.metric_off[m] && all_zero(r, g, m);
+	if (!n)
+		return;
+	fprintf(out, "  0 on every run of every side (%zu, no table):", n);
+	col = 48;
+	for (size_t m = 0; m < r->ms.n; m++) {
+		if (r->o.metric_off[m] || !all_zero(r, g, m))
+			continue;
+		if (col + strlen(r->ms.m[m].name) > 100) {
+			fprintf(out, "\n   ");
+			col = 3;
+		}
+		col += fprintf(out, " %s", r->ms.m[m].name);
+	}
+	fprintf(out, "\n");
+}
+
+static void print_text(const struct cmp_result *r, FILE *out)
+{
 	cmp_fmt_header(r, out, "");
 	cmp_fmt_env(r, out, false);
 	for (unsigned i = 0; i < r->ngroups; i++) {
@@ -83,32 +150,11 @@ static void print_text(const struct cmp_result *r, FILE *out)
 		cmp_group_name(g, name, sizeof(name));
 		fprintf(out, "\n%s\n", name);
 		cmp_why_print_group(r, i, out, "");
-		for (size_t m = 0; m < r->ms.n; m++) {
-			const struct cmp_metric *mt = &r->ms.m[m];
-
-			if ((!g->cell[0].n[m] && !any_valid(r, g, m)) || r->o.metric_off[m])
-				continue;
-			fprintf(out, "  %s (%s, %s is better, T=%g%%)\n", mt->name, mt->unit,
-				mt->dir > 0 ? "higher" : "lower", r->o.threshold[mt->cls]);
-			fprintf(out, "    %-4s %4s %12s %12s %10s %6s %12s %12s %9s %-6s  %-21s %-8s %s\n",
-				"side", "n", "mean", "median", "stddev", "cov%", "min", "max",
-				"change", "effect", "95% CI", "p", "verdict");
-			for (unsigned s = 0; s < r->nsides; s++) {
-				const struct st_desc *sd = &g->cell[s].d[m];
-				const struct cmp_delta *dl = cmp_delta_of(r, g, s, m);
-
-				fprintf(out, "    %-4s %4zu %12s %12s %10s %6s %12s %12s",
-					r->sides[s].label, sd->n, cmp_fmt_num(a, 32, sd->mean),
-					cmp_fmt_num(b, 32, sd->median), cmp_fmt_num(c, 32, sd->sd),
-					cmp_fmt_cov(f, 32, sd->cov_pct), cmp_fmt_num(d, 32, sd->min),
-					cmp_fmt_num(e, 32, sd->max));
-				if (!s || !dl->valid) {
-					fprintf(out, "\n");
-					continue;
-				}
-				delta_rows(r, mt, dl, out);
-			}
-		}
+		for (size_t m = 0; m < r->ms.n; m++)
+			if ((g->cell[0].n[m] || any_valid(r, g, m)) && !r->o.metric_off[m] &&
+			    !all_zero(r, g, m))
+				metric_table(r, g, m, out);
+		zero_line(r, g, out);
 		cmp_fmt_point_notes(r, g, out, "  ");
 	}
 	fprintf(out, "\n");
