@@ -11,7 +11,8 @@
  * at a threshold its noise allows) although its share SHRANK; one row per
  * function; the self times of all rows add up to the change of CPU time,
  * the first row's to spin's; ranking by children; call paths only when
- * asked; runs without a CPU time fall back to shares; the text and JSON.
+ * asked; runs without a CPU time fall back to shares; the text and JSON;
+ * a function renamed between the kernels is one row.
  */
 #include <errno.h>
 #include <math.h>
@@ -54,8 +55,9 @@ static void stack(struct json_object *f, const char *s, int n)
 	json_object_array_add(f, a);
 }
 
-/* A run: copy, fault and spin samples (main is the root of all). */
-static struct json_object *profile(int copy, int fault, int spin)
+/* A run: copy (named @cname), fault and spin samples (main is the root
+ * of all). */
+static struct json_object *profile(const char *cname, int copy, int fault, int spin)
 {
 	struct json_object *p = json_object_new_object(), *s = json_object_new_object();
 	struct json_object *syms = json_object_new_array(), *f = json_object_new_array();
@@ -65,12 +67,15 @@ static struct json_object *profile(int copy, int fault, int spin)
 	json_object_object_add(p, "samples", s);
 	json_object_array_add(syms, sym("main", 0, n));
 	json_object_array_add(syms, sym("fault", fault, fault + copy));
-	json_object_array_add(syms, sym("copy", copy, copy));
+	json_object_array_add(syms, sym(cname, copy, copy));
 	if (spin)
 		json_object_array_add(syms, sym("spin", spin, spin));
 	json_object_object_add(p, "symbols", syms);
 	stack(f, "main;fault", fault);
-	stack(f, "main;fault;copy", copy);
+	char path[128];
+
+	snprintf(path, sizeof(path), "main;fault;%s", cname);
+	stack(f, path, copy);
 	stack(f, "main;spin", spin);
 	json_object_object_add(p, "folded", f);
 	return p;
@@ -94,8 +99,8 @@ enum cpu_kind { CPU_TICKS, CPU_ACCOUNT, CPU_NONE };
 
 /* synth.h's file, every point profiled; @spin 0 or 500; noise from the
  * random generator of @seed, none when @seed is 0. */
-static void write_side(const char *path, int spin, unsigned runs, uint64_t seed,
-		       enum cpu_kind ck)
+static void write_side(const char *path, const char *cname, int spin, unsigned runs,
+		       uint64_t seed, enum cpu_kind ck)
 {
 	struct synth s = { .tasks = 1, .runs = runs, .mean = 1e6, .cov = 1, .seed = seed + 1 };
 	struct json_object *root, *pts;
@@ -114,7 +119,7 @@ static void write_side(const char *path, int spin, unsigned runs, uint64_t seed,
 		/* a sample is 1 ns/op of CPU time, +-0.2% */
 		double cpu = (copy + fault + sp) * (1 + nz * ((double)st_rng_below(&r, 5) - 2) / 1000);
 
-		json_object_object_add(pt, "profile", profile(copy, fault, sp));
+		json_object_object_add(pt, "profile", profile(cname, copy, fault, sp));
 		if (ck == CPU_TICKS) {
 			json_object_object_add(pt, "cputime", cputime(cpu, sp));
 		} else if (ck == CPU_ACCOUNT) {
@@ -145,8 +150,9 @@ static void analyse(struct pair *t, const struct cmp_prof_opts *o)
 	assert_int_equal(cmp_profile_analyse_opts(&t->r, o, &t->p), 0);
 }
 
-static void make(struct pair *t, int spin_b, unsigned runs, bool noise, enum cpu_kind ck,
-		 const struct cmp_prof_opts *o)
+/* @ca, @cb: the name of copy on A and on B */
+static void make_named(struct pair *t, const char *ca, const char *cb, int spin_b, unsigned runs,
+		       bool noise, enum cpu_kind ck, const struct cmp_prof_opts *o)
 {
 	int fa, fb;
 
@@ -156,11 +162,17 @@ static void make(struct pair *t, int spin_b, unsigned runs, bool noise, enum cpu
 	fb = mkstemp(t->b);
 	close(fa);
 	close(fb);
-	write_side(t->a, 0, runs, noise ? 11 : 0, ck);
-	write_side(t->b, spin_b, runs, noise ? 12 : 0, ck);
+	write_side(t->a, ca, 0, runs, noise ? 11 : 0, ck);
+	write_side(t->b, cb, spin_b, runs, noise ? 12 : 0, ck);
 	analyse(t, o);
 	unlink(t->a);   /* read: a failed assertion later leaves no file */
 	unlink(t->b);
+}
+
+static void make(struct pair *t, int spin_b, unsigned runs, bool noise, enum cpu_kind ck,
+		 const struct cmp_prof_opts *o)
+{
+	make_named(t, "copy", "copy", spin_b, runs, noise, ck, o);
 }
 
 static void done(struct pair *t)
@@ -302,6 +314,39 @@ static void test_aa(void **state)
 	done(&t);
 }
 
+/* A function renamed between the kernels (do_set_pte on A, set_pte_range
+ * on B, the same 300 ns/op) is one row "do_set_pte -> set_pte_range",
+ * not a SHRANK and a GREW; two names that are no rename stay apart. */
+static void test_renamed(void **state)
+{
+	struct cmp_prof_opts o;
+	struct pair t;
+	const struct cmp_pns_point *pt;
+	const struct cmp_pns_row *w;
+
+	(void)state;
+	cmp_prof_opts_default(&o);
+	make_named(&t, "do_set_pte", "set_pte_range", 0, 8, true, CPU_TICKS, &o);
+	pt = cmp_profile_point_ns(&t.p, 0, 1);
+	assert_non_null(pt);
+	w = row(pt, "do_set_pte -> set_pte_range");
+	assert_non_null(w);
+	assert_true(fabs(w->a.self - 300) < 10 && fabs(w->b.self - 300) < 10);
+	assert_true(fabs(w->dself.pct) < 10);
+	assert_string_not_equal(w->vself, "SHRANK");
+	assert_string_not_equal(w->vself, "GREW");
+	assert_null(row(pt, "do_set_pte"));
+	assert_null(row(pt, "set_pte_range"));
+	assert_int_equal(pt->nfunc, 3);                     /* main fault and the pair */
+	done(&t);
+
+	make_named(&t, "copy", "copy2", 0, 8, true, CPU_TICKS, &o);
+	pt = cmp_profile_point_ns(&t.p, 0, 1);
+	assert_string_equal(row(pt, "copy")->vself, "SHRANK");
+	assert_string_equal(row(pt, "copy2")->vself, "GREW");
+	done(&t);
+}
+
 /* By children; call paths with the flag, after the functions. */
 static void test_rank_and_paths(void **state)
 {
@@ -392,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_dilution),
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_rank_and_paths),
+		cmocka_unit_test(test_renamed),
 		cmocka_unit_test(test_outputs),
 	};
 

@@ -17,9 +17,13 @@
  * +-T, T = --profile-threshold % of the base's CPU time per op, and
  * q < alpha. Also here: the options, the whole analysis (shares first,
  * profile.c), freeing it, and the top rows with the sum they explain.
+ * A function renamed between the two kernels (renames.h: one side has
+ * only the old name, the other only the new) is one row, "old -> new".
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +31,10 @@
 
 #include "lib/irqsite.h"
 #include "lib/json.h"
+#include "lib/util.h"
 #include "results/compare/profile.h"
 #include "results/compare/profile_int.h"
+#include "results/compare/renames.h"
 
 const char *const cmp_pns_rank_names[] = { "self", "children", NULL };
 
@@ -151,31 +157,43 @@ struct scratch {
 	char key[4200];
 };
 
+/* key_values() of the key @kind.@sym on side @sd (@key: its scratch). */
+static void side_values(const struct side *sd, const char *kind, const char *sym, char *key,
+			size_t klen, double *v, double *m, double *se, double *pct)
+{
+	snprintf(key, klen, "%s.%s", kind, sym);
+	key_values(sd, key, v, m, se, pct);
+}
+
 /* The row of function (or call path) @sym, when it is at or above the
- * floor on a side; @path: a call path (its "calltrace." key). */
+ * floor on a side; @path: a call path (its "calltrace." key). @sym_b:
+ * its name on B where it was renamed (renames.h), else @sym. */
 static int key_row(const struct cmp_result *r, const struct cmp_prof_opts *o,
 		   struct cmp_pns_point *pt, const struct side *A, const struct side *B,
-		   const char *sym, bool path, struct scratch *w)
+		   const char *sym, const char *sym_b, bool path, struct scratch *w)
 {
 	struct cmp_pns_row row = { .path = path, .a.self = NAN, .b.self = NAN };
+	const char *kind = path ? "calltrace" : "children";
 	int rc;
 
-	snprintf(w->key, sizeof(w->key), "%s.%s", path ? "calltrace" : "children", sym);
-	key_values(A, w->key, w->a, &row.a.children, &row.a.children_se, &row.a.children_pct);
-	key_values(B, w->key, w->b, &row.b.children, &row.b.children_se, &row.b.children_pct);
+	side_values(A, kind, sym, w->key, sizeof(w->key), w->a, &row.a.children,
+		    &row.a.children_se, &row.a.children_pct);
+	side_values(B, kind, sym_b, w->key, sizeof(w->key), w->b, &row.b.children,
+		    &row.b.children_se, &row.b.children_pct);
 	if (fmax(row.a.children_pct, row.b.children_pct) < o->floor)
 		return 0;
 	rc = delta(r, pt, w->key, w->a, A->n, w->b, B->n, &row.dchildren);
 	if (!rc && !path) {
-		snprintf(w->key, sizeof(w->key), "self.%s", sym);
-		key_values(A, w->key, w->a, &row.a.self, &row.a.self_se, &row.a.self_pct);
-		key_values(B, w->key, w->b, &row.b.self, &row.b.self_se, &row.b.self_pct);
+		side_values(A, "self", sym, w->key, sizeof(w->key), w->a, &row.a.self,
+			    &row.a.self_se, &row.a.self_pct);
+		side_values(B, "self", sym_b, w->key, sizeof(w->key), w->b, &row.b.self,
+			    &row.b.self_se, &row.b.self_pct);
 		rc = delta(r, pt, w->key, w->a, A->n, w->b, B->n, &row.dself);
 	}
 	for (size_t i = 0; !path && !row.kernel && i < A->n + B->n; i++)
 		row.kernel = cgs_stacks_find(i < A->n ? &A->run[i].kernel :
-					     &B->run[i - A->n].kernel, sym) != NULL;
-	row.sym = rc ? NULL : strdup(sym);
+					     &B->run[i - A->n].kernel, i < A->n ? sym : sym_b) != NULL;
+	row.sym = rc ? NULL : strcmp(sym, sym_b) ? cgs_fmt("%s -> %s", sym, sym_b) : strdup(sym);
 	if (!rc && !row.sym)
 		rc = -ENOMEM;
 	if (!rc) {
@@ -316,17 +334,36 @@ static void point_head(const struct cmp_prof_opts *o, struct cmp_pns_point *pt,
 	point_skew(pt, A, B);
 }
 
+/* Whether a run of side @side (0: A) has the function @sym on its stacks. */
+static bool side_has(void *arg, int side, const char *sym)
+{
+	const struct side *sd = ((const struct side *const *)arg)[side];
+	char key[512];
+
+	snprintf(key, sizeof(key), "children.%s", sym);
+	for (size_t i = 0; i < sd->n; i++)
+		if (cmp_prof_count(&sd->run[i], key) > 0)
+			return true;
+	return false;
+}
+
 /* The rows of one family (functions, or call paths with @path) of @pt. */
 static int family(const struct cmp_result *r, const struct cmp_prof_opts *o,
 		  struct cmp_pns_point *pt, const struct side *A, const struct side *B,
 		  bool path, struct scratch *w)
 {
 	struct cgs_stacks u = { 0 };
+	const struct side *ab[2] = { A, B };
 	size_t from = pt->n;
 	int rc = names(A, B, path ? "calltrace" : "children", &u);
 
-	for (size_t k = 0; !rc && k < u.n; k++)
-		rc = key_row(r, o, pt, A, B, u.v[k].stack, path, w);
+	for (size_t k = 0; !rc && k < u.n; k++) {
+		const char *sym = u.v[k].stack;
+		const char *other = path ? NULL : cmp_rename_pair(sym, side_has, ab);
+
+		if (other != cmp_rename_skip)
+			rc = key_row(r, o, pt, A, B, sym, other ? other : sym, path, w);
+	}
 	if (!rc && !path)
 		rc = judge(r, pt, from, pt->n, true);
 	if (!rc)
