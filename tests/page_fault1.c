@@ -29,10 +29,12 @@ static int pf1_loop(struct cgs_task *t)
 
 		if (c == MAP_FAILED)
 			return cgs_task_fail(t, -errno, "mmap of 128 MiB anonymous memory");
-		for (unsigned long i = 0; i < PF1_MEMSIZE; i += pgsize) {
+		for (unsigned long i = 0, n = 0; i < PF1_MEMSIZE; i += pgsize, n++) {
 			c[i] = 0;
 			cgs_add(t, 1);
-			cgs_spin_op(spin, i / pgsize);
+			cgs_spin_op(spin, n);
+			if (cgs_stop_in_pass(t, n))
+				break;
 		}
 		munmap(c, PF1_MEMSIZE);
 	}

@@ -43,10 +43,12 @@ int pf_file_loop(struct cgs_task *t, int map_flag)
 
 		if (c == MAP_FAILED)
 			return cgs_task_fail(t, -errno, "mmap of the 128 MiB file");
-		for (long i = 0; i < PF_FILE_MEMSIZE; i += pgsize) {
+		for (long i = 0, n = 0; i < PF_FILE_MEMSIZE; i += pgsize, n++) {
 			c[i] = 0;
 			cgs_add(t, 1);
-			cgs_spin_op(spin, i / pgsize);
+			cgs_spin_op(spin, (unsigned long)n);
+			if (cgs_stop_in_pass(t, (unsigned long)n))
+				break;
 		}
 		munmap(c, PF_FILE_MEMSIZE);
 	}

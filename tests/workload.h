@@ -144,6 +144,18 @@ static inline bool cgs_stop(struct cgs_task *t)
 	return atomic_load_explicit(cgs_count_of(t)->stop, memory_order_relaxed);
 }
 
+/* How many ops a loop with a long pass (page_fault's 32k pages) does
+ * between looks at the stop flag inside the pass (a power of two). */
+#define CGS_STOP_EVERY 256
+
+/* cgs_stop() on every CGS_STOP_EVERY-th op of a pass (@n counts them
+ * from 0): so that a pass made slow (a spin, a slow kernel) still ends
+ * within an interval of the window's end, at one test of @n per op. */
+static inline bool cgs_stop_in_pass(struct cgs_task *t, unsigned long n)
+{
+	return (n & (CGS_STOP_EVERY - 1)) == CGS_STOP_EVERY - 1 && cgs_stop(t);
+}
+
 /* Count @n ops: one relaxed store, no locked instruction. */
 static inline void cgs_add(struct cgs_task *t, uint64_t n)
 {
