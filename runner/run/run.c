@@ -31,6 +31,7 @@
 #include "runner/run/invoke.h"
 #include "runner/run/dryrun.h"
 #include "runner/run/fallback.h"
+#include "runner/run/freshtmp.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
@@ -103,6 +104,11 @@ static struct json_object *environment_json(struct cgs_run *r)
 		json_object_object_add(td, "fstype", json_object_new_string(type));
 		json_object_object_add(td, "mount_options", json_object_new_string(opts));
 	}
+	json_object_object_add(td, "fresh", json_object_new_boolean(r->tmp_fresh));
+	if (r->tmp_fresh)
+		json_object_object_add(td, "size_bytes", json_object_new_int64((int64_t)r->tmp_size));
+	else if (!r->o.tmpdir)
+		json_object_object_add(td, "not_fresh", json_object_new_string(r->tmp_why));
 	json_object_object_add(e, "tmpdir", td);
 	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
 	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
@@ -237,10 +243,9 @@ void cgs_run_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets)
 		close(r->sigfd);
 }
 
-/* Room in --tmpdir for the most tasks of every test, with its options. */
-static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
+/* Each test's options into @opts; the most tasks of a point. */
+static unsigned test_opts(const struct cgs_run *r, const void **opts)
 {
-	const void *opts[64] = { 0 };
 	unsigned most = 0;
 
 	for (unsigned k = 0; k < r->tasks.n; k++)
@@ -250,7 +255,32 @@ static int tmpdir_check(const struct cgs_run *r, char *err, size_t errlen)
 		for (size_t i = 0; i < cgs_nworkloads; i++)
 			if (cgs_workloads[i] == r->tests[t])
 				opts[t] = r->wopts[i];
-	return cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
+	return most;
+}
+
+/* Room in --tmpdir for the most tasks of every test, with its options;
+ * then, without --tmpdir, a tmpfs of the run's own of that size, or the
+ * shared default with the reason said. */
+static int tmpdir_check(struct cgs_run *r, char *err, size_t errlen)
+{
+	const void *opts[64] = { 0 };
+	unsigned most = test_opts(r, opts);
+	const char *keep[] = { r->outpath, getenv("HOME") };
+	uint64_t need = 0;
+	int rc = cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
+
+	if (rc || r->o.tmpdir)
+		return rc;
+	for (unsigned t = 0; t < r->ntests && t < 64; t++)
+		if (r->tests[t]->tmpdir_bytes && r->tests[t]->tmpdir_bytes(opts[t]) * most > need)
+			need = r->tests[t]->tmpdir_bytes(opts[t]) * most;
+	r->tmp_size = cgs_fresh_tmpfs_size(need);
+	r->tmp_fresh = !cgs_fresh_tmpfs(keep, 2, r->tmp_size, r->tmpdir, sizeof(r->tmpdir),
+					r->tmp_why, sizeof(r->tmp_why));
+	if (!r->tmp_fresh)
+		cgs_warn("the tasks' files go to %s, shared with the box: %s; give --tmpdir to choose",
+			 r->tmpdir, r->tmp_why);
+	return 0;
 }
 
 /* Everything checked and set up before the first point: the topology,

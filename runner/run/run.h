@@ -39,6 +39,9 @@ struct cgs_run {
 	struct cgs_tasklist tasks;
 	struct cgs_places places;
 	char tmpdir[PATH_MAX];
+	bool tmp_fresh;                  /* tmpdir is a tmpfs of the run's own (freshtmp.h) */
+	uint64_t tmp_size;               /* its size */
+	char tmp_why[600];               /* why not, when --tmpdir was not given */
 	char outpath[PATH_MAX];
 	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
 	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
