@@ -13,8 +13,11 @@
 #                              gems its lib/ loads, as Debian packages, and
 #                              its makepkg's tools (bsdtar, fakeroot, ...);
 #                              the LKP tests install it when LKP_SRC is set
-#   scripts/deps.sh --check-only build|run|test|browser|lkp   only report, never install
-#   scripts/deps.sh --list build|run|runtime|test|browser|lkp  print the names, one a line
+#   scripts/deps.sh kernel     what scripts/known-kernels.sh needs to build its
+#                              two kernels: Debian's linux-source-6.1 and
+#                              the kernel's build tools
+#   scripts/deps.sh --check-only build|run|test|browser|lkp|kernel   only report, never install
+#   scripts/deps.sh --list build|run|runtime|test|browser|lkp|kernel  print the names, one a line
 #                              (integrations/lkp/programs/cgscale/pkg/ copies
 #                              build and runtime; its test checks they agree)
 #
@@ -31,6 +34,8 @@ RUN_PKGS="gnuplot-nox"
 # programs/makepkg/pkg/depends (bsdtar is libarchive-tools); unshare for
 # the recipe test's private /lkp
 LKP_PKGS="ruby ruby-activesupport ruby-git ruby-tty-command libarchive-tools fakeroot binutils bzip2 curl gettext gnupg ncurses-bin openssl util-linux"
+# scripts/known-kernels.sh: the source and what Kbuild runs
+KERNEL_PKGS="linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils kmod"
 # the shared libraries the built binary links (for an install without -dev)
 RUNTIME_PKGS="libhwloc15 libjson-c5 libpfm4 libcgroup2 libelf1 zlib1g r-mathlib"
 
@@ -42,7 +47,8 @@ if [ "${1:-}" = "--list" ]; then
 	test) list="$TEST_PKGS" ;;
 	browser) list="$BROWSER_PKGS" ;;
 	lkp) list="$LKP_PKGS" ;;
-	*) echo "usage: $0 --list build|run|runtime|test|browser|lkp" >&2; exit 2 ;;
+	kernel) list="$KERNEL_PKGS" ;;
+	*) echo "usage: $0 --list build|run|runtime|test|browser|lkp|kernel" >&2; exit 2 ;;
 	esac
 	printf '%s\n' $list
 	exit 0
@@ -58,7 +64,8 @@ run) want="$BUILD_PKGS $RUN_PKGS" ;;
 test) want="$BUILD_PKGS $TEST_PKGS" ;;
 browser) want="$BROWSER_PKGS" ;;
 lkp) want="$BUILD_PKGS $LKP_PKGS" ;;
-*) echo "usage: $0 [--check-only] build|run|test|browser|lkp, or $0 --list build|run|runtime|test|browser|lkp" >&2; exit 2 ;;
+kernel) want="$BUILD_PKGS $KERNEL_PKGS" ;;
+*) echo "usage: $0 [--check-only] build|run|test|browser|lkp|kernel, or $0 --list build|run|runtime|test|browser|lkp|kernel" >&2; exit 2 ;;
 esac
 
 missing=""
