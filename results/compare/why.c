@@ -160,7 +160,7 @@ static void fn_insert(struct cmp_why *w, const struct cmp_pns_row *x)
 {
 	struct cmp_why_row e = { .name = x->sym, .unit = "ns/op", .a = x->a.self,
 				 .b = x->b.self, .d = x->dself.pct,
-				 .d_children = x->dchildren.pct };
+				 .d_children = x->dchildren.pct, .verdict = x->vself };
 	unsigned k = w->nfn;
 
 	if (k == CMP_WHY_MAX) {

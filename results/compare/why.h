@@ -30,6 +30,7 @@ struct cmp_why_row {
 	double a, b, d;               /* the means, and b - a */
 	double d_children;            /* a function's children time, b - a; NAN */
 	const struct cmp_delta *delta;   /* its metric's, or NULL */
+	const char *verdict;          /* a function's: the profile's (GREW, ...), or NULL */
 	bool appears;                 /* 0 on every run of one side only: kept under
 				       * the floor (1 THP fault in 512 ops is news) */
 };

@@ -203,7 +203,7 @@ static struct json_object *row_json(const struct cmp_why_row *w)
 	cgs_jadd(o, "change", cgs_jnum(w->d));
 	if (isfinite(w->d_children))
 		cgs_jadd(o, "children_change", cgs_jnum(w->d_children));
-	cgs_jadd(o, "verdict", w->delta && w->delta->valid ?
+	cgs_jadd(o, "verdict", w->verdict ? cgs_jstr(w->verdict) : w->delta && w->delta->valid ?
 		 cgs_jstr(cmp_verdict_names[w->delta->verdict]) : NULL);
 	return o;
 }
