@@ -19,7 +19,8 @@
 #     named, an -o that holds an interrupted ab refused as such, and a
 #     helper (dpkg-deb) that runs with SIGINT unblocked and ends with ab
 #     at once on SIGINT (exit 130); a guest whose run fell back from what
-#     it was asked (a stub qemu replies) is a missing boot, not an ok one.
+#     it was asked (a stub qemu replies) is a missing boot, not an ok one;
+#     a guest's run that refuses its arguments stops ab after one boot.
 # The "kernel" is a made-up bzImage header (HdrS, an empty payload): it
 # passes ab's checks and qemu refuses it, which is all the first case needs.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +31,7 @@ python3 -c "
 b = bytearray(4096); b[0x202:0x206] = b'HdrS'; open('fake', 'wb').write(b)" || fail "python3"
 mkfifo fifo || fail "mkfifo"
 for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
-	rm -rf o1 o2 o3 o4 o5 o6 o7 o8 esc victim mark
+	rm -rf o1 o2 o3 o4 o5 o6 o7 o8 o9 esc victim mark
 	echo victim >victim
 	mkdir -p o1/logs
 	ln -s "$T/victim" o1/.ab-initrd-A.cpio
@@ -139,6 +140,16 @@ for C in "$CGSCALE" "${CGSCALE_SAN:-$CGSCALE}"; do
 		fail "the fallen-back result is not kept in logs/ alone: $(ls -R o8)"
 	jq -e '.boots[0].result == null and (.boots[0].status | test("Unknown subsys")) and .boots[0].kept != null' \
 		o8/ab.json >/dev/null || fail "ab.json does not say the boot fell back: $(jq -c '.boots[0]' o8/ab.json)"
+	# a guest's run that refuses its arguments (exit 2): ab stops after
+	# that boot (it once booted every other one to the same end), exit 2
+	rm -rf o9
+	sed -i 's/^{ echo "kernel: 6.12.0-stub"; echo "rc: 0"; echo "=== result"$/{ echo "kernel: 6.12.0-stub"; echo "rc: 2"; echo "=== done"; } >"$reply"; exit 0; {/' bin/qemu-system-x86_64
+	PATH="$T/bin:$PATH" timeout 120 "$C" ab --kernel A=fake --kernel B=fake,cmdline=x=1 --boots 2 \
+		-o o9 -- -t 1 page_fault1 >o9.out 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "a guest run that refused its arguments: exit $rc, want 2: $(tail -n 5 o9.out)"
+	grep -q "the guest's run refused its arguments" o9.out || fail "not said: $(cat o9.out)"
+	[ "$(jq '.boots | length' o9/ab.json)" = 1 ] || fail "ab booted on after the guest refused its arguments: $(jq -c '[.boots[].name]' o9/ab.json)"
 	rm -f bin/qemu-system-x86_64
 	echo "$C: planted links untouched, ../esc, a FIFO and an accidental A/A refused; --aa kept; an empty console, 1 boot a side, an interrupted -o, SIGINT during a helper and a guest that fell back said"
 done

@@ -320,6 +320,7 @@ static int ab_boot(struct ab_state *st, int side)
 		int took = ab_take_result(st, reply, out, k, idx, unmet, sizeof(unmet));
 
 		end = took == -EPROTO ? CGS_VM_UNMET : took ? CGS_VM_NORESULT : CGS_VM_OK;
+		st->badargs = end == CGS_VM_NORESULT && cgs_vm_reply_rc(reply) == CGS_EXIT_BADINPUT;
 	}
 	st->got[side] += !rc && end == CGS_VM_OK;
 	/* keep what came back when it is not a result, to see why */
@@ -357,13 +358,17 @@ static int ab_run(struct ab_state *st)
 	if (!st->spec.kvm)
 		fprintf(stderr, "[ab] WARNING: no KVM here (/dev/kvm and the vmx/svm CPU flags): the guests run under TCG, emulated; %s\n",
 			TCG_WARNING);
-	for (unsigned i = 0; i < st->total && !sig; i++) {
+	for (unsigned i = 0; i < st->total && !sig && !st->badargs; i++) {
 		st->nth = i + 1;
 		sig = ab_boot(st, (int)((i / 2) % 2 ? 1 - i % 2 : i % 2));
 	}
 	missing = ab_summary(st, sig);
 	if (sig)
 		return CGS_EXIT_SIGNAL(sig);
+	if (st->badargs) {
+		cgs_errs("ab", "the guest's run refused its arguments (exit 2; its console's last lines above say why): fix the options after --; no more boots were made");
+		return CGS_EXIT_BADINPUT;
+	}
 	snprintf(a, sizeof(a), "%s/%s", st->cli->output, st->k[0].label);
 	snprintf(b, sizeof(b), "%s/%s", st->cli->output, st->k[1].label);
 	if (st->got[0] && st->got[1]) {

@@ -37,6 +37,7 @@ struct ab_state {
 	char self[PATH_MAX];
 	struct json_object *summary, *boots;
 	unsigned done[2], got[2], nth, total;
+	bool badargs;                 /* a guest's run exited 2: its arguments */
 	const char *name;
 	double next_note;             /* seconds into the boot of the next line (no tty) */
 	bool tty;

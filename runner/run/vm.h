@@ -109,4 +109,8 @@ void cgs_vm_tail(const char *path, unsigned n, char *buf, size_t len);
  * NULL when there is none or it does not parse. */
 struct json_object *cgs_vm_reply_result(const char *path);
 
+/* The exit status of the guest's run in the reply @path ("rc: N"), or
+ * -1 when it sent none. */
+int cgs_vm_reply_rc(const char *path);
+
 #endif

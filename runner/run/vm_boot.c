@@ -313,3 +313,17 @@ struct json_object *cgs_vm_reply_result(const char *path)
 	free(text);
 	return root;
 }
+
+int cgs_vm_reply_rc(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[256];
+	int rc = -1;
+
+	while (f && rc < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "rc: %d", &rc) != 1)
+			rc = -1;
+	if (f)
+		fclose(f);
+	return rc;
+}
