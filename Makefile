@@ -97,6 +97,17 @@ build/rel/libcgs.a: $(LIB_SRCS:%.c=build/rel/%.o)
 build/san/libcgs.a: $(LIB_SRCS:%.c=build/san/%.o)
 	rm -f $@ && ar rcsT $@ $^
 
+# the skeletons of docs/extending.md are linked into their test
+SKEL_SRCS := $(wildcard docs/skeletons/*.c)
+
+build/rel/unit/test_skeletons: build/rel/check/unit/test_skeletons.o $(SKEL_SRCS:%.c=build/rel/%.o) build/rel/libcgs.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
+
+build/san/unit/test_skeletons: build/san/check/unit/test_skeletons.o $(SKEL_SRCS:%.c=build/san/%.o) build/san/libcgs.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
+
 build/rel/unit/%: build/rel/check/unit/%.o build/rel/libcgs.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(LIBS)
