@@ -32,6 +32,8 @@
 # launch order's own effect (first-released / second-released ops/s). For
 # a cost of the tasks' own path (counters, events); not for the sampler's
 # placement, which needs the CPU the other side takes.
+# PAIR_BIN_A and PAIR_BIN_B, where set, are the binaries of each side
+# (two builds of cgscale; default $CGSCALE for both).
 # Needs $CGSCALE, jq, taskset and 2 CPUs (else says why and returns 1).
 
 PAIR_AWK='
@@ -120,11 +122,11 @@ pair_compare() {
 		if [ $(((_k - 1) / 2 % 2)) = 0 ]; then _ca=$_c0 _cb=$_c1; else _ca=$_c1 _cb=$_c0; fi
 		rm -f "$_d/a.json" "$_d/b.json"
 		# shellcheck disable=SC2086
-		pair_spawn "$_ca" /dev/null "$_d/a.err" "$CGSCALE" run -q -t 1 --cgroup-depth 0 $_common $_oa \
+		pair_spawn "$_ca" /dev/null "$_d/a.err" "${PAIR_BIN_A:-$CGSCALE}" run -q -t 1 --cgroup-depth 0 $_common $_oa \
 			-o "$_d/a.json" "$_test" || { cat "$_d/a.err"; rm -rf "$_d"; return 1; }
 		_pa=$PAIR_PID
 		# shellcheck disable=SC2086
-		pair_spawn "$_cb" /dev/null "$_d/b.err" "$CGSCALE" run -q -t 1 --cgroup-depth 0 $_common $_ob \
+		pair_spawn "$_cb" /dev/null "$_d/b.err" "${PAIR_BIN_B:-$CGSCALE}" run -q -t 1 --cgroup-depth 0 $_common $_ob \
 			-o "$_d/b.json" "$_test" || { cat "$_d/b.err"; rm -rf "$_d"; return 1; }
 		_pb=$PAIR_PID
 		if [ $((_k % 2)) = 1 ]; then _first=a; pair_release "$_pa" "$_pb"
