@@ -16,6 +16,7 @@
  * <N>.processes/<N>.threads and the scalability.
  * results/SCHEMA.md lists them; integrations/lkp/ uses them.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -78,6 +79,9 @@ struct lkp_cell {
 struct lkp_state {
 	const char *test;
 	unsigned baseline;                  /* task count of the baseline, 0: none */
+	bool keep_disturbed;                /* disturbed runs in the means too */
+	const char *layout;                 /* only this cgroup layout's points; NULL: all */
+	char pfx[96];                       /* its keys' prefix ("depth-3." or "") */
 	struct lkp_cell *cell;
 	unsigned ncell, failed, disturbed;
 	struct acc per_task[2];             /* process, thread */
@@ -222,11 +226,18 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 		return -EINVAL;
 	}
 	st->test = p->test;
+	if (st->layout && strcmp(cmp_point_layout(p) ? cmp_point_layout(p) : "", st->layout))
+		return 0;
 	if (p->status != RES_OK) {
 		st->failed++;
 		return 0;
 	}
-	st->disturbed += res_disturbed(p, NULL, 0) > 0;
+	/* left out of the means, as compare leaves them out */
+	if (res_disturbed(p, NULL, 0) > 0) {
+		st->disturbed++;
+		if (!st->keep_disturbed)
+			return 0;
+	}
 	res_point_summarise(p);
 	c = cell_of(st, p);
 	if (!c)
@@ -243,47 +254,49 @@ static int add_point(struct lkp_state *st, struct res_point *p, char *err,
 	return add_memstat(st, p, thread) ?: add_profile(st, p, thread);
 }
 
-/* will-it-scale's scalability: at the largest task count, process mode
- * when it ran, else thread. */
-static double wis_scalability(const struct lkp_state *st)
+/* The scalability of mode @mode at its largest task count. */
+static double scalability_of(const struct lkp_state *st, const char *mode)
 {
 	const struct lkp_cell *best = NULL;
 
 	for (unsigned i = 0; i < st->ncell; i++) {
 		const struct lkp_cell *c = &st->cell[i];
 
-		if (!c->scal.n)
-			continue;
-		if (!best || c->tasks > best->tasks ||
-		    (c->tasks == best->tasks && !strcmp(c->mode, "process")))
+		if (c->scal.n && !strcmp(c->mode, mode) && (!best || c->tasks > best->tasks))
 			best = c;
 	}
 	return best ? acc_mean(&best->scal) : NAN;
 }
 
+/* will-it-scale's keys. Its scalability is of process mode when that
+ * ran (LKP's parse reads the processes column), so thread mode's, when
+ * both ran, is thread.scalability; workload adds every task count of
+ * both modes, as LKP's parse does. */
 static void print_wis(FILE *out, const struct lkp_state *st)
 {
-	double workload = 0, s = wis_scalability(st);
+	double workload = 0, s = scalability_of(st, "process"), ts = scalability_of(st, "thread");
 
 	for (unsigned i = 0; i < st->ncell; i++) {
 		const struct lkp_cell *c = &st->cell[i];
 		const char *col = strcmp(c->mode, "thread") ? "processes" : "threads";
 
-		fprintf(out, "%u.%s: %.0f\n", c->tasks, col, acc_mean(&c->total));
+		fprintf(out, "%s%u.%s: %.0f\n", st->pfx, c->tasks, col, acc_mean(&c->total));
 		if (c->idle.n)
-			fprintf(out, "%u.%s_idle: %.2f\n", c->tasks, col, acc_mean(&c->idle));
+			fprintf(out, "%s%u.%s_idle: %.2f\n", st->pfx, c->tasks, col, acc_mean(&c->idle));
 		if (c->tasks != st->baseline)
 			workload += acc_mean(&c->total);
 	}
-	if (isfinite(s))
-		fprintf(out, "scalability: %f\n", s);
+	if (isfinite(s) || isfinite(ts))
+		fprintf(out, "%sscalability: %f\n", st->pfx, isfinite(s) ? s : ts);
+	if (isfinite(s) && isfinite(ts))
+		fprintf(out, "%sthread.scalability: %f\n", st->pfx, ts);
 	/* will-it-scale's parse prints these with %d: truncated */
 	if (st->per_task[0].n)
-		fprintf(out, "per_process_ops: %.0f\n", trunc(acc_mean(&st->per_task[0])));
+		fprintf(out, "%sper_process_ops: %.0f\n", st->pfx, trunc(acc_mean(&st->per_task[0])));
 	if (st->per_task[1].n)
-		fprintf(out, "per_thread_ops: %.0f\n", trunc(acc_mean(&st->per_task[1])));
+		fprintf(out, "%sper_thread_ops: %.0f\n", st->pfx, trunc(acc_mean(&st->per_task[1])));
 	if (workload > 0)
-		fprintf(out, "workload: %.0f\n", trunc(workload));
+		fprintf(out, "%sworkload: %.0f\n", st->pfx, trunc(workload));
 }
 
 /* "KEY: " of figure @name of mode @m, named as lkp_names.c says. */
@@ -293,7 +306,7 @@ static void key(FILE *out, const struct lkp_state *st, const char *name, int m)
 
 	cmp_lkp_key(name, mode_names[m], st->per_task[0].n && st->per_task[1].n,
 		    buf, sizeof(buf));
-	fprintf(out, "%s: ", buf);
+	fprintf(out, "%s%s: ", st->pfx, buf);
 }
 
 /* The workloads' own figures under the names LKP gives them. */
@@ -353,56 +366,93 @@ static void state_free(struct lkp_state *st)
 	}
 }
 
-int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
-			unsigned baseline, char *err, size_t errlen)
+/* The stats of the points of st->layout (all: NULL) under st->pfx.
+ * -ENODATA when none ran ok. */
+static int write_layout(FILE *out, struct cmp_side *sides, unsigned nsides,
+			struct lkp_state *st, char *err, size_t errlen)
 {
-	struct lkp_state st = { .baseline = baseline };
 	int rc = 0;
 
 	for (int m = 0; m < 2; m++) {
-		st.memstat[m] = json_object_new_object();
-		st.prof[m] = json_object_new_object();
-		if (!st.memstat[m] || !st.prof[m])
+		st->memstat[m] = json_object_new_object();
+		st->prof[m] = json_object_new_object();
+		if (!st->memstat[m] || !st->prof[m])
 			rc = -ENOMEM;
 	}
-	if (rc)
-		goto out;
-	cmp_mset_init(&st.ms);
+	cmp_mset_init(&st->ms);
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
-			rc = cmp_mset_add(&st.ms, &sides[s].files[f].res) ?:
+			rc = cmp_mset_add(&st->ms, &sides[s].files[f].res) ?:
 			     res_disturb_mark_unmarked(&sides[s].files[f].res);
-	if (rc) {
+	if (rc)
 		snprintf(err, errlen, rc == -ENOMEM ? "out of memory" :
 			 "the files have more aux counters than export can hold");
-		goto out;
-	}
 	for (unsigned s = 0; s < nsides && !rc; s++)
 		for (unsigned f = 0; f < sides[s].nfiles && !rc; f++)
 			for (unsigned i = 0; i < sides[s].files[f].res.npoints && !rc; i++)
-				rc = add_point(&st, &sides[s].files[f].res.points[i],
-					       err, errlen);
-	if (rc)
-		goto out;
-	if (!st.ncell) {
-		if (st.failed)
-			fprintf(out, "failed_points: %u\n", st.failed);
+				rc = add_point(st, &sides[s].files[f].res.points[i], err, errlen);
+	if (!rc && st->ncell) {
+		print_wis(out, st);
+		for (int m = 0; m < 2; m++) {
+			print_aliases(out, st, m);
+			print_ours(out, st, m);
+		}
+	}
+	if (!rc && st->failed)
+		fprintf(out, "%sfailed_points: %u\n", st->pfx, st->failed);
+	if (!rc && st->disturbed)   /* compare leaves them out too */
+		fprintf(out, "%sdisturbed_runs: %u\n", st->pfx, st->disturbed);
+	return rc ? rc : st->ncell ? 0 : -ENODATA;
+}
+
+/* A layout as one word of an LKP key: "depth=3 leaf=shared" is
+ * "depth-3_leaf-shared". */
+static void layout_key(const char *layout, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (; *layout && n + 2 < len; layout++)
+		buf[n++] = *layout == '=' ? '-' : *layout == ' ' ? '_' :
+			   isalnum((unsigned char)*layout) || *layout == '-' ? *layout : '_';
+	buf[n++] = '.';
+	buf[n] = 0;
+}
+
+int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
+			unsigned baseline, bool keep_disturbed, char *err, size_t errlen)
+{
+	const char *lay[64];
+	unsigned nl = 0, ok = 0;
+	int rc = 0;
+
+	/* one set of keys a cgroup layout where the points have several (a
+	 * job that contrasts depth 0 with 3 exists to keep them apart) */
+	for (unsigned s = 0; s < nsides; s++)
+		for (unsigned f = 0; f < sides[s].nfiles; f++)
+			for (unsigned i = 0; i < sides[s].files[f].res.npoints; i++) {
+				const char *l = cmp_point_layout(&sides[s].files[f].res.points[i]);
+				unsigned k = 0;
+
+				l = l ? l : "";
+				while (k < nl && strcmp(lay[k], l))
+					k++;
+				if (k == nl && nl < ARRAY_SIZE(lay))
+					lay[nl++] = l;
+			}
+	for (unsigned k = 0; k < (nl > 1 ? nl : 1) && (!rc || rc == -ENODATA); k++) {
+		struct lkp_state st = { .baseline = baseline, .keep_disturbed = keep_disturbed,
+					.layout = nl > 1 ? lay[k] : NULL };
+
+		if (nl > 1)
+			layout_key(lay[k], st.pfx, sizeof(st.pfx));
+		rc = write_layout(out, sides, nsides, &st, err, errlen);
+		ok += !rc;
+		state_free(&st);
+	}
+	if (rc == -ENODATA && ok)
+		rc = 0;
+	if (rc == -ENODATA)
 		snprintf(err, errlen, "no point ran ok in the files: there are no stats "
 			 "to print (see 'cgscale show' for why)");
-		rc = -ENODATA;
-		goto out;
-	}
-	print_wis(out, &st);
-	for (int m = 0; m < 2; m++) {
-		print_aliases(out, &st, m);
-		print_ours(out, &st, m);
-	}
-	if (st.failed)
-		fprintf(out, "failed_points: %u\n", st.failed);
-	if (st.disturbed)   /* in the means above; compare leaves them out */
-		fprintf(out, "disturbed_runs: %u\n", st.disturbed);
-	rc = ferror(out) ? -EIO : 0;
-out:
-	state_free(&st);
-	return rc;
+	return rc ? rc : ferror(out) ? -EIO : 0;
 }

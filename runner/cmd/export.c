@@ -22,7 +22,7 @@
 #include "runner/cmd/cmd.h"
 
 struct exp_opts {
-	bool tsv, folded;
+	bool tsv, folded, keep_disturbed;
 	int format, weight;
 	int64_t lkp_baseline;
 	char *point, *out_dir;
@@ -44,6 +44,8 @@ static const struct cgs_opt export_opts[] = {
 	OPT_INT("lkp-baseline", 0, struct exp_opts, lkp_baseline, .def = "0", .min = 0,
 		.max = CGS_MAX_TASKS, .metavar = "N",
 		.help = "lkp-stats: the N-task points are the scalability baseline that LKP's program adds: they give only N.processes/N.threads and scalability (0: none)"),
+	OPT_BOOL("keep-disturbed", 0, struct exp_opts, keep_disturbed,
+		.help = "lkp-stats: keep the disturbed runs in the means (left out by default, as compare leaves them out; disturbed_runs counts them)"),
 	OPT_ENUM("weight", 0, struct exp_opts, weight, .def = "samples",
 		.choices = exp_folded_weight_names,
 		.help = "--folded: each stack's samples, or its time per op in ns (samples / the run's samples x the run's CPU time per op, runs averaged; for difffolded.pl)"),
@@ -116,6 +118,8 @@ static void check_opts(const struct exp_opts *o, int nargs, char *err, size_t er
 		snprintf(err, errlen, "--point and --out-dir go with --folded");
 	else if (o->lkp_baseline && (o->folded || o->format != EXP_LKP_STATS))
 		snprintf(err, errlen, "--lkp-baseline goes with --format lkp-stats");
+	else if (o->keep_disturbed && (o->folded || o->format != EXP_LKP_STATS))
+		snprintf(err, errlen, "--keep-disturbed goes with --format lkp-stats (the table marks each run's disturbed)");
 	else if (!o->folded && o->weight != EXP_FOLDED_SAMPLES)
 		snprintf(err, errlen, "--weight goes with --folded");
 }
@@ -137,7 +141,7 @@ static int write_table(const struct exp_opts *o, int nargs, char **args,
 		goto out;
 	if (o->format == EXP_LKP_STATS)
 		rc = exp_write_lkp_stats(stdout, sides, n, (unsigned)o->lkp_baseline,
-					 err, errlen);
+					 o->keep_disturbed, err, errlen);
 	else
 		rc = exp_write_table(stdout, (enum exp_format)o->format, sides, n);
 	if (!rc && fflush(stdout))
