@@ -71,6 +71,19 @@ static void test_cmdline(void **state)
 	argc = cgs_vm_qemu_args(&s, &k, "/i", "/c", "/r", argv, 96, buf, sizeof(buf));
 	assert_true(argc > 2);
 	assert_string_equal(argv[argc - 2], "-append");
+	/* the guest's RAM is touched on the host before the boot */
+	{
+		int objs = 0;
+
+		for (int i = 0; i + 1 < argc; i++)
+			if (!strcmp(argv[i], "-object")) {
+				assert_string_equal(argv[i + 1], "memory-backend-ram,id=m0,size=1024M,prealloc=on");
+				objs++;
+			} else if (!strcmp(argv[i], "-machine")) {
+				assert_string_equal(argv[i + 1], "pc,memory-backend=m0");
+			}
+		assert_int_equal(objs, 1);
+	}
 	/* ab's words, then --cmdline, then the side's own */
 	assert_non_null(strstr(argv[argc - 1], "cgab_cgroup=v2 cgab_accel=tcg mitigations=off init_on_free=1 isolcpus=1,2"));
 	cgs_vm_kernel_close(&k);
