@@ -31,4 +31,5 @@ const struct cgs_workload page_fault2_workload = {
 	.opts = pf2_optdefs,
 	.nopts = 1,
 	.opts_size = sizeof(struct cgs_spin_opts),
+	.tmpdir_bytes = pf_file_tmpdir_bytes,
 };

@@ -20,13 +20,6 @@ static int pf3_loop(struct cgs_task *t)
 	return pf_file_loop(t, MAP_SHARED);
 }
 
-/* every page of the file is written: the whole file is in the tmpfs */
-static uint64_t pf3_tmpdir_bytes(const void *opts)
-{
-	(void)opts;
-	return PF_FILE_MEMSIZE;
-}
-
 static const struct cgs_opt pf3_optdefs[] = { CGS_SPIN_OPT("pf3-spin") };
 
 const struct cgs_workload page_fault3_workload = {
@@ -39,5 +32,5 @@ const struct cgs_workload page_fault3_workload = {
 	.opts = pf3_optdefs,
 	.nopts = 1,
 	.opts_size = sizeof(struct cgs_spin_opts),
-	.tmpdir_bytes = pf3_tmpdir_bytes,
+	.tmpdir_bytes = pf_file_tmpdir_bytes,
 };

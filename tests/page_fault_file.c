@@ -26,6 +26,12 @@ int pf_file_setup(struct cgs_task *t)
 	return 0;
 }
 
+uint64_t pf_file_tmpdir_bytes(const void *opts)
+{
+	(void)opts;
+	return PF_FILE_MEMSIZE;
+}
+
 void pf_file_teardown(struct cgs_task *t)
 {
 	close((int)(intptr_t)t->priv);

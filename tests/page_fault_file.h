@@ -15,6 +15,10 @@
 int pf_file_setup(struct cgs_task *t);
 void pf_file_teardown(struct cgs_task *t);
 
+/* The most one task keeps in --tmpdir: the whole file. On a tmpfs even a
+ * MAP_PRIVATE write fault fills the file's page first (page_fault2 too). */
+uint64_t pf_file_tmpdir_bytes(const void *opts);
+
 /* The loop, with MAP_PRIVATE (page_fault2) or MAP_SHARED (page_fault3). */
 int pf_file_loop(struct cgs_task *t, int map_flag);
 
