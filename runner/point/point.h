@@ -58,6 +58,8 @@ struct cgs_point_spec {
 	const struct cgs_workload *w;
 	const void *wopts;
 	const char *tmpdir;
+	uint64_t fresh_tmp_bytes;          /* >0: a tmpfs of this size over /dev/shm
+					    * in each worker's own namespace (lib/freshtmp.h) */
 	bool threads;
 	unsigned ntasks;
 	const struct cgs_topo *topo;

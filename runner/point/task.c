@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/freshtmp.h"
 #include "lib/cancel.h"
 #include "lib/futex.h"
 #include "lib/pdeath.h"
@@ -325,9 +326,12 @@ pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	prctl(PR_SET_NAME, "cgs:worker");
-	if (pt->enter) {
+	if (pt->enter || pt->fresh_tmp) {
 		char msg[sizeof(pt->sh->info[0].msg)] = "";
-		int rc = pt->enter(pt->enter_arg, pt->group, msg, sizeof(msg));
+		int rc = pt->fresh_tmp ? cgs_fresh_tmpfs_enter(pt->fresh_tmp, msg, sizeof(msg)) : 0;
+
+		if (!rc && pt->enter)
+			rc = pt->enter(pt->enter_arg, pt->group, msg, sizeof(msg));
 
 		if (rc) {
 			/* the group's tasks never start: each fails with why */

@@ -83,6 +83,7 @@ struct cgs_point_tasks {
 	const struct cgs_group *groups;
 	cgs_group_enter_fn enter;    /* may be NULL */
 	void *enter_arg;
+	uint64_t fresh_tmp;          /* >0: the worker's own tmpfs (lib/freshtmp.h) */
 };
 
 /*

@@ -10,7 +10,7 @@
 
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/dryrun.h"
-#include "runner/run/freshtmp.h"
+#include "lib/freshtmp.h"
 #include "lib/esc.h"
 #include "lib/macros.h"
 
@@ -264,7 +264,7 @@ static void print_space(const struct cgs_run *r, FILE *out)
 	else
 		fprintf(out, "; on the described machine, check the space of its tmpdir\n");
 	if (!r->o.tmpdir)
-		fprintf(out, "  (without --tmpdir, as root: a new tmpfs of %.0f MiB mounted over /dev/shm in the run's own mount namespace, unseen by the box and gone with the run; else %s itself)\n",
+		fprintf(out, "  (without --tmpdir, as root: a new tmpfs of %.0f MiB mounted over /dev/shm in each point's own mount namespace, unseen by the box and gone with the point; else %s itself)\n",
 			cgs_fresh_tmpfs_size(most) / 1048576.0, dir);
 }
 

@@ -74,7 +74,7 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_STRING("output", 'o', RO, output, .metavar = "PATH",
 		.help = "result file, or a directory for it (default: a new directory under results/runs/)"),
 	OPT_STRING("tmpdir", 0, RO, tmpdir, .metavar = "DIR",
-		.help = "directory for the tasks' files (default, as root: a new tmpfs of the run's own over /dev/shm, in its own mount namespace; else $TMPDIR when a tmpfs, or /dev/shm)"),
+		.help = "directory for the tasks' files (default, as root: a new tmpfs of each point's own over /dev/shm, in its workers' own mount namespace; else $TMPDIR when a tmpfs, or /dev/shm)"),
 	OPT_BOOL("csv", 0, RO, csv,
 		.help = "print will-it-scale runtest.py CSV instead of the table (one test and cgroup layout)"),
 	OPT_STRING("csv-dir", 0, RO, csv_dir, .metavar = "DIR",

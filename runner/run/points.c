@@ -104,7 +104,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 	struct cgs_cgview view;
 	char ctrls[256];
 	struct cgs_point_spec spec = {
-		.w = w, .wopts = pt.wopts, .tmpdir = r->tmpdir, .threads = threads,
+		.w = w, .wopts = pt.wopts, .tmpdir = r->tmpdir,
+		.fresh_tmp_bytes = r->tmp_fresh ? r->tmp_size : 0, .threads = threads,
 		.ntasks = ntasks, .topo = &r->topo, .places = &r->places,
 		.warmup_ns = r->o.warmup_ns, .duration_ns = r->o.duration_ns,
 		.interval_ns = r->o.interval_ns,

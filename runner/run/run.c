@@ -31,11 +31,11 @@
 #include "runner/run/invoke.h"
 #include "runner/run/dryrun.h"
 #include "runner/run/fallback.h"
-#include "runner/run/freshtmp.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
 #include "runner/core/topo_desc.h"
+#include "lib/freshtmp.h"
 #include "lib/exit.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
@@ -100,7 +100,12 @@ static struct json_object *environment_json(struct cgs_run *r)
 			    : "on (see kernel.randomize_va_space)"));
 	json_object_object_add(e, "governor", cgs_governor_json(&r->gov));
 	json_object_object_add(td, "path", json_object_new_string(r->tmpdir));
-	if (cgs_fs_of(r->tmpdir, type, sizeof(type), opts, sizeof(opts)) == 0) {
+	if (r->tmp_fresh) {      /* the workers' own, not the box's at that path */
+		snprintf(opts, sizeof(opts), "rw,nosuid,nodev,size=%lluk,mode=1777 (a new tmpfs in each point's workers' own mount namespace)",
+			 (unsigned long long)(r->tmp_size >> 10));
+		json_object_object_add(td, "fstype", json_object_new_string("tmpfs"));
+		json_object_object_add(td, "mount_options", json_object_new_string(opts));
+	} else if (cgs_fs_of(r->tmpdir, type, sizeof(type), opts, sizeof(opts)) == 0) {
 		json_object_object_add(td, "fstype", json_object_new_string(type));
 		json_object_object_add(td, "mount_options", json_object_new_string(opts));
 	}
@@ -259,13 +264,13 @@ static unsigned test_opts(const struct cgs_run *r, const void **opts)
 }
 
 /* Room in --tmpdir for the most tasks of every test, with its options;
- * then, without --tmpdir, a tmpfs of the run's own of that size, or the
- * shared default with the reason said. */
+ * then, without --tmpdir, a tmpfs of each point's own of that size (its
+ * workers mount it: lib/freshtmp.h), or the shared default with the
+ * reason said. */
 static int tmpdir_check(struct cgs_run *r, char *err, size_t errlen)
 {
 	const void *opts[64] = { 0 };
 	unsigned most = test_opts(r, opts);
-	const char *keep[] = { r->outpath, getenv("HOME") };
 	uint64_t need = 0;
 	int rc = cgs_tmpdir_check(r->tmpdir, r->tests, opts, r->ntests, most, err, errlen);
 
@@ -275,9 +280,10 @@ static int tmpdir_check(struct cgs_run *r, char *err, size_t errlen)
 		if (r->tests[t]->tmpdir_bytes && r->tests[t]->tmpdir_bytes(opts[t]) * most > need)
 			need = r->tests[t]->tmpdir_bytes(opts[t]) * most;
 	r->tmp_size = cgs_fresh_tmpfs_size(need);
-	r->tmp_fresh = !cgs_fresh_tmpfs(keep, 2, r->tmp_size, r->tmpdir, sizeof(r->tmpdir),
-					r->tmp_why, sizeof(r->tmp_why));
-	if (!r->tmp_fresh)
+	r->tmp_fresh = !cgs_fresh_tmpfs_check(r->tmp_why, sizeof(r->tmp_why));
+	if (r->tmp_fresh)
+		snprintf(r->tmpdir, sizeof(r->tmpdir), "%s", CGS_FRESH_TMPDIR);
+	else
 		cgs_warn("the tasks' files go to %s, shared with the box: %s; give --tmpdir to choose",
 			 r->tmpdir, r->tmp_why);
 	return 0;
