@@ -8,7 +8,9 @@
 #   - with both modes, scalability is process mode's (LKP's will-it-scale
 #     parse reads that column) and thread.scalability thread mode's;
 #   - a disturbed run is left out of the means, as compare leaves it out
-#     (disturbed_runs counts it); --keep-disturbed keeps it.
+#     (disturbed_runs counts it); --keep-disturbed keeps it;
+#   - compare --format lkp (item 10) prints no row of zeros as -100%, and
+#     names thread mode's scalability as the stats do.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "no jq"
 "$CGSCALE" run -q -t 1,2 -m both -r 2 -w 0 -d 0.3 -i 0.1 --cgroup-depth 0,1 -o r.json page_fault1 \
@@ -57,5 +59,13 @@ want=$(mean depth=0 process 2 total_ops_per_sec dist.json all)
 near "$got" "$want" 1 || fail "--keep-disturbed: depth-0.2.processes '$got', both runs say $want"
 "$CGSCALE" export -f csv --keep-disturbed dist.json >out.txt 2>err.txt
 [ $? = 2 ] && [ ! -s out.txt ] || fail "--keep-disturbed with -f csv was not refused: $(cat err.txt)"
+# compare --format lkp (item 10): a file against itself has no row of
+# zeros read as -100%, says how many keys it left out, and thread mode's
+# scalability is thread.scalability, as in the stats
+"$CGSCALE" compare -f lkp --keep-disturbed clean.json clean.json >cmp.txt 2>err.txt
+[ $? -le 1 ] || fail "compare -f lkp: $(cat err.txt)"
+grep -q -- '-100.0%' cmp.txt && fail "compare -f lkp of a file against itself: $(grep -m 3 -- '-100.0%' cmp.txt)"
+grep -q 'more keys are 0 in every run of every side' cmp.txt || fail "compare -f lkp does not count the keys of zeros"
+grep -q 'cgscale\.thread\.scalability$' cmp.txt || fail "no cgscale.thread.scalability row: $(grep scalability cmp.txt)"
 echo "ok: $(grep -c . clean.lkp) keys, two layouts apart, thread.scalability, the disturbed run left out"
 exit 0

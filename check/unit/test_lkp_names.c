@@ -30,7 +30,10 @@ static void test_keys(void **state)
 	(void)state;
 	key_is("per_task_ops", "process", false, "per_process_ops");
 	key_is("per_task_ops", "thread", true, "per_thread_ops");
-	key_is("scalability", "thread", true, "scalability");
+	/* LKP's scalability is process mode's: thread mode's apart */
+	key_is("scalability", "thread", true, "thread.scalability");
+	key_is("scalability", "thread", false, "scalability");
+	key_is("scalability", "process", true, "scalability");
 	key_is("min_task_ops", "process", false, "min_task_ops");
 	key_is("min_task_ops", "process", true, "process.min_task_ops");
 	key_is("memory.stat.pgfault", "thread", true, "thread.memory.stat.pgfault");

@@ -8,7 +8,9 @@
  * "cgscale.per_process_ops" (results/compare/lkp_names.c), so that a row
  * and LKP's stats of the same runs have one name. The values are LKP's: the arithmetic mean, %stddev from
  * the population stddev shown above 2%, %change of the means. cgscale's
- * own verdicts, environment diff and notes follow the tables.
+ * own verdicts, environment diff and notes follow the tables. A key that
+ * is 0 in every run of every side has no row (LKP's %change of 0 against
+ * 0 reads -100%), only a count.
  * check/integration/69-lkp-compare.sh checks it against lib/compare.rb.
  */
 #include <math.h>
@@ -165,11 +167,23 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 	fprintf(out, "  " CMP_LKP_PROGRAM ".%s\n", key);
 }
 
+/* Metric @m is 0 in every run of every side at @g: a row of 0.00s whose
+ * %change LKP's arithmetic would print as -100%. */
+static bool all_zero(const struct cmp_result *r, const struct cmp_group *g, size_t m)
+{
+	for (unsigned s = 0; s < r->nsides; s++)
+		for (size_t i = 0; i < g->cell[s].n[m]; i++)
+			if (g->cell[s].v[m][i] != 0)
+				return false;
+	return true;
+}
+
 void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 {
 	for (unsigned i = 0; i < r->ngroups; i++) {
 		const struct cmp_group *g = &r->groups[i];
 		bool any = false;
+		unsigned zero = 0;
 
 		if (!g->common)
 			continue;
@@ -178,6 +192,10 @@ void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 
 			for (unsigned s = 0; s < r->nsides && all; s++)
 				all = g->cell[s].n[m] > 0;
+			if (all && all_zero(r, g, m)) {
+				zero++;
+				continue;
+			}
 			if (!all)
 				continue;
 			if (!any)
@@ -187,6 +205,8 @@ void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 		}
 		if (any)
 			cmp_profile_lkp_group(r, r->prof, i, out);
+		if (any && zero)
+			fprintf(out, "  (%u more keys are 0 in every run of every side: not shown)\n", zero);
 		if (any)
 			fputc('\n', out);
 	}

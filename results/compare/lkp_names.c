@@ -20,7 +20,9 @@ void cmp_lkp_key(const char *name, const char *mode, bool both, char *buf,
 
 	if (!strcmp(name, "per_task_ops"))
 		snprintf(buf, len, "%s", thread ? "per_thread_ops" : "per_process_ops");
-	else if (!strcmp(name, "scalability") || !both)
+	else if (!strcmp(name, "scalability"))   /* will-it-scale's is process mode's */
+		snprintf(buf, len, "%s", thread && both ? "thread.scalability" : "scalability");
+	else if (!both)
 		snprintf(buf, len, "%s", name);
 	else
 		snprintf(buf, len, "%s.%s", thread ? "thread" : "process", name);
