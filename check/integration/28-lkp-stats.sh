@@ -57,6 +57,11 @@ near "$got" "$want" 1 || fail "depth-0.2.processes '$got' is not the undisturbed
 got=$(val depth-0.2.processes keep.lkp)
 want=$(mean depth=0 process 2 total_ops_per_sec dist.json all)
 near "$got" "$want" 1 || fail "--keep-disturbed: depth-0.2.processes '$got', both runs say $want"
+# every run disturbed (a busy box): no means, disturbed_runs says why, exit 0
+jq '.points |= map(.disturbed = ["steal 5.0% (above 1%)"])' clean.json >all.json
+"$CGSCALE" export -f lkp-stats all.json >all.lkp 2>err.txt || fail "all runs disturbed: exit $?: $(cat err.txt)"
+grep -q 'processes:' all.lkp && fail "all runs disturbed, yet means: $(grep processes: all.lkp | head -n 2)"
+[ "$(val depth-0.disturbed_runs all.lkp)" = 8 ] || fail "all runs disturbed: $(cat all.lkp)"
 "$CGSCALE" export -f csv --keep-disturbed dist.json >out.txt 2>err.txt
 [ $? = 2 ] && [ ! -s out.txt ] || fail "--keep-disturbed with -f csv was not refused: $(cat err.txt)"
 # compare --format lkp (item 10): a file against itself has no row of

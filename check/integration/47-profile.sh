@@ -85,8 +85,9 @@ jq_check "$d/pf.json" '[.points[0].profile.folded[][0] | select(startswith("pf1_
 
 # export --format lkp-stats (the LKP program's parse): LKP's perf-profile
 # keys named by the event sampled, per mode (the run has both), the fault
-# handler's children share as in the result
-"$CGSCALE_SAN" export --format lkp-stats "$d/pf.json" >"$d/pf.lkp" ||
+# handler's children share as in the result (all its runs: on a busy
+# box they may be marked disturbed, which lkp-stats leaves out unasked)
+"$CGSCALE_SAN" export --format lkp-stats --keep-disturbed "$d/pf.json" >"$d/pf.lkp" ||
 	fail "export --format lkp-stats of a profiled run failed"
 ev=$(jq -r '.points[0].profile.event' "$d/pf.json")
 for mode in process thread; do
