@@ -13,6 +13,8 @@
  * and everything it checks are what the user sees.
  */
 #include <errno.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -25,7 +27,13 @@
 #include "lib/freshtmp.h"
 #include "lib/util.h"
 
-#define TMPFS_MAGIC_ 0x01021994
+
+bool cgs_is_tmpfs(const char *dir)
+{
+	struct statfs s;
+
+	return dir && *dir && statfs(dir, &s) == 0 && s.f_type == TMPFS_MAGIC;
+}
 
 uint64_t cgs_fresh_tmpfs_size(uint64_t need)
 {
@@ -54,7 +62,6 @@ int cgs_fresh_tmpfs_enter(uint64_t bytes, char *why, size_t wlen)
 
 int cgs_fresh_tmpfs_check(char *why, size_t wlen)
 {
-	struct statfs sf;
 	int st = 0, fd[2];
 	ssize_t n;
 	pid_t pid;
@@ -62,7 +69,7 @@ int cgs_fresh_tmpfs_check(char *why, size_t wlen)
 	why[0] = 0;
 	if (geteuid())
 		return cgs_errf(why, wlen, -EPERM, "not root: a tmpfs of the run's own needs a mount namespace");
-	if (statfs(CGS_FRESH_TMPDIR, &sf) || sf.f_type != TMPFS_MAGIC_)
+	if (!cgs_is_tmpfs(CGS_FRESH_TMPDIR))
 		return cgs_errf(why, wlen, -ENOENT, "%s is not a tmpfs here", CGS_FRESH_TMPDIR);
 	if (pipe2(fd, O_CLOEXEC))
 		return cgs_errf(why, wlen, -errno, "pipe: %s", strerror(errno));

@@ -6,11 +6,15 @@
 #ifndef CGS_FRESHTMP_H
 #define CGS_FRESHTMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Where the tasks' files go in it. */
 #define CGS_FRESH_TMPDIR "/dev/shm"
+
+/* @dir (NULL or "": no) is on a tmpfs. */
+bool cgs_is_tmpfs(const char *dir);
 
 /* The size of the tmpfs for @need bytes of the tasks' files at once:
  * 16 MiB more, in whole MiB. */

@@ -12,15 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "runner/run/env.h"
+#include "lib/freshtmp.h"
 #include "lib/util.h"
 
-#define TMPFS_MAGIC_NR 0x01021994
 
 static void add_file(struct json_object *o, const char *key, const char *path)
 {
@@ -150,21 +149,14 @@ int cgs_fs_of(const char *path, char *type, size_t tlen, char *opts,
 	return 0;
 }
 
-static bool is_tmpfs(const char *dir)
-{
-	struct statfs s;
-
-	return dir && *dir && statfs(dir, &s) == 0 && s.f_type == TMPFS_MAGIC_NR;
-}
-
 void cgs_default_tmpdir(char *out, size_t len, char *note, size_t nlen)
 {
 	const char *env = getenv("TMPDIR");
 
 	note[0] = 0;
-	if (is_tmpfs(env)) {
+	if (cgs_is_tmpfs(env)) {
 		snprintf(out, len, "%s", env);
-	} else if (is_tmpfs("/dev/shm")) {
+	} else if (cgs_is_tmpfs("/dev/shm")) {
 		snprintf(out, len, "/dev/shm");
 	} else {
 		snprintf(out, len, "%s", env && *env ? env : "/tmp");
