@@ -7,7 +7,9 @@
  * the --axis value) as compare axes; rows are the LKP stats' own keys,
  * "cgscale.per_process_ops" (results/compare/lkp_names.c), so that a row
  * and LKP's stats of the same runs have one name. The values are LKP's: the arithmetic mean, %stddev from
- * the population stddev shown above 2%, %change of the means. cgscale's
+ * the population stddev shown above 2%, %change of the means. A first
+ * block, the job's, compares the runs' LKP stats themselves (lkp_job.c),
+ * as lkp ncompare does on their stats.json. cgscale's
  * own verdicts, environment diff and notes follow the tables. A key that
  * is 0 in every run of every side has no row (LKP's %change of 0 against
  * 0 reads -100%), only a count.
@@ -15,12 +17,16 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include "lib/esc.h"
 #include "results/compare/compare.h"
 #include "results/compare/fmt.h"
 #include "results/compare/lkp_names.h"
+#include "results/compare/lkp_stats.h"
 #include "results/compare/profile.h"
 
 #define LKP_ABS_WIDTH 10
@@ -65,23 +71,12 @@ static void compare_axes(const struct cmp_result *r, unsigned s, char *buf, size
 			*c = ':';
 }
 
-static void group_header(const struct cmp_result *r, const struct cmp_group *g, FILE *out)
+/* The sides' part of a block's head: the compare axes, the columns. */
+static void sides_header(const struct cmp_result *r, FILE *out)
 {
 	const char *field = NULL;
-	char buf[512], t[256], m[64];
+	char buf[512];
 
-	fputs("=========================================================================================\n", out);
-	fprintf(out, "testcase/test/mode/nr_task%s%s:\n  cgscale/%s/%s/%u",
-		g->layout ? "/cgroup" : "", *g->wopts ? "/options" : "",
-		cgs_esc(g->test, t, sizeof(t)), cgs_esc(g->mode, m, sizeof(m)), g->tasks);
-	if (g->layout) {
-		fputc('/', out);
-		axis_value(out, g->layout);
-	}
-	if (*g->wopts) {
-		fputc('/', out);
-		axis_value(out, g->wopts);
-	}
 	axis_of(r, 0, &field);
 	fprintf(out, "\n\nside%s%s: \n", field ? "/" : "", field ? cgs_esc(field, buf, sizeof(buf)) : "");
 	for (unsigned s = 0; s < r->nsides; s++) {
@@ -113,17 +108,37 @@ static void group_header(const struct cmp_result *r, const struct cmp_group *g, 
 	fputc('\n', out);
 }
 
+#define LKP_RULE "=========================================================================================\n"
+
+static void group_header(const struct cmp_result *r, const struct cmp_group *g, FILE *out)
+{
+	char t[256], m[64];
+
+	fputs(LKP_RULE, out);
+	fprintf(out, "testcase/test/mode/nr_task%s%s:\n  cgscale/%s/%s/%u",
+		g->layout ? "/cgroup" : "", *g->wopts ? "/options" : "",
+		cgs_esc(g->test, t, sizeof(t)), cgs_esc(g->mode, m, sizeof(m)), g->tasks);
+	if (g->layout) {
+		fputc('/', out);
+		axis_value(out, g->layout);
+	}
+	if (*g->wopts) {
+		fputc('/', out);
+		axis_value(out, g->wopts);
+	}
+	sides_header(r, out);
+}
+
 /* LKP's mean and %stddev (population stddev / mean; -1 for one value). */
-static void lkp_stat(const struct cmp_cell *c, size_t m, double *avg, double *sdp)
+static void lkp_stat(const double *v, size_t n, double *avg, double *sdp)
 {
 	double sum = 0, ss = 0;
-	size_t n = c->n[m];
 
 	for (size_t i = 0; i < n; i++)
-		sum += c->v[m][i];
+		sum += v[i];
 	*avg = n ? sum / n : 0;
 	for (size_t i = 0; i < n; i++)
-		ss += (c->v[m][i] - *avg) * (c->v[m][i] - *avg);
+		ss += (v[i] - *avg) * (v[i] - *avg);
 	*sdp = n > 1 ? sqrt(ss / n) : -1;
 	if (*avg != 0)
 		*sdp = 100 * *sdp / *avg;
@@ -144,18 +159,18 @@ static void lkp_value(FILE *out, double avg, double sdp)
 		fprintf(out, "%*s", LKP_ERR_WIDTH, "");
 }
 
-static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_t m,
-		    FILE *out)
+/* One row: the sides' values (@v[s], @n[s] of them) and @key. */
+static void lkp_row(const struct cmp_result *r, const double *const *v, const size_t *n,
+		    const char *key, FILE *out)
 {
 	double avg0, sd0;
-	char key[300];
 
-	lkp_stat(&g->cell[0], m, &avg0, &sd0);
+	lkp_stat(v[0], n[0], &avg0, &sd0);
 	lkp_value(out, avg0, sd0);
 	for (unsigned s = 1; s < r->nsides; s++) {
 		double avg, sd, p;
 
-		lkp_stat(&g->cell[s], m, &avg, &sd);
+		lkp_stat(v[s], n[s], &avg, &sd);
 		p = 100.0 * (avg - (avg0 ? avg0 : 1e-100)) / (avg0 ? avg0 : 1e-100);
 		if (fabs(p) < 100000)
 			fprintf(out, "%+*.1f%% ", LKP_REL_WIDTH, p);
@@ -163,8 +178,21 @@ static void lkp_row(const struct cmp_result *r, const struct cmp_group *g, size_
 			fprintf(out, "%+*.2g%% ", LKP_REL_WIDTH, p);
 		lkp_value(out, avg, sd);
 	}
-	cmp_lkp_key(r->ms.m[m].name, g->mode, cmp_lkp_both_modes(r, g), key, sizeof(key));
 	fprintf(out, "  " CMP_LKP_PROGRAM ".%s\n", key);
+}
+
+/* The row of metric @m at point @g. */
+static void metric_row(const struct cmp_result *r, const struct cmp_group *g, size_t m,
+		       FILE *out)
+{
+	const double *v[CMP_MAX_SIDES];
+	size_t n[CMP_MAX_SIDES];
+	char key[300];
+
+	for (unsigned s = 0; s < r->nsides; s++)
+		v[s] = g->cell[s].v[m], n[s] = g->cell[s].n[m];
+	cmp_lkp_key(r->ms.m[m].name, g->mode, cmp_lkp_both_modes(r, g), key, sizeof(key));
+	lkp_row(r, v, n, key, out);
 }
 
 /* Metric @m is 0 in every run of every side at @g: a row of 0.00s whose
@@ -178,8 +206,97 @@ static bool all_zero(const struct cmp_result *r, const struct cmp_group *g, size
 	return true;
 }
 
+/* The test every file of @r ran, NULL when they ran several. */
+static const char *job_test(const struct cmp_result *r)
+{
+	const char *t = NULL;
+
+	for (unsigned s = 0; s < r->nsides; s++)
+		for (unsigned f = 0; f < r->sides[s].nfiles; f++) {
+			const struct res_file *rf = &r->sides[s].files[f].res;
+
+			for (unsigned i = 0; i < rf->npoints; i++) {
+				if (t && strcmp(t, rf->points[i].test))
+					return NULL;
+				t = rf->points[i].test;
+			}
+		}
+	return t;
+}
+
+/* The values of @a (a JSON array of numbers), malloc'd; NULL: none. */
+static double *values_of(struct json_object *a, size_t *n)
+{
+	double *v;
+
+	*n = a ? json_object_array_length(a) : 0;
+	v = *n ? calloc(*n, sizeof(*v)) : NULL;
+	for (size_t i = 0; v && i < *n; i++)
+		v[i] = json_object_get_double(json_object_array_get_idx(a, i));
+	return v;
+}
+
+/* One row of the job block, when every side has @key; counts an
+ * all-zero key in @zero instead. */
+static bool job_row(const struct cmp_result *r, struct json_object *const *st,
+		    const char *key, unsigned *zero, FILE *out)
+{
+	double *v[CMP_MAX_SIDES] = { 0 };
+	size_t n[CMP_MAX_SIDES];
+	bool all = true, nonzero = false;
+
+	for (unsigned s = 0; s < r->nsides; s++) {
+		struct json_object *a = NULL;
+
+		json_object_object_get_ex(st[s], key, &a);
+		v[s] = values_of(a, &n[s]);
+		all = all && v[s];
+		for (size_t i = 0; v[s] && i < n[s]; i++)
+			nonzero = nonzero || v[s][i] != 0;
+	}
+	if (all && !nonzero)
+		(*zero)++;
+	else if (all)
+		lkp_row(r, (const double *const *)v, n, key, out);
+	for (unsigned s = 0; s < r->nsides; s++)
+		free(v[s]);
+	return all && nonzero;
+}
+
+/*
+ * The job block: the LKP stats of each run (each result file; lkp_job.c),
+ * key by key, as lkp ncompare compares the runs' stats.json, so every
+ * key LKP stores (workload, <N>.processes, Throughput_Mbps, memory.stat.*,
+ * a layout's keys) is here under LKP's name. Nothing when a file holds
+ * more than one test: that is no LKP job.
+ */
+static void job_block(const struct cmp_result *r, FILE *out)
+{
+	struct json_object *st[CMP_MAX_SIDES];
+	const char *test = job_test(r);
+	char t[256];
+	unsigned zero = 0, rows = 0;
+
+	if (!test || cmp_lkp_job_stats(r, st))
+		return;
+	fputs(LKP_RULE, out);
+	fprintf(out, "testcase/test:\n  cgscale/%s", cgs_esc(test, t, sizeof(t)));
+	sides_header(r, out);
+	json_object_object_foreach(st[0], key, a0) {
+		(void)a0;
+		rows += job_row(r, st, key, &zero, out);
+	}
+	fprintf(out, "  (the job: each run's LKP stats, as lkp ncompare compares them; %u rows", rows);
+	if (zero)
+		fprintf(out, ", %u more keys 0 in every run of every side", zero);
+	fputs(")\n\n", out);
+	for (unsigned s = 0; s < r->nsides; s++)
+		json_object_put(st[s]);
+}
+
 void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 {
+	job_block(r, out);
 	for (unsigned i = 0; i < r->ngroups; i++) {
 		const struct cmp_group *g = &r->groups[i];
 		bool any = false;
@@ -201,7 +318,7 @@ void cmp_print_lkp(const struct cmp_result *r, FILE *out)
 			if (!any)
 				group_header(r, g, out);
 			any = true;
-			lkp_row(r, g, m, out);
+			metric_row(r, g, m, out);
 		}
 		if (any)
 			cmp_profile_lkp_group(r, r->prof, i, out);

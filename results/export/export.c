@@ -2,7 +2,7 @@
 /*
  * export.c - `cgscale export`: every observation of the result files in
  * one tidy long table (results/SCHEMA.md, "The export"), as TSV, CSV or
- * JSON lines, or as LKP's `key: value` stats (results/export/lkp.c).
+ * JSON lines, or as LKP's `key: value` stats (results/compare/lkp_stats.c).
  *
  * Tidy means: one row per value that exists (a metric a point cannot
  * have gives no row, never an NA placeholder); the `scope` column tells

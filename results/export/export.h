@@ -2,7 +2,7 @@
 /*
  * export.h - `cgscale export`: the result files as one tidy long table
  * (TSV, CSV, JSON lines; export.c) or as LKP's `key: value` stats
- * (results/export/lkp.c). results/SCHEMA.md documents the columns and the keys.
+ * (results/compare/lkp_stats.c). results/SCHEMA.md documents the columns and the keys.
  */
 #ifndef CGS_EXPORT_H
 #define CGS_EXPORT_H
@@ -23,18 +23,5 @@ const char *exp_wopts_text(const struct res_point *p);
 int exp_write_table(FILE *out, enum exp_format fmt, struct cmp_side *sides,
 		    unsigned nsides);
 
-/*
- * LKP stats of the sides' files: `key: value` lines as an LKP program's
- * parse prints them (will-it-scale, netperf and stress-ng names where the
- * work is the same). Points at @baseline tasks (0: none) give only their
- * <N>.processes/<N>.threads and the scalability. Disturbed runs are
- * left out of the means, as compare leaves them out (counted in
- * disturbed_runs), unless @keep_disturbed. Points of several cgroup
- * layouts get one set of keys a layout, each led by the layout
- * ("depth-3."). 0, -EIO, or -EINVAL with @err when the files hold more
- * than one test (LKP runs one test per job).
- */
-int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
-			unsigned baseline, bool keep_disturbed, char *err, size_t errlen);
 
 #endif

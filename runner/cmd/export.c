@@ -2,7 +2,7 @@
 /*
  * export.c - the `cgscale export` command line: pick the format, load
  * every input before writing anything, then write the table (export.c) or
- * the LKP stats (results/export/lkp.c) to stdout; or a profile's folded stacks
+ * the LKP stats (results/compare/lkp_stats.c) to stdout; or a profile's folded stacks
  * (results/export/folded.c).
  */
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include "lib/opt.h"
 #include "lib/util.h"
 #include "results/compare/compare.h"
+#include "results/compare/lkp_stats.h"
 #include "results/export/export.h"
 #include "results/export/folded.h"
 #include "runner/core/tasklist.h"
@@ -140,7 +141,7 @@ static int write_table(const struct exp_opts *o, int nargs, char **args,
 	if (rc)
 		goto out;
 	if (o->format == EXP_LKP_STATS)
-		rc = exp_write_lkp_stats(stdout, sides, n, (unsigned)o->lkp_baseline,
+		rc = cmp_lkp_stats(stdout, sides, n, (unsigned)o->lkp_baseline,
 					 o->keep_disturbed, err, errlen);
 	else
 		rc = exp_write_table(stdout, (enum exp_format)o->format, sides, n);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lkp.c - `cgscale export --format lkp-stats`: the `key: value`
+ * lkp_stats.c - a result's LKP stats (`cgscale export --format
+ * lkp-stats`, and each run of `compare --format lkp`): the `key: value`
  * lines an LKP program's parse prints (LKP prefixes them with the program
  * name, "cgscale."). Keys follow LKP's own where the work is the same:
  * will-it-scale's per_process_ops, per_thread_ops, scalability, workload
@@ -29,7 +30,7 @@
 #include "results/compare/compare.h"
 #include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
-#include "results/export/export.h"
+#include "results/compare/lkp_stats.h"
 #include "results/model/disturb.h"
 #include "lib/macros.h"
 #include "lib/limits.h"
@@ -418,8 +419,8 @@ static void layout_key(const char *layout, char *buf, size_t len)
 	buf[n] = 0;
 }
 
-int exp_write_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
-			unsigned baseline, bool keep_disturbed, char *err, size_t errlen)
+int cmp_lkp_stats(FILE *out, struct cmp_side *sides, unsigned nsides,
+		  unsigned baseline, bool keep_disturbed, char *err, size_t errlen)
 {
 	const char *lay[64];
 	unsigned nl = 0, ok = 0, disturbed = 0;
