@@ -94,9 +94,21 @@ export LKP_SRC=$T/lkp-tests CGSCALE_GIT=$T/cg RUNTIME=1s
 cd $T/cg
 . $T/block.sh
 set +e
-printf '%s\n' "\$A" "\$B" >$T/ab
+printf '%s\n' "\$A" "\$B" "\$rc" >$T/ab
+# the recipe's lkp_run on a job that fails (a bad parameter): it must stop
+"\$LKP_SRC/bin/lkp" split-job --no-defaults -s "cgscale.runtime: \$RUNTIME" -s 'cgscale.mode: sideways' "\$LKP_SRC/jobs/cgscale.yaml" >$T/bad-split.log 2>&1
+if lkp_run "\$(ls ./cgscale-*sideways*page_fault2.yaml | head -n 1)" >$T/bad-run.log 2>&1; then echo passed; else echo failed; fi >$T/bad-run
+# the cgroup2 job on a host with v1 memory (a stub mount table, whatever
+# this box is): cgscale-host refuses it before LKP's cgroup2 setup (a stub
+# that leaves a mark, in this scratch lkp-tests) runs
+printf 'cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0\n' >$T/hybrid.mounts
+printf '#!/bin/sh\ntouch $T/cgroup2-touched\nexit 1\n' >"\$LKP_SRC/programs/cgroup2/setup"
+"\$LKP_SRC/bin/lkp" split-job --no-defaults -s "cgscale.runtime: \$RUNTIME" "\$LKP_SRC/jobs/cgscale-cgroup2.yaml" >$T/cg2-split.log 2>&1
+if CGSCALE_HOST_MOUNTS=$T/hybrid.mounts lkp_run "\$(ls ./cgscale-cgroup2-*page_fault2*.yaml | head -n 1)" >$T/cg2-run.log 2>&1; then echo passed; else echo failed; fi >$T/cg2-run
 "\$LKP_SRC/bin/lkp" ncompare -k -j "\$A" -j "\$B" >$T/ncompare.txt 2>$T/ncompare.err
 /lkp/benchmarks/cgscale/bin/cgscale compare --keep-disturbed -f lkp --axis workload "\$A" "\$B" >$T/cmp.lkp
+/lkp/benchmarks/cgscale/bin/cgscale compare -f lkp --axis workload "\$A" "\$B" >$T/cmpjob.lkp
+/lkp/benchmarks/cgscale/bin/cgscale compare -f lkp "\$A" "\$A" >$T/cmpself.lkp
 EOF
 start=$(date +%s)
 unshare -m --propagation private sh -c 'mount --bind "$1" /lkp && exec bash "$2"' sh "$T/root" "$T/recipe.sh" \
@@ -112,8 +124,20 @@ built=$(sed -n 's/^==> Making package: \([^ ]*\) .*/\1/p' recipe.log | sort -u |
 # every run's stats
 A=$T/root$(sed -n 1p ab | sed 's|^/lkp||')
 B=$T/root$(sed -n 2p ab | sed 's|^/lkp||')
-[ -d "$A/2" ] || fail "the job has no third run in $A: $(ls "$A")"
-for r in "$A"/0 "$A"/1 "$A"/2 "$B"/0; do
+[ -d "$A/3" ] && [ -d "$B/3" ] || fail "a job has fewer than 4 runs: $(ls "$A") and $(ls "$B")"
+# the recipe's compare decides at 4 runs a side: B regressed (exit 1), or
+# a busy box's disturbed runs were left out and too few are left (exit 4)
+crc=$(sed -n 3p ab)
+[ "$crc" = 1 ] || { [ "$crc" = 4 ] && grep -q 'disturbed' recipe.log; } ||
+	fail "the recipe's cgscale compare exit $crc, not 1 (REGRESSION): $(grep -A 3 'per_task_ops' recipe.log | tail -n 8)"
+# lkp_run stops on a job that failed, naming its last_state
+[ "$(cat bad-run)" = failed ] && grep -q "failed:.*exit_code" bad-run.log ||
+	fail "the recipe's lkp_run passed a failed job: $(cat bad-run) $(tail -n 3 bad-run.log)"
+# the cgroup2 job refused on a v1-memory host, before LKP's cgroup2 setup
+[ "$(cat cg2-run)" = failed ] && grep -q "failed:.*setup.cgscale-host.exit_code.1" cg2-run.log ||
+	fail "the cgroup2 job was not refused by cgscale-host: $(cat cg2-run) $(tail -n 5 cg2-run.log)"
+[ -e cgroup2-touched ] && fail "LKP's cgroup2 setup ran before cgscale-host refused the host"
+for r in "$A"/0 "$A"/1 "$A"/2 "$A"/3 "$B"/0 "$B"/3; do
 	s=$r/stats.json
 	# (a busy box's disturbed runs are left out: a key may go, said by
 	# cgscale.disturbed_runs)
@@ -154,41 +178,61 @@ for k in per_process_ops per_thread_ops; do
 	grep -q "^cgscale\.$k -[0-9.]* regression$" dir.txt ||
 		fail "LKP's direction of cgscale.$k is not a regression: $(grep "cgscale\.$k " dir.txt || echo 'no row')"
 done
+# the stats with no direction on purpose (integrations/lkp/etc/
+# index-perf-all.yaml says why): the scalability (a fallen 1-task baseline
+# raises it), the machine's counters, memory.stat deltas, the run's health
+undirected() {
+	case $1 in
+	scalability | proc-vmstat.* | rstat_* | who.kworker | who.kswapd | who.softirq | who.others | \
+		memory.stat.* | [0-9]*.processes_idle | [0-9]*.threads_idle | disturbed_runs | failed_points | \
+		profile_skew_pct | perf-profile.*) return 0 ;;
+	esac
+	return 1
+}
+# a key without cgscale., its layout ("depth-3_leaf-shared.") and its mode
+bare() {
+	m=${1#cgscale.}
+	case $m in depth-*) m=${m#*.} ;; esac
+	m=${m#process.}
+	m=${m#thread.}
+	echo "$m"
+}
 # every row LKP lists: its direction is compare's (higher or lower is
-# better) applied to the sign of the change; which rows a noisy machine
-# lets through is LKP's business
+# better) applied to the sign of the change, or none for the undirected;
+# which rows a noisy machine lets through is LKP's business
 "$CGSCALE" compare --help | awk '/^metrics:$/ { on = 1; next } on && /^$/ { exit }
 	on && /^  [a-z]/ { print $1, (/higher is better/ ? 1 : -1) }' >dirs.txt
 while read -r key change got; do
-	m=${key#cgscale.}
-	m=${m#process.}
-	m=${m#thread.}
+	m=$(bare "$key")
+	if undirected "$m"; then
+		[ "$got" = undefined ] || fail "LKP gives $key a direction ($got), which it must not have"
+		continue
+	fi
 	case $m in
-	per_process_ops | per_thread_ops | [0-9]*.processes | [0-9]*.threads | workload) d=1 ;;
+	per_process_ops | per_thread_ops | [0-9]*.processes | [0-9]*.threads | workload | Throughput_Mbps | remap.ops_per_sec) d=1 ;;
 	aux.*) d=1 ;;
 	*) d=$(awk -v m="$m" '$1 == m { print $2 }' dirs.txt) ;;
 	esac
-	[ -n "$d" ] || continue
+	[ -n "$d" ] || fail "LKP lists $key ($got), a stat 72 knows no direction of"
 	want=$(awk -v d="$d" -v c="$change" 'BEGIN { print (d * c < 0 ? "regression" : "improvement") }')
 	[ "$got" = "$want" ] || fail "LKP says $got for $key $change%, compare's direction gives $want"
 done <dir.txt
-# memory.stat deltas (counts over the window: they follow the work done)
-# and the idle % beside <N>.processes have no direction, on purpose;
-# every other KPI has one
-grep ' undefined$' dir.txt |
-	grep -v -E '^cgscale\.(((process|thread)\.)?memory\.stat\.|[0-9]+\.(processes|threads)_idle )' >undef
-[ ! -s undef ] || fail "KPIs of unknown direction in LKP: $(head -n 5 undef)"
-# every metric compare knows has its direction in LKP, in both namings
+# every metric compare knows: LKP's direction is compare's, in both
+# namings and under a layout, or none for the undirected
 "$CGSCALE" compare --help | awk '/^metrics:$/ { on = 1; next } on && /^$/ { exit }
 	on && /^  [a-z]/ { print $1, (/higher is better/ ? "improvement" : "regression") }' |
-	sed 's/^aux\.NAME/aux.rx_bytes/; s/^per_task_ops/per_process_ops/' >metrics.txt
-[ "$(wc -l <metrics.txt)" -ge 20 ] || fail "compare --help lists $(wc -l <metrics.txt) metrics"
+	sed 's/^aux\.NAME/aux.rx_bytes/; s/^per_task_ops/per_process_ops/; s/NAME/x/' >metrics.raw
+[ "$(wc -l <metrics.raw)" -ge 20 ] || fail "compare --help lists $(wc -l <metrics.raw) metrics"
+while read -r m want; do
+	if undirected "$m"; then echo "$m undefined"; else echo "$m $want"; fi
+done <metrics.raw >metrics.txt
+grep -q '^scalability undefined$' metrics.txt || fail "compare --help lists no scalability: $(head -n 3 metrics.txt)"
 LKP_SRC=$L ruby - metrics.txt >mdir.txt 2>ruby.err <<'RUBY' || fail "LKP's stats.rb: $(grep -v warning ruby.err | tail -n 5)"
 require "#{ENV['LKP_SRC']}/lib/stats"
 File.readlines(ARGV[0]).each do |l|
   m, want = l.split
-  keys = ["cgscale.#{m}"]
-  keys += ["cgscale.process.#{m}", "cgscale.thread.#{m}"] unless m =~ /^(per_process_ops|scalability)$/
+  keys = ["cgscale.#{m}", "cgscale.depth-3_leaf-shared.#{m}"]
+  keys += ["cgscale.process.#{m}", "cgscale.thread.#{m}", "cgscale.depth-0_leaf-shared.thread.#{m}"] unless m =~ /^(per_process_ops|scalability)$/
   keys.each { |k| got = kpi_stat_direction(k, 10.0); puts "#{k}: #{got}, want #{want}" if got != want }
 end
 RUBY
@@ -199,7 +243,7 @@ grep -q '^=====' cmp.lkp || fail "compare -f lkp on the LKP roots printed no blo
 awk '$1 ~ /^[-+]?[0-9.]+(e[-+]?[0-9]+)?$/ && NF >= 2 { print $NF }' cmp.lkp | sort -u >cmpkeys
 grep -q -x cgscale.per_process_ops cmpkeys || fail "compare -f lkp has no cgscale.per_process_ops row: $(head -n 5 cmpkeys)"
 # the names LKP's parse printed for the runs (LKP's stats.json drops zeros)
-for r in "$A"/0 "$A"/1 "$A"/2; do
+for r in "$A"/0 "$A"/1 "$A"/2 "$A"/3 "$B"/0 "$B"/1 "$B"/2 "$B"/3; do
 	jq -r 'keys[]' "$r/cgscale.json" >>lkpkeys.all
 	CGSCALE=$T/root/benchmarks/cgscale/bin/cgscale "$L/programs/cgscale/parse" "$r/cgscale" >parse.out ||
 		fail "parse of $r failed"
@@ -208,6 +252,22 @@ done
 sort -u lkpkeys.all >lkpkeys
 comm -23 cmpkeys lkpkeys >unknown
 [ ! -s unknown ] || fail "compare -f lkp rows that LKP's stats do not have: $(head -n 5 unknown | tr '\n' ' ')"
+# the job block holds LKP's own stats of the runs: will-it-scale's
+# workload and <N>.processes too, and LKP's values (the mean of the runs)
+for k in workload 2.processes 1.processes per_thread_ops; do
+	grep -q -x "cgscale.$k" cmpkeys || fail "compare -f lkp has no cgscale.$k row: $(grep -A 12 '^testcase/test:$' cmp.lkp)"
+done
+for k in workload 2.processes; do
+	got=$(awk -v k="cgscale.$k" '$NF == k { print $1; exit }' cmpjob.lkp)
+	want=$(jq -s --arg k "cgscale.$k" '[.[] | .[$k] | select(. != null)] |
+		if length == 4 then add / length | floor else "n/a" end' "$A"/0/stats.json "$A"/1/stats.json "$A"/2/stats.json "$A"/3/stats.json)
+	[ "$want" = '"n/a"' ] || [ "$got" = "$want" ] ||
+		fail "compare -f lkp's cgscale.$k of A is $got, the mean of LKP's stats.json $want"
+done
+# a root against itself: no change on any row
+awk '$NF ~ /^cgscale\./ { for (i = 1; i <= NF; i++) if ($i ~ /^[-+][0-9.e+]+%$/ && $i != "+0.0%" && $i != "-0.0%") print }' cmpself.lkp >selfchg
+[ ! -s selfchg ] || fail "compare -f lkp of a root against itself shows a change: $(head -n 3 selfchg)"
+grep -q 'cgscale\.workload$' cmpself.lkp || fail "compare -f lkp of a root against itself printed no job block: $(head -n 5 cmpself.lkp)"
 grep -q 'cgscale: .*per_task_ops' recipe.log || grep -q 'per_task_ops (ops/s' recipe.log ||
 	fail "the recipe's cgscale compare printed no per_task_ops"
 echo "PASS: docs/lkp-and-ci.md's LKP recipe ran as written in ${secs}s: cgscale.per_process_ops $(jq '.["cgscale.per_process_ops"]' "$A"/0/stats.json), scalability $(jq '.["cgscale.scalability"]' "$A"/0/stats.json); ncompare -k: per_process_ops $(awk '$1 == "cgscale.per_process_ops" { print $2, $3 }' dir.txt); $(wc -l <cmpkeys) compare -f lkp keys all LKP's"

@@ -158,13 +158,48 @@ done
 grep -q 'memory.high=x' pr/reproduce.sh && fail "cgroup_set was glob-expanded: $(tail -n 1 pr/reproduce.sh)"
 echo "ok: run refuses bad parameters (exit 99, named) and quotes the rest in reproduce.sh"
 
+# cgscale-host, the setup the cgroup2 and sendfile-protect jobs run first:
+# it refuses a host whose hierarchy cannot give them what they need, read
+# from the mount table (stub tables here, whatever this box is)
+H=$I/programs/cgscale-host/setup
+sh -n "$H" || fail "cgscale-host/setup is not valid sh"
+mkdir -p v2root v2nomem && echo 'cpuset cpu io memory pids' >v2root/cgroup.controllers &&
+	echo 'cpuset cpu io pids' >v2nomem/cgroup.controllers
+printf '%s\n' 'cgroup /sys/fs/cgroup/memory cgroup rw,nosuid,nodev,noexec,relatime,memory 0 0' \
+	'cgroup /sys/fs/cgroup/systemd cgroup rw,relatime,xattr,name=systemd 0 0' \
+	"cgroup2 $T/v2nomem cgroup2 rw,relatime 0 0" >hybrid.mounts
+printf '%s\n' 'cgroup /sys/fs/cgroup/systemd cgroup rw,relatime,xattr,name=systemd 0 0' \
+	"cgroup2 $T/v2root cgroup2 rw,nosuid,nodev,noexec,relatime 0 0" >unified.mounts
+host() { # MOUNTS unified cgroup_v2: the exit status, the stderr in host.err
+	CGSCALE_HOST_MOUNTS=$1 unified=$2 cgroup_v2=$3 sh "$H" >host.out 2>host.err
+}
+host unified.mounts 1 memory || fail "cgscale-host refused a unified host with memory: $(cat host.err)"
+[ -s host.err ] && fail "cgscale-host said something on a good host: $(cat host.err)"
+host hybrid.mounts 1 memory && fail "cgscale-host let the cgroup2 job run on a host with v1 memory mounted"
+grep -q "memory at /sys/fs/cgroup/memory.*unmount.*systemd.unified_cgroup_hierarchy=1" host.err ||
+	fail "cgscale-host's refusal does not say why and what to do: $(cat host.err)"
+[ "$(wc -l <host.err)" = 1 ] || fail "cgscale-host's refusal is not one line: $(cat host.err)"
+host hybrid.mounts 0 memory && fail "cgscale-host let the sendfile job run without memory on v2"
+grep -q "needs the memory controller on cgroup v2.*v2nomem/cgroup.controllers lacks it" host.err ||
+	fail "cgscale-host's refusal for memory does not name it: $(cat host.err)"
+host hybrid.mounts 0 "" || fail "cgscale-host refused a job that needs nothing: $(cat host.err)"
+grep -v cgroup2 unified.mounts >nov2.mounts
+host nov2.mounts 0 memory && fail "cgscale-host let a job that needs v2 run on a host without v2"
+grep -q "mounts no cgroup v2 hierarchy" host.err || fail "no v2: $(cat host.err)"
+for j in cgscale-cgroup2 cgscale-sendfile-protect; do
+	# before LKP's cgroup2 setup (<<: cgroup2.yaml) and the test
+	awk '/^(<<|cgscale):/ { exit } /^cgscale-host:/ { ok = 1 } END { exit !ok }' "$I/jobs/$j.yaml" ||
+		fail "$j.yaml does not run cgscale-host before its other setups and the test"
+done
+echo "ok: cgscale-host refuses a hybrid or v1-memory host with the reason, passes a unified one"
+
 [ -n "${LKP_SRC:-}" ] || skip "LKP_SRC unset: the LKP program was checked, but not run through lkp-tests (set LKP_SRC=/path/to/lkp-tests; scripts/deps.sh lkp installs what it needs)"
 [ -x "$LKP_SRC/bin/run-stats" ] || fail "LKP_SRC=$LKP_SRC has no bin/run-stats"
 "$REPO/scripts/deps.sh" lkp >deps.out 2>&1 || skip "scripts/deps.sh lkp could not install LKP's packages: $(tail -n 2 deps.out)"
 
 # a lab's checkout: lkp-tests plus our program and jobs
 cp -rs "$(cd "$LKP_SRC" && pwd)" lkp || fail "cannot copy LKP_SRC"
-cp -r "$P" lkp/programs/ && cp "$I"/jobs/*.yaml lkp/jobs/ || fail "cannot add the program"
+cp -r "$I"/programs/* lkp/programs/ && cp "$I"/jobs/*.yaml lkp/jobs/ || fail "cannot add the program"
 L=$T/lkp
 
 # every job file we ship, through LKP's own loader: each value as written
@@ -240,4 +275,11 @@ grep -q -E "cgroup_set: [\"']?1:memory.min=1G 1:memory.low=1G" split/cgscale-sen
 	fail "sendfile job lost its knobs"
 grep -q -E "cgroup_depth: [\"']0,3" split/cgscale-sendfile-protect-*.yaml ||
 	fail "sendfile job lost its root-cgroup baseline: $(grep cgroup_depth split/cgscale-sendfile-protect-*.yaml)"
+# LKP's job.sh of each job runs cgscale-host before every other setup
+for j in split/cgscale-cgroup2-*page_fault2*.yaml split/cgscale-sendfile-protect-*50%*.yaml; do
+	LKP_SRC=$L "$L/sbin/job2sh" "$j" >job.sh 2>job2sh.err || fail "job2sh $j: $(tail -n 3 job2sh.err)"
+	first=$(grep -o 'run-setup [a-z0-9-]*' job.sh | head -n 1)
+	[ "$first" = "run-setup cgscale-host" ] ||
+		fail "$(basename "$j")'s job.sh runs $first first, not cgscale-host: $(grep -o 'run-setup [a-z0-9-]*' job.sh | tr '\n' ' ')"
+done
 echo "PASS: LKP ran our run and parse: cgscale.per_process_ops $(jq '.["cgscale.per_process_ops"][0]' rr/cgscale.json) = the file's; split-job expanded $(ls split | wc -l) jobs"
