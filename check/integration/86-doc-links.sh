@@ -46,10 +46,14 @@ for f in sorted(docs):
                 print(f"{f}:{n}: links to {t}, which is not a file of the tree")
 # a code block marked <!-- quoted from PATH --> is PATH'"'"'s own text (its
 # lines in a row, leading blanks aside): a quote that drifts from the
-# code fails, as extending.md'"'"'s OPT_BOOL once did
+# code fails, as extending.md'"'"'s OPT_BOOL once did. A C block is always
+# such a quote, of a file the build compiles: no C in the docs that no
+# compiler sees (the skeletons in docs/skeletons/ are whole files)
 for f in sorted(docs):
     lines = text(f).split("\n")
     for n, line in enumerate(lines, 1):
+        if line.strip() == "```c" and (n < 2 or not re.match(r"\s*<!-- quoted from \S+ -->\s*$", lines[n - 2])):
+            print(f"{f}:{n}: a C block that quotes no file (mark it <!-- quoted from PATH -->)")
         m = re.match(r"\s*<!-- quoted from (\S+) -->\s*$", line)
         if not m:
             continue
@@ -139,4 +143,8 @@ printf '\n<!-- quoted from lib/util.h -->\n```c\nint a_line(void);\nint no_such_
 p=$(problems tree)
 echo "$p" | grep -q 'docs/running.md:.*the block quoted from lib/util.h is not in it as written' ||
 	fail "a quoted block that drifted from its file passed"
-echo "ok: the check fails on a long README, a broken link, a stray seed and a quote that drifted"
+printf '\nA snippet:\n\n```c\nint nowhere(void);\n```\n' >>tree/docs/running.md
+p=$(problems tree)
+echo "$p" | grep -q 'docs/running.md:.*a C block that quotes no file' ||
+	fail "a C block in the docs that quotes no file passed"
+echo "ok: the check fails on a long README, a broken link, a stray seed, a quote that drifted and C that quotes no file"

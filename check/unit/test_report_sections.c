@@ -55,7 +55,7 @@ static char *render(struct json_object *extra, bool open,
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	rpt_sections_write(f, extra, "run 1", open, tab, n);
+	rpt_sections_write(f, extra, "run 1", open, tab, n, NULL);
 	assert_int_equal(fclose(f), 0);
 	return buf;
 }

@@ -19,6 +19,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "lib/json.h"
+
 #include "lib/macros.h"
 #include "lib/opt.h"
 #include "runner/cmd/cmd.h"
@@ -105,6 +107,21 @@ static void test_point(void **state)
 	assert_true(json_object_get_int(v) >= 2);
 	assert_true(json_object_object_get_ex(sec, "level", &v));
 	assert_int_equal(json_object_get_int(v), 1);
+	/* its declared section: what the run writes into the result file, and
+	 * the metric compare then reads from the point */
+	{
+		struct json_object *decls = cgs_obs_sections_json(&or), *m;
+		struct res_metric_decl d;
+		char why[160];
+
+		assert_non_null(decls);
+		assert_true(json_object_object_get_ex(decls, "skeleton", &sec));
+		assert_true(json_object_object_get_ex(sec, "metrics", &m));
+		assert_int_equal(res_metric_decl_parse(json_object_array_get_idx(m, 0), "skeleton",
+						       &d, why, sizeof(why)), 0);
+		assert_true(cgs_jpath_num(p.extra, d.path) >= 2);
+		json_object_put(decls);
+	}
 	res_point_free(&p);
 	cgs_obs_run_free(&or);
 	cgs_topo_free(&topo);

@@ -9,7 +9,11 @@
  * the difference.
  *
  * This one counts the samples of the measured window and writes
- * {"skeleton": {"samples": N, "level": L}} into each point.
+ * {"skeleton": {"samples": N, "level": L}} into each point. Its section
+ * declares one compare metric and a report view of one row (.section,
+ * results/model/sections.h): the run writes them into the result file,
+ * where compare judges skeleton.samples and the report draws the row,
+ * with no line in results/.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -89,6 +93,22 @@ static void skeleton_write(void *priv, struct res_point *p)
 	cgs_jadd(p->extra, "skeleton", sec);
 }
 
+/* What compare judges (higher is better here) and the report shows. */
+static const struct res_metric_decl skeleton_metrics[] = {
+	{ "skeleton.samples", "samples", "samples of the measured window", 1, "secondary",
+	  "skeleton.samples" },
+};
+
+static const struct res_view_decl skeleton_view[] = {
+	{ "samples seen", "skeleton.samples", "samples" },
+};
+
+static const struct res_section_decl skeleton_section = {
+	.key = "skeleton", .title = "the skeleton observer",
+	.metrics = skeleton_metrics, .nmetrics = ARRAY_SIZE(skeleton_metrics),
+	.view = skeleton_view, .nview = ARRAY_SIZE(skeleton_view),
+};
+
 const struct cgs_obs_def skeleton_observer = {
 	.name = "skeleton",
 	.opts = skeleton_obs_optdefs,
@@ -99,4 +119,5 @@ const struct cgs_obs_def skeleton_observer = {
 	.free = skeleton_free,
 	.sample = skeleton_sample,
 	.write = skeleton_write,
+	.section = &skeleton_section,
 };

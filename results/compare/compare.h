@@ -23,6 +23,7 @@
 #include "lib/opt.h"
 #include "results/stats/boot2.h"
 #include "results/model/result.h"
+#include "results/model/sections.h"
 #include "results/stats/stats.h"
 
 struct json_object;
@@ -37,7 +38,8 @@ struct json_object;
 #define CMP_EXIT_BISECT_SKIP CGS_EXIT_BISECT_SKIP
 #define CMP_EXIT_BISECT_ABORT CGS_EXIT_BISECT_ABORT
 
-#define CMP_MAX_METRICS 96
+#define CMP_MAX_METRICS 128
+#define CMP_MAX_DECL 24     /* metrics the files' sections declare (declared.c) */
 #define CMP_MAX_FAMILY 16   /* rows of NAME families (family.c) in one set */
 #define CMP_MAX_SIDES 26
 #define CMP_MIN_CLEAN 3   /* clean runs a side needs when some were disturbed */
@@ -101,7 +103,28 @@ struct cmp_mset {
 	unsigned fam_base[CMP_MAX_FAMILY];    /* the family's base row */
 	char fam_name[CMP_MAX_FAMILY][128];   /* "lock_wait.KEY" */
 	char fam_path[CMP_MAX_FAMILY][256];   /* "PATH/KEY": KEY is one key */
+	/* the metrics the files' sections declare (results/model/sections.h),
+	 * after every other row; the first file to declare a name wins */
+	unsigned ndecl;
+	struct cmp_decl {
+		char name[RES_DECL_NAME_MAX + 1], unit[RES_DECL_UNIT_MAX + 1];
+		char desc[RES_DECL_DESC_MAX + 1], path[RES_DECL_PATH_MAX + 1];
+		int dir;
+		enum cmp_class cls;
+	} decl[CMP_MAX_DECL];
+	unsigned ndecl_refused;               /* declared, but not taken: why below */
+	char decl_why[200];                   /* the first refusal's reason */
 };
+
+/* ---- declared.c ---- */
+
+/* Take the metrics that @f's sections declare into @ms (checked, see
+ * results/model/sections.h; a name of @base, a family of it, aux.* or an
+ * earlier declaration is not taken again). Call mset's assembly after. */
+void cmp_decl_add_file(struct cmp_mset *ms, const struct res_file *f,
+		       const struct cmp_metric *base, size_t nbase);
+/* Append the declared rows to ms->m at *@n. */
+void cmp_decl_expand(struct cmp_mset *ms, size_t *n);
 
 /* ---- family.c ---- */
 

@@ -252,7 +252,7 @@ const struct cmp_rule cmp_cap_rules[] = {
 const size_t cmp_ncap_rules = ARRAY_SIZE(cmp_cap_rules);
 
 /* a point's aux counters always fit: one point's set never fails */
-_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX + CMP_MAX_FAMILY <= CMP_MAX_METRICS,
+_Static_assert(ARRAY_SIZE(cmp_base_metrics) + CGS_MAX_AUX + CMP_MAX_FAMILY + CMP_MAX_DECL <= CMP_MAX_METRICS,
 	       "raise CMP_MAX_METRICS");
 
 /* The base rows with the aux rows at the marker. */
@@ -275,6 +275,7 @@ static void mset_assemble(struct cmp_mset *ms)
 			mt->aux = ms->aux_src[k];
 		}
 	}
+	cmp_decl_expand(ms, &ms->n);
 }
 
 void cmp_mset_init(struct cmp_mset *ms)
@@ -293,7 +294,7 @@ int cmp_mset_add_point(struct cmp_mset *ms, const struct res_point *p)
 			;
 		if (a < ms->naux)
 			continue;
-		if (cmp_nbase_metrics + ms->naux + CMP_MAX_FAMILY >= CMP_MAX_METRICS)
+		if (cmp_nbase_metrics + ms->naux + CMP_MAX_FAMILY + CMP_MAX_DECL >= CMP_MAX_METRICS)
 			return -E2BIG;
 		ms->aux_src[a] = p->aux_name[k];
 		ms->aux_unit[a] = p->aux_unit[k] ? p->aux_unit[k] : "";
@@ -311,8 +312,10 @@ int cmp_mset_add(struct cmp_mset *ms, const struct res_file *f)
 {
 	int rc = 0;
 
+	cmp_decl_add_file(ms, f, cmp_base_metrics, cmp_nbase_metrics);
 	for (unsigned i = 0; !rc && i < f->npoints; i++)
 		rc = cmp_mset_add_point(ms, &f->points[i]);
+	mset_assemble(ms);
 	return rc;
 }
 
@@ -336,6 +339,10 @@ int cmp_mset_build(struct cmp_result *r, char *err, size_t errlen)
 	if (rc)
 		return cgs_errf(err, errlen, rc, "more aux counters than compare can hold (%d metrics)",
 				CMP_MAX_METRICS);
+	if (r->ms.ndecl_refused && (rc = cmp_note(r, "%u metric%s that the files' sections declare "
+						  "not compared: %s", r->ms.ndecl_refused,
+						  r->ms.ndecl_refused > 1 ? "s" : "", r->ms.decl_why)))
+		return cgs_errf(err, errlen, rc, "out of memory");
 	if (!r->o.metrics)
 		return 0;
 	if (!(copy = strdup(r->o.metrics)))

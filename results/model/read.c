@@ -327,6 +327,7 @@ int res_from_json(struct json_object *root, struct res_file *f, char *err,
 	f->environment = rd_keep(root, "environment", json_type_object, &r, &rc);
 	f->options = rd_keep(root, "options", json_type_object, &r, &rc);
 	f->invocation = rd_keep(root, "invocation", json_type_object, &r, &rc);
+	f->sections = rd_keep(root, "sections", json_type_object, &r, &rc);
 	pts = rd_field(root, "points", json_type_array, true, &r, &rc);
 	for (size_t i = 0; !rc && i < json_object_array_length(pts); i++) {
 		struct res_point *p = res_file_add_point(f);

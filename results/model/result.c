@@ -119,6 +119,7 @@ void res_file_free(struct res_file *f)
 	json_object_put(f->environment);
 	json_object_put(f->options);
 	json_object_put(f->invocation);
+	json_object_put(f->sections);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -105,6 +105,8 @@ struct res_file {
 	struct json_object *command_line;  /* array of strings */
 	struct json_object *kernel, *machine, *environment, *options;
 	struct json_object *invocation;  /* {id, index, of, series}; NULL: older */
+	struct json_object *sections;    /* observers' declared sections
+					  * (results/model/sections.h); NULL: none */
 	unsigned npoints;
 	struct res_point *points;
 };

@@ -204,6 +204,8 @@ struct json_object *res_to_json(const struct res_file *f)
 	cgs_jadd(o, "options", f->options ? cgs_jref(f->options) : json_object_new_object());
 	if (f->invocation)
 		cgs_jadd(o, "invocation", cgs_jref(f->invocation));
+	if (f->sections)
+		cgs_jadd(o, "sections", cgs_jref(f->sections));
 	for (unsigned i = 0; i < f->npoints; i++)
 		json_object_array_add(pts, res_point_to_json(&f->points[i]));
 	cgs_jadd(o, "points", pts);

@@ -343,7 +343,7 @@ static void extras(struct rpt_doc *d, const struct rpt_set *s,
 		if (first < 0 && json_object_object_length(p->extra))
 			first = (int)r;
 		rpt_sections_write(d->out, p->extra, label, (int)r == first,
-				   rpt_sections, rpt_nsections);
+				   rpt_sections, rpt_nsections, s->in[g->run[r].file].res.sections);
 	}
 }
 

@@ -416,9 +416,21 @@ const struct rpt_section *rpt_section_find(const struct rpt_section *tab,
 
 /* Each member of @extra (one run's, labelled @label) in its own
  * <details>, @open (unless its row is folded) or folded, captioned
- * "title, label", drawn by its row of @tab. */
+ * "title, label", drawn by its row of @tab; a member with no row that
+ * the file's @decls ("sections", results/model/sections.h; may be NULL)
+ * declares a view for is drawn as that view (results/report/declared.c). */
 void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
-			bool open, const struct rpt_section *tab, size_t n);
+			bool open, const struct rpt_section *tab, size_t n,
+			struct json_object *decls);
+
+/* The title that @decls (a file's "sections") gives section @key when
+ * it declares a view of it; NULL: none. */
+const char *rpt_declared_title(struct json_object *decls, const char *key);
+/* Section @key of @extra as the view @decls declares: a table of each
+ * row's label, value and unit (a row that is not valid input is left
+ * out), then the whole section as generic tables. */
+void rpt_declared_view(FILE *out, struct json_object *extra, const char *key,
+		       struct json_object *decls, const char *caption);
 
 /* Disturbed runs (results/report/disturbed.c; results/model/disturb.h):
  * a point's "disturbed" section, its reasons or that it is clean; and

@@ -7,8 +7,9 @@
  * (the first run's unfolded, but never a row marked folded: the harness's
  * own cost and the disturbance check are internals, shown on demand).
  * A key with no row is shown by its name as generic tables
- * (rpt_json_tables). An observer's section is one function in its own
- * file here and one row below.
+ * (rpt_json_tables), or as the view its observer declared in the file
+ * (declared.c). A section with a drawing of its own is one function in
+ * its own file here and one row below.
  */
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,8 @@ const struct rpt_section *rpt_section_find(const struct rpt_section *tab,
 }
 
 void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
-			bool open, const struct rpt_section *tab, size_t n)
+			bool open, const struct rpt_section *tab, size_t n,
+			struct json_object *decls)
 {
 	char cap[256];
 
@@ -54,13 +56,18 @@ void rpt_sections_write(FILE *out, struct json_object *extra, const char *label,
 		return;
 	json_object_object_foreach(extra, k, v) {
 		const struct rpt_section *row = rpt_section_find(tab, n, k);
+		/* no row here: the view its observer declared, if any */
+		const char *dt = row->key ? NULL : rpt_declared_title(decls, k);
 
-		snprintf(cap, sizeof(cap), "%s, %s", row->title ? row->title : k, label);
+		snprintf(cap, sizeof(cap), "%s, %s", dt ? dt : row->title ? row->title : k, label);
 		fprintf(out, "<details%s><summary>", open && !row->folded ?
 			" open=\"open\"" : "");
 		rpt_html_puts(out, cap);
 		fprintf(out, "</summary>\n");
-		row->write(out, v, cap);
+		if (dt)
+			rpt_declared_view(out, extra, k, decls, cap);
+		else
+			row->write(out, v, cap);
 		fprintf(out, "</details>\n");
 	}
 }

@@ -20,6 +20,7 @@
 #include "results/compare/profile.h"
 #include "results/report/report.h"
 #include "runner/cmd/cmd.h"
+#include "runner/observe/observer.h"
 
 struct cmp_cli {
 	double threshold, threshold2, threshold3, max_cov, alpha;
@@ -163,6 +164,18 @@ static void help_metrics(FILE *out)
 				wu, mt->unit, wc, cmp_class_names[mt->cls],
 				mt->dir > 0 ? "higher" : "lower", mt->desc);
 	}
+	/* the metrics this cgscale's observers declare in their files */
+	for (size_t i = 0; i < cgs_nobservers; i++) {
+		const struct res_section_decl *d = cgs_observers[i]->section;
+
+		for (size_t m = 0; d && m < d->nmetrics; m++)
+			fprintf(out, "  %-*s  %-*s  %-*s  %s is better; %s (declared by --%s's section)\n",
+				wn, d->metrics[m].name, wu, d->metrics[m].unit, wc, d->metrics[m].cls,
+				d->metrics[m].dir > 0 ? "higher" : "lower", d->metrics[m].desc,
+				cgs_observers[i]->nopts ? cgs_observers[i]->opts[0].name : d->key);
+	}
+	fprintf(out, "A file's observers may declare more (its \"sections\"): --metrics\n"
+		     "takes those names too, checked once the inputs are read.\n");
 }
 
 static const char man[] =
@@ -218,6 +231,29 @@ static const char man[] =
 	".BR cgscale\\-report (1),\n"
 	".BR git\\-bisect (1)\n";
 
+/* Whether --metrics name @tok may be one that the inputs' sections
+ * declare (checked by cmp_analyse once they are read): a name our
+ * observers declare, or one whose first word ("zzz." of a newer
+ * observer) no built-in metric has. */
+static bool declared_later(const char *tok)
+{
+	size_t w = strcspn(tok, ".");
+
+	for (size_t i = 0; i < cgs_nobservers; i++) {
+		const struct res_section_decl *d = cgs_observers[i]->section;
+
+		for (size_t m = 0; d && m < d->nmetrics; m++)
+			if (!strcmp(d->metrics[m].name, tok))
+				return true;
+	}
+	if (!tok[w])
+		return false;
+	for (size_t m = 0; m < cmp_nbase_metrics; m++)
+		if (cmp_base_metrics[m].name && !strncmp(cmp_base_metrics[m].name, tok, w + 1))
+			return false;
+	return true;
+}
+
 /* --metrics: the names of the base table are checked here, before any
  * input is read; aux.NAME ones by cmp_analyse, once the inputs say which
  * exist. */
@@ -243,7 +279,7 @@ static int check_metrics(const char *list, char *err, size_t errlen)
 			     !strncmp(cmp_base_metrics[m].name, tok,
 				      cmp_family_prefix(cmp_base_metrics[m].name)))))
 				break;
-		if (m == cmp_nbase_metrics)
+		if (m == cmp_nbase_metrics && !declared_later(tok))
 			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 	}
 	free(copy);

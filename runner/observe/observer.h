@@ -26,6 +26,7 @@
 
 #include "lib/opt.h"
 #include "results/model/result.h"
+#include "results/model/sections.h"
 #include "runner/core/run_opts.h"
 #include "runner/core/tasklist.h"
 #include "runner/core/topo.h"
@@ -125,6 +126,13 @@ struct cgs_obs_def {
 	/* Optional. Its lines under the whole table, once (what its rows'
 	 * figures mean on this box), from the result file. */
 	void (*table_notes)(const struct res_file *f, FILE *out);
+
+	/* Optional. What its section holds for compare and the report: its
+	 * metrics (name, unit, better, path) and the report's view of it
+	 * (results/model/sections.h). The run writes it into the result
+	 * file, where compare judges the metrics and the report draws the
+	 * view: no line of its own in results/. */
+	const struct res_section_decl *section;
 };
 
 /* For a table_rows hook: the sections at dotted @path of the ok runs of
@@ -157,6 +165,10 @@ struct cgs_obs_run {
 	void *opts[CGS_MAX_OBS];             /* each one's options struct */
 	struct cgs_obs_ctx ctx[CGS_MAX_OBS];
 };
+
+/* The declared sections of the observers of @or (those with .section),
+ * as a result file's "sections" object; NULL when none declares one. */
+struct json_object *cgs_obs_sections_json(const struct cgs_obs_run *or);
 
 /* Start the run's observers from @list (at most CGS_MAX_OBS) and allocate
  * their options structs. 0 or -ENOMEM (or -E2BIG). */

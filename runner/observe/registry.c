@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "lib/macros.h"
 #include "lib/util.h"
 #include "runner/observe/observer.h"
@@ -128,6 +130,22 @@ size_t cgs_obs_optsets(const struct cgs_obs_run *or, const char *after,
 						 or ? or->opts[i] : NULL };
 	}
 	return k;
+}
+
+struct json_object *cgs_obs_sections_json(const struct cgs_obs_run *or)
+{
+	struct json_object *o = NULL;
+
+	for (size_t i = 0; i < or->n; i++) {
+		const struct res_section_decl *d = or->list[i]->section;
+
+		if (!d)
+			continue;
+		if (!o && !(o = json_object_new_object()))
+			return NULL;
+		json_object_object_add(o, d->key, res_section_decl_json(d));
+	}
+	return o;
 }
 
 int cgs_obs_run_check(struct cgs_obs_run *or, char *err, size_t errlen)

@@ -173,6 +173,7 @@ static void fill_header(struct cgs_run *r, int argc, char **argv)
 	for (unsigned i = 0; i < r->cg->nlayouts; i++)
 		json_object_array_add(ls, json_object_new_string(r->cg->L[i].name));
 	json_object_object_add(r->res.options, "cgroup_layouts", ls);
+	r->res.sections = cgs_obs_sections_json(&r->obs);
 	cgs_invoke_record(r);
 }
 
