@@ -98,6 +98,19 @@ printf '%s\n' "\$A" "\$B" "\$rc" >$T/ab
 # the recipe's lkp_run on a job that fails (a bad parameter): it must stop
 "\$LKP_SRC/bin/lkp" split-job --no-defaults -s "cgscale.runtime: \$RUNTIME" -s 'cgscale.mode: sideways' "\$LKP_SRC/jobs/cgscale.yaml" >$T/bad-split.log 2>&1
 if lkp_run "\$(ls ./cgscale-*sideways*page_fault2.yaml | head -n 1)" >$T/bad-run.log 2>&1; then echo passed; else echo failed; fi >$T/bad-run
+# every other shipped job, its first atomic job at \$RUNTIME: remap;
+# sendfile-protect, which runs where memory is on v2 and is refused by
+# cgscale-host elsewhere; and the default job over two cgroup layouts
+# (an -s value with a comma, quoted), whose stats go one set a layout
+one() { # NAME JOBFILE GLOB [-s ...]: split, lkp_run the first, note rc and root
+	n=\$1 j=\$2 g=\$3; shift 3
+	"\$LKP_SRC/bin/lkp" split-job --no-defaults -s "cgscale.runtime: \$RUNTIME" "\$@" "\$LKP_SRC/jobs/\$j" >$T/\$n-split.log 2>&1
+	if lkp_run "\$(ls \$g | head -n 1)" >$T/\$n-run.log 2>&1; then echo 0; else echo 1; fi >$T/\$n-rc
+	readlink -f result >$T/\$n-root
+}
+one remap cgscale-remap.yaml './cgscale-remap-*.yaml'
+one sendfile cgscale-sendfile-protect.yaml './cgscale-sendfile-protect-*50%*.yaml' -s 'cgscale.runs: 1'
+one layouts cgscale.yaml './cgscale-0_1-both-*page_fault2.yaml' -s "cgscale.cgroup_depth: '0,1'"
 # the cgroup2 job on a host with v1 memory (a stub mount table, whatever
 # this box is): cgscale-host refuses it before LKP's cgroup2 setup (a stub
 # that leaves a mark, in this scratch lkp-tests) runs
@@ -133,6 +146,30 @@ crc=$(sed -n 3p ab)
 # lkp_run stops on a job that failed, naming its last_state
 [ "$(cat bad-run)" = failed ] && grep -q "failed:.*exit_code" bad-run.log ||
 	fail "the recipe's lkp_run passed a failed job: $(cat bad-run) $(tail -n 3 bad-run.log)"
+# the other shipped jobs: remap's stats under stress-ng's name; the two
+# layouts one set of stats each; sendfile-protect ran where memory is on
+# v2 (its Throughput_Mbps per depth), else was refused with the reason
+root() { echo "$T/root$(sed 's|^/lkp||' "$1-root")"; }
+[ "$(cat remap-rc)" = 0 ] || fail "the remap job failed: $(tail -n 5 remap-run.log)"
+jq -e '(.["cgscale.remap.ops_per_sec"] > 0) or (.["cgscale.disturbed_runs"] > 0)' "$(root remap)/stats.json" >/dev/null ||
+	fail "the remap job's stats lack remap.ops_per_sec: $(jq -c 'keys' "$(root remap)/stats.json" | cut -c 1-300)"
+[ "$(cat layouts-rc)" = 0 ] || fail "the two-layout job failed: $(tail -n 5 layouts-run.log)"
+jq -e '(has("cgscale.depth-0_leaf-shared.per_process_ops") and has("cgscale.depth-1_leaf-shared.per_process_ops")
+	and (has("cgscale.per_process_ops") | not)) or (keys | map(select(test("disturbed_runs"))) | length > 0)' \
+	"$(root layouts)/stats.json" >/dev/null ||
+	fail "the two-layout job's stats are not one set a layout (was the quoted 0,1 read as 1?): $(jq -c 'keys' "$(root layouts)/stats.json" | cut -c 1-400)"
+if cgroup_v2=memory sh "$REPO/integrations/lkp/programs/cgscale-host/setup" 2>host.err; then
+	[ "$(cat sendfile-rc)" = 0 ] || fail "sendfile-protect failed on a host with memory on v2: $(tail -n 5 sendfile-run.log)"
+	jq -e '(has("cgscale.depth-0_leaf-shared.Throughput_Mbps") and has("cgscale.depth-3_leaf-shared.Throughput_Mbps"))
+		or (keys | map(select(test("disturbed_runs"))) | length > 0)' "$(root sendfile)/stats.json" >/dev/null ||
+		fail "sendfile-protect's stats lack Throughput_Mbps per depth: $(jq -c keys "$(root sendfile)/stats.json" | cut -c 1-400)"
+	sendfile="ran, Throughput_Mbps per depth"
+else
+	[ "$(cat sendfile-rc)" = 1 ] && grep -q "failed:.*setup.cgscale-host.exit_code.1" sendfile-run.log &&
+		grep -q "needs the memory controller on cgroup v2" sendfile-run.log ||
+		fail "sendfile-protect on a host without memory on v2 was not refused by cgscale-host: $(tail -n 5 sendfile-run.log)"
+	sendfile="refused: no memory on v2 here"
+fi
 # the cgroup2 job refused on a v1-memory host, before LKP's cgroup2 setup
 [ "$(cat cg2-run)" = failed ] && grep -q "failed:.*setup.cgscale-host.exit_code.1" cg2-run.log ||
 	fail "the cgroup2 job was not refused by cgscale-host: $(cat cg2-run) $(tail -n 5 cg2-run.log)"
@@ -183,7 +220,7 @@ done
 # raises it), the machine's counters, memory.stat deltas, the run's health
 undirected() {
 	case $1 in
-	scalability | proc-vmstat.* | rstat_* | who.kworker | who.kswapd | who.softirq | who.others | \
+	scalability | proc-vmstat.* | psi.* | rstat_* | who.kworker | who.kswapd | who.softirq | who.others | \
 		memory.stat.* | [0-9]*.processes_idle | [0-9]*.threads_idle | disturbed_runs | failed_points | \
 		profile_skew_pct | perf-profile.*) return 0 ;;
 	esac
@@ -270,4 +307,4 @@ awk '$NF ~ /^cgscale\./ { for (i = 1; i <= NF; i++) if ($i ~ /^[-+][0-9.e+]+%$/ 
 grep -q 'cgscale\.workload$' cmpself.lkp || fail "compare -f lkp of a root against itself printed no job block: $(head -n 5 cmpself.lkp)"
 grep -q 'cgscale: .*per_task_ops' recipe.log || grep -q 'per_task_ops (ops/s' recipe.log ||
 	fail "the recipe's cgscale compare printed no per_task_ops"
-echo "PASS: docs/lkp-and-ci.md's LKP recipe ran as written in ${secs}s: cgscale.per_process_ops $(jq '.["cgscale.per_process_ops"]' "$A"/0/stats.json), scalability $(jq '.["cgscale.scalability"]' "$A"/0/stats.json); ncompare -k: per_process_ops $(awk '$1 == "cgscale.per_process_ops" { print $2, $3 }' dir.txt); $(wc -l <cmpkeys) compare -f lkp keys all LKP's"
+echo "PASS: docs/lkp-and-ci.md's LKP recipe ran as written in ${secs}s; remap ran, two layouts one set of stats each, sendfile-protect $sendfile, cgroup2 refused on a v1-memory host; cgscale.per_process_ops $(jq '.["cgscale.per_process_ops"]' "$A"/0/stats.json), scalability $(jq '.["cgscale.scalability"]' "$A"/0/stats.json); ncompare -k: per_process_ops $(awk '$1 == "cgscale.per_process_ops" { print $2, $3 }' dir.txt); $(wc -l <cmpkeys) compare -f lkp keys all LKP's"
