@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
@@ -67,4 +68,31 @@ int cgs_workload_check(const struct cgs_workload *w, char *err, size_t errlen)
 	if (w->nopts)
 		return cgs_opt_check_table(w->opts, w->nopts, w->name, err, errlen);
 	return 0;
+}
+
+int cgs_workload_supported(const struct cgs_workload *w, const void *opts, char *why,
+			   size_t len)
+{
+	struct cgs_optset set = { .opts = w->opts, .nopts = w->nopts };
+	char err[200];
+	int rc = 0;
+
+	if (why && len)
+		why[0] = 0;
+	if (!w->supported)
+		return 0;
+	if (!opts && w->opts_size) {
+		/* its defaults, as `cgscale list` shows it */
+		if (!(set.base = calloc(1, w->opts_size)))
+			return -ENOMEM;
+		rc = cgs_opt_defaults(&set, err, sizeof(err));
+		opts = set.base;
+	}
+	if (!rc)
+		rc = w->supported(opts, why, len);
+	if (set.base) {
+		cgs_opt_free(&set);
+		free(set.base);
+	}
+	return rc;
 }

@@ -300,6 +300,18 @@ static uint64_t rm_tmpdir_bytes(const void *opts)
 	return o->backing == RM_FILE ? REMAP_PAGES * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
 }
 
+/* remap_file_pages(2): deprecated since 3.16 and emulated, but a kernel
+ * may lack it (ENOSYS); an empty call tells, as EINVAL when it is there. */
+static int rm_supported(const void *opts, char *why, size_t len)
+{
+	(void)opts;
+	if (remap_file_pages(NULL, 0, 0, 0, 0) && errno == ENOSYS) {
+		snprintf(why, len, "remap_file_pages() is not in this kernel");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 const struct cgs_workload remap_workload = {
 	.name = "remap",
 	.desc = "stress-ng remap: mlock, remap_file_pages, munlock of 512 pages",
@@ -313,4 +325,5 @@ const struct cgs_workload remap_workload = {
 	.loop = rm_loop,
 	.teardown = rm_teardown,
 	.tmpdir_bytes = rm_tmpdir_bytes,
+	.supported = rm_supported,
 };

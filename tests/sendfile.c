@@ -342,6 +342,20 @@ static uint64_t sf_tmpdir_bytes(const void *opts)
 	return sf_file_bytes(sf_width(AF_INET, o->msg_size, o->sndbuf), o->msg_size);
 }
 
+/* A loopback address to listen on and connect to: 127.0.0.1 at least. */
+static int sf_supported(const void *opts, char *why, size_t len)
+{
+	const struct sf_opts *o = opts;
+	struct sf_point pt = { 0 };
+	int rc;
+
+	sf_loopback(AF_INET, &pt);
+	rc = sf_probe(&pt, o->rcvbuf);
+	if (rc)
+		snprintf(why, len, "no usable loopback address (127.0.0.1: %s)", strerror(-rc));
+	return rc ? -EOPNOTSUPP : 0;
+}
+
 const struct cgs_workload sendfile_workload = {
 	.name = "sendfile",
 	.desc = "netperf TCP_SENDFILE over loopback, receiver as partner",
@@ -357,4 +371,5 @@ const struct cgs_workload sendfile_workload = {
 	.loop = sf_loop,
 	.teardown = sf_teardown,
 	.tmpdir_bytes = sf_tmpdir_bytes,
+	.supported = sf_supported,
 };

@@ -14,6 +14,8 @@
  * (--cgroup-depth 0), every target is the tasks' own cgroup.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +105,38 @@ static void sr_stat_file(const void *opts, enum cgs_stat_file *file,
 	*target = (enum cgs_stat_target)o->target;
 }
 
+/* Whether cgroup controller @c is enabled (/proc/cgroups' last column). */
+static bool sr_controller(const char *c)
+{
+	char line[256], name[64];
+	int hier, num, on;
+	bool yes = false;
+	FILE *f = fopen("/proc/cgroups", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %d %d %d", name, &hier, &num, &on) == 4 && !strcmp(name, c))
+			yes = on == 1;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/* memory.stat and memory.numa_stat need the memory controller; cgroup.stat
+ * and cpu.stat are files of every v2 cgroup (cpu.stat of v1's cpu). */
+static int sr_supported(const void *opts, char *why, size_t len)
+{
+	const struct sr_opts *o = opts;
+	const char *file = cgs_stat_file_names[o->file];
+
+	if ((o->file == CGS_SF_MEMORY_STAT || o->file == CGS_SF_NUMA_STAT) &&
+	    !sr_controller("memory")) {
+		snprintf(why, len, "%s needs the memory controller, which this kernel does not "
+			 "enable (/proc/cgroups; booted cgroup_disable=memory?)", file);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 const struct cgs_workload stat_read_workload = {
 	.name = "stat_read",
 	.desc = "Read a cgroup statistics file whole (memory.stat flushes rstat)",
@@ -117,4 +151,5 @@ const struct cgs_workload stat_read_workload = {
 	.teardown = sr_teardown,
 	.observer = "stat_read",
 	.stat_file = sr_stat_file,
+	.supported = sr_supported,
 };

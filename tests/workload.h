@@ -136,6 +136,13 @@ struct cgs_workload {
 	 * observer; optional */
 	void (*stat_file)(const void *opts, enum cgs_stat_file *file,
 			  enum cgs_stat_target *target);
+	/* Can this box run it, with @opts (its options, filled)? 0, or
+	 * -EOPNOTSUPP with the reason in @why ("remap_file_pages() is not in
+	 * this kernel"), as stress-ng says "unsupported" before running.
+	 * Asked by `cgscale list`, `run --dry-run`, and by run before a
+	 * point: an unsupported test's points are SKIPPED with the reason.
+	 * Optional: NULL runs anywhere. */
+	int (*supported)(const void *opts, char *why, size_t len);
 };
 
 /* True once the runner has asked the tasks to stop. */
@@ -221,5 +228,10 @@ const struct cgs_workload *cgs_workload_find(const char *name);
 /* Check an entry: required fields and hooks, its option table. 0/-EINVAL */
 int cgs_workload_check(const struct cgs_workload *w, char *err,
 		       size_t errlen);
+
+/* Can this box run @w with @opts (NULL: its defaults)? Its supported
+ * hook: 0, or -EOPNOTSUPP with the reason in @why. */
+int cgs_workload_supported(const struct cgs_workload *w, const void *opts, char *why,
+			   size_t len);
 
 #endif

@@ -121,7 +121,7 @@ grep -q "git bisect run /usr/share/cgscale/kernel-bisect-step.sh" pages/cgscale-
 	fail "cgscale-compare(1) does not show a kernel bisection"
 grep -q "README.md.gz" pages/cgscale.ascii || fail "cgscale(1) FILES does not name README.md.gz"
 # Every workload is on cgscale(1) and cgscale-run(1).
-"$CGSCALE" list | awk 'NR > 1 && /^[a-z]/ { print $1 }' >workloads
+"$CGSCALE" list | awk 'NR > 1 && /^$/ { exit } NR > 1 && /^[a-z]/ { print $1 }' >workloads
 [ -s workloads ] || fail "cgscale list named no workload"
 while read -r w; do
 	grep -q "^ *$w\\b" pages/cgscale.txt || fail "cgscale(1) lacks workload $w"

@@ -44,7 +44,7 @@ zpty -d z
 EOF
 
 "$CGSCALE" --help | awk '/^commands:$/ { on = 1; next } on && /^  [a-z]/ { print $1 }' >cmds
-"$CGSCALE" list | awk 'NR > 1 && /^[a-z]/ { print $1 }' | sort >workloads
+"$CGSCALE" list | awk 'NR > 1 && /^$/ { exit } NR > 1 && /^[a-z]/ { print $1 }' | sort >workloads
 "$CGSCALE" events | awk '/^Events/ { on = 1; next } on && /^  perf::[A-Z]/ && !/perf::PERF_COUNT_/ { print $1 }' |
 	sort | awk '$1 == "perf::CYCLES" { print; next } { rest = rest $1 "\n" } END { printf "%s", rest }' >perf_events
 ev=$(head -n 1 perf_events)

@@ -8,6 +8,7 @@
  * its --help and refuses a bad option with exit 2. docs/extending.md
  * points at them instead of repeating code, so they cannot drift.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +129,47 @@ static void test_point(void **state)
 	test_free(wopts);
 }
 
+static int never_here(const void *opts, char *why, size_t len)
+{
+	(void)opts;
+	snprintf(why, len, "not on this test's box");
+	return -EOPNOTSUPP;
+}
+
+/* A workload whose supported hook says no: its point is SKIPPED with
+ * the reason, and none of its hooks run. */
+static void test_unsupported(void **state)
+{
+	struct cgs_workload w = skeleton_workload;
+	struct cgs_topo topo;
+	struct cgs_places places = { 0 };
+	void *wopts = defaults(skeleton_workload.opts, skeleton_workload.nopts,
+			       skeleton_workload.opts_size);
+	struct res_point p = { .tasks = 1 };
+	char why[64];
+	int signo = 0;
+
+	(void)state;
+	w.supported = never_here;
+	assert_int_equal(cgs_workload_supported(&skeleton_workload, wopts, why, sizeof(why)), 0);
+	assert_int_equal(cgs_workload_supported(&w, NULL, why, sizeof(why)), -EOPNOTSUPP);
+	assert_string_equal(why, "not on this test's box");
+	assert_int_equal(cgs_topo_load(&topo, NULL), 0);
+	struct cgs_point_spec spec = {
+		.w = &w, .wopts = wopts, .tmpdir = "/tmp", .threads = true, .ntasks = 1,
+		.topo = &topo, .places = &places, .warmup_ns = 20000000, .duration_ns = 60000000,
+		.interval_ns = 20000000, .ready_timeout_ns = 10000000000LL,
+		.stop_timeout_ns = 10000000000LL, .sigfd = -1, .sampler_cpu = CGS_SCPU_NONE,
+	};
+	assert_int_equal(cgs_point_run(&spec, &p, &signo), 0);
+	assert_int_equal(p.status, RES_SKIPPED);
+	assert_string_equal(p.reason, "not supported here: not on this test's box");
+	assert_int_equal(p.sum.ops, 0);
+	res_point_free(&p);
+	cgs_topo_free(&topo);
+	test_free(wopts);
+}
+
 /* Run the command with @args into @out (stdout), its exit status. */
 static int run_cmd(char **args, int n, char *out, size_t len)
 {
@@ -171,6 +213,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_point),
+		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_command),
 	};
 

@@ -10,6 +10,8 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/macros.h"          /* ARRAY_SIZE */
@@ -60,6 +62,20 @@ static void skeleton_teardown(struct cgs_task *t)
 	t->priv = NULL;
 }
 
+/* Optional: can this box run it, with @opts? 0, or -EOPNOTSUPP and why
+ * (`cgscale list` shows it, and a run skips the points with it before
+ * they start). getppid() is in every kernel; a workload that needs a
+ * syscall, a controller or a file checks for it here. */
+static int skeleton_supported(const void *opts, char *why, size_t len)
+{
+	(void)opts;
+	if (syscall(SYS_getppid) < 0 && errno == ENOSYS) {
+		snprintf(why, len, "getppid() is not in this kernel");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* The one record; cgs_workload_check() (tests/registry.c) refuses one
  * that lacks what it needs, at start-up. */
 const struct cgs_workload skeleton_workload = {
@@ -72,4 +88,5 @@ const struct cgs_workload skeleton_workload = {
 	.setup = skeleton_setup,
 	.loop = skeleton_loop,
 	.teardown = skeleton_teardown,
+	.supported = skeleton_supported,
 };

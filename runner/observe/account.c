@@ -255,6 +255,29 @@ static void acct_prepare(struct cgs_obs_ctx *ctx)
 	ctx->state = c;
 }
 
+/* schedstat for the run and run-queue times; how user and sys are split. */
+static int acct_supported(char *why, size_t len)
+{
+	struct cgs_acct_clock c;
+	struct json_object *kc = NULL;
+	struct utsname u;
+	char line[128];
+
+	if (cgs_read_line("/proc/self/schedstat", line, sizeof(line))) {
+		snprintf(why, len, "no /proc/PID/schedstat (a kernel without CONFIG_SCHED_INFO): "
+			 "no run, run-queue or blocked time");
+		return -EOPNOTSUPP;
+	}
+	if (!uname(&u))
+		kc = cgs_kconfig_running(u.release);
+	cgs_acct_clock_of(kc && cgs_jpath(kc, "options") ? kc : NULL, &c);
+	json_object_put(kc);
+	snprintf(why, len, "user and sys split %s (%s)", !strcmp(c.by, "exact") ? "exactly" :
+		 !strcmp(c.by, "ticks") ? "by sampling the mode at the tick" : "by a clock not known",
+		 c.config);
+	return 0;
+}
+
 static void acct_run_free(struct cgs_obs_ctx *ctx)
 {
 	free(ctx->state);
@@ -347,6 +370,7 @@ const struct cgs_obs_def account_observer = {
 	.opts_size = sizeof(struct acct_opts),
 	.wanted = acct_wanted,
 	.prepare = acct_prepare,
+	.supported = acct_supported,
 	.run_free = acct_run_free,
 	.new = acct_new,
 	.free = acct_free,

@@ -127,6 +127,13 @@ struct cgs_obs_def {
 	 * figures mean on this box), from the result file. */
 	void (*table_notes)(const struct res_file *f, FILE *out);
 
+	/* Optional. Can this box give what it records? 0, with a note on how
+	 * in @why when there is one to say ("software events only: no
+	 * hardware PMU"), or -EOPNOTSUPP with the reason. `cgscale list`
+	 * shows it; check still refuses the options this box cannot meet
+	 * (exit 2). NULL: it records anywhere. */
+	int (*supported)(char *why, size_t len);
+
 	/* Optional. What its section holds for compare and the report: its
 	 * metrics (name, unit, better, path) and the report's view of it
 	 * (results/model/sections.h). The run writes it into the result

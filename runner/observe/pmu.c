@@ -288,6 +288,33 @@ static int pmu_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 	return rc ? rc : pmu_set_nofile(set, most, err, errlen);
 }
 
+/* Counting on the runner itself: instructions (a hardware PMU), else
+ * task-clock (software events only), else nothing (not allowed). */
+static int pmu_supported(char *why, size_t len)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1 };
+	int fd = perf_open(&a, 0, -1), hw = fd < 0 ? errno : 0;
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	fd = perf_open(&a, 0, -1);
+	if (fd < 0) {
+		snprintf(why, len, "perf_event_open: %s%s", strerror(errno), errno == EACCES ||
+			 errno == EPERM ? " (run as root, give CAP_PERFMON or lower "
+			 "kernel.perf_event_paranoid)" : "");
+		return -EOPNOTSUPP;
+	}
+	close(fd);
+	snprintf(why, len, "software events only: no hardware PMU (instructions: %s), so "
+		 "-e default's instructions, cycles and caches read <not supported>", strerror(hw));
+	return 0;
+}
+
 /* Say which events cannot count here. */
 static void pmu_prepare(struct cgs_obs_ctx *ctx)
 {
@@ -342,6 +369,7 @@ const struct cgs_obs_def pmu_observer = {
 	.opts_after = "cpustat-interval",
 	.before_cgroup = true,
 	.check = pmu_check,
+	.supported = pmu_supported,
 	.prepare = pmu_prepare,
 	.run_free = pmu_run_free,
 	.wanted = pmu_wanted,

@@ -302,6 +302,27 @@ static int prof_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 				 errlen);
 }
 
+/* What --profile would sample here: cycles, or cpu-clock and its skew. */
+static int prof_supported(char *why, size_t len)
+{
+	struct cgs_profile_set ps;
+	char err[300];
+	int rc = cgs_profile_setup(&ps, "", 1000000000, err, sizeof(err));
+
+	if (rc) {
+		snprintf(why, len, "%s", err);
+		cgs_profile_set_free(&ps);
+		return -EOPNOTSUPP;
+	}
+	if (strcmp(ps.event, "cycles") || ps.user_only)
+		snprintf(why, len, "%s%s%s", strcmp(ps.event, "cycles") ? "sampled by cpu-clock "
+			 "(no hardware PMU): samples skew toward interrupt-enable sites, which "
+			 "profile.skew measures" : "sampled by cycles",
+			 ps.user_only ? "; user mode only: " : "", ps.user_only ? ps.note : "");
+	cgs_profile_set_free(&ps);
+	return 0;
+}
+
 static void prof_prepare(struct cgs_obs_ctx *ctx)
 {
 	if (ctx->state)
@@ -350,6 +371,7 @@ const struct cgs_obs_def profile_observer = {
 	.opts_after = "cpustat-interval",
 	.before_cgroup = true,
 	.check = prof_check,
+	.supported = prof_supported,
 	.prepare = prof_prepare,
 	.run_free = prof_run_free,
 	.wanted = prof_wanted,

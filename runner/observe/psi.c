@@ -115,23 +115,29 @@ static int psi_new(const struct cgs_obs_ctx *ctx, const struct cgs_obs_point *pt
 	return *priv ? 0 : -ENOMEM;
 }
 
+/* Does this kernel give memory pressure? -EOPNOTSUPP with the reason. */
+static int psi_supported(char *why, size_t len)
+{
+	char buf[512];
+	uint64_t t[2];
+	int rc = cgs_read_file(PSI_FILE, buf, sizeof(buf));
+
+	if (!rc)
+		rc = psi_parse(buf, t);
+	if (rc)
+		snprintf(why, len, "cannot read " PSI_FILE " (%s): the kernel lacks CONFIG_PSI "
+			 "or was booted psi=0", strerror(-rc));
+	return rc ? -EOPNOTSUPP : 0;
+}
+
 /* --psi on a kernel that cannot give it: refused, with the reason. */
 static int psi_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 {
 	const struct psi_opts *o = ctx->opts;
-	char buf[512];
-	uint64_t t[2];
-	int rc;
+	char why[256];
 
-	if (!o->on)
-		return 0;
-	rc = cgs_read_file(PSI_FILE, buf, sizeof(buf));
-	if (!rc)
-		rc = psi_parse(buf, t);
-	if (rc)
-		return cgs_errf(err, errlen, -EINVAL, "--psi: cannot read " PSI_FILE " (%s): "
-				"the kernel lacks CONFIG_PSI or was booted psi=0; run without --psi",
-				strerror(-rc));
+	if (o->on && psi_supported(why, sizeof(why)))
+		return cgs_errf(err, errlen, -EINVAL, "--psi: %s; run without --psi", why);
 	return 0;
 }
 
@@ -172,6 +178,7 @@ const struct cgs_obs_def psi_observer = {
 	.nopts = ARRAY_SIZE(psi_optdefs),
 	.opts_size = sizeof(struct psi_opts),
 	.check = psi_check,
+	.supported = psi_supported,
 	.wanted = psi_wanted,
 	.new = psi_new,
 	.free = free,

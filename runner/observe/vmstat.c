@@ -148,6 +148,16 @@ static void vm_free(void *priv)
 	free(v);
 }
 
+static int vm_supported(char *why, size_t len)
+{
+	char line[128];
+	int rc = cgs_read_line("/proc/vmstat", line, sizeof(line));
+
+	if (rc)
+		snprintf(why, len, "cannot read /proc/vmstat: %s", strerror(-rc));
+	return rc ? -EOPNOTSUPP : 0;
+}
+
 /* On unless --no-vmstat. */
 static bool vm_wanted(const struct cgs_obs_ctx *ctx)
 {
@@ -166,6 +176,7 @@ const struct cgs_obs_def vmstat_observer = {
 	.opts = vm_optdefs,
 	.nopts = ARRAY_SIZE(vm_optdefs),
 	.opts_size = sizeof(struct vm_opts),
+	.supported = vm_supported,
 	.wanted = vm_wanted,
 	.new = vm_new,
 	.free = vm_free,

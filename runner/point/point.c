@@ -253,6 +253,22 @@ static int point_alloc(const struct cgs_point_spec *spec, struct res_point *p,
 	return 0;
 }
 
+/* A test this box cannot run (its supported hook): SKIPPED, with why,
+ * before anything of it runs. */
+static bool point_unsupported(const struct cgs_workload *w, const void *opts,
+			      struct res_point *p)
+{
+	char why[256];
+	int rc = cgs_workload_supported(w, opts, why, sizeof(why));
+
+	if (!rc)
+		return false;
+	p->status = RES_SKIPPED;
+	p->reason = cgs_fmt("not supported here: %s", rc == -EOPNOTSUPP ? why : strerror(-rc));
+	res_point_truncate(p, 0);
+	return true;
+}
+
 /* The workload's prepare hook: 0, or 1 when it said the point cannot run
  * (skipped or failed, with its reason, in @p). */
 static int point_prepare(struct cgs_point_tasks *pt, struct res_point *p)
@@ -367,7 +383,7 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	int rc;
 
 	rc = point_alloc(spec, p, &at, &plan_phase, &n);
-	if (rc)
+	if (rc || point_unsupported(w, pt.ctx.opts, p))
 		goto out;
 	if (w->prepare) {
 		if (point_prepare(&pt, p))

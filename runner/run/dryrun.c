@@ -232,6 +232,19 @@ static void print_points(const struct cgs_run *r, FILE *out)
 							r->cg->L[cgs_cg_order(nl, run, l)].name);
 }
 
+/* The tests this box cannot run: their points will be skipped, and why. */
+static void print_support(const struct cgs_run *r, FILE *out)
+{
+	for (unsigned t = 0; t < r->ntests; t++) {
+		char why[256];
+		int rc = cgs_run_test_supported(r, t, why, sizeof(why));
+
+		if (rc)
+			fprintf(out, "\n%s is not supported here, so its points will be SKIPPED: %s\n",
+				r->tests[t]->name, rc == -EOPNOTSUPP ? why : strerror(-rc));
+	}
+}
+
 /* The most --tmpdir space one point takes: its tasks' files at once. */
 static void print_space(const struct cgs_run *r, FILE *out)
 {
@@ -302,6 +315,7 @@ int cgs_dryrun_print(const struct cgs_run *r, FILE *out)
 	print_machine(r, out);
 	print_counts(r, out);
 	print_points(r, out);
+	print_support(r, out);
 	print_places(r, out);
 	fprintf(out, "\ncgroups:");
 	fflush(out);

@@ -223,6 +223,14 @@ static int check_workload(const struct cgs_workload *w, char *err, size_t errlen
 }
 
 /* Registry and option tables are checked before anything else. */
+int cgs_run_test_supported(const struct cgs_run *r, unsigned t, char *why, size_t len)
+{
+	for (size_t i = 0; i < cgs_nworkloads; i++)
+		if (cgs_workloads[i] == r->tests[t])
+			return cgs_workload_supported(r->tests[t], r->wopts[i], why, len);
+	return cgs_workload_supported(r->tests[t], NULL, why, len);
+}
+
 int cgs_run_check_registry(char *err, size_t errlen)
 {
 	int rc = cgs_opt_check_table(cgs_run_optdefs, cgs_run_noptdefs, "run",

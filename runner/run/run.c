@@ -290,6 +290,20 @@ static int tmpdir_check(struct cgs_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Say once, before the first point, which tests this box cannot run:
+ * their points are SKIPPED with the reason (runner/point/point.c). */
+static void warn_unsupported(const struct cgs_run *r)
+{
+	for (unsigned t = 0; t < r->ntests; t++) {
+		char why[256];
+		int rc = cgs_run_test_supported(r, t, why, sizeof(why));
+
+		if (rc)
+			cgs_warn("%s is not supported here, so its points will be skipped: %s",
+				 r->tests[t]->name, rc == -EOPNOTSUPP ? why : strerror(-rc));
+	}
+}
+
 /* Everything checked and set up before the first point: the topology,
  * the options against it, placement, ASLR, signals, cgroups, readers,
  * the governor. -1 to go on, else the exit status. */
@@ -321,6 +335,7 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 	rc = cgs_invoke_all(r);
 	if (rc >= 0)
 		return rc;
+	warn_unsupported(r);
 	aslr_off_reexec(r);
 	cgs_obs_run_prepare(&r->obs);
 	if (setup_signals(r)) {

@@ -83,6 +83,10 @@ void cgs_run_note_given(struct cgs_run *r, const struct cgs_optset *sets,
 			const struct cgs_opt *const *given, size_t nsets);
 /* Free what cgs_run_optsets allocated and parsing put in @sets. */
 void cgs_run_optsets_free(struct cgs_run *r, struct cgs_optset *sets, size_t nsets);
+/* Can this box run test @t of @r with its options (its supported hook)?
+ * 0, or -EOPNOTSUPP with the reason in @why: its points will be skipped. */
+int cgs_run_test_supported(const struct cgs_run *r, unsigned t, char *why, size_t len);
+
 /* Check the registry and the option tables; 0 or -EINVAL with @err. */
 int cgs_run_check_registry(char *err, size_t errlen);
 /* Check all input; 0 or -errno with a one-line message in @err. */
