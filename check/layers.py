@@ -6,7 +6,7 @@
   tests/  cgroup-setup/                  each on lib/ only
   results/ROOM/                          stats <- model <- compare <- export, report
   runner/ROOM/                           on all of the above: core <- point <- cgroups
-                                         <- observe <- run <- cmd (the binary)
+                                         <- observe <- run <- ab <- cmd (the binary)
 
 A room is one folder (runner/ and results/ hold one sub-folder a room); it
 may use itself and the rooms named for it in BELOW, never one above it or
@@ -34,7 +34,7 @@ import sys
 def _rooms():
     res = ["results/stats", "results/model", "results/compare"]
     run = ["runner/core", "runner/point", "runner/cgroups", "runner/observe",
-           "runner/run", "runner/cmd"]
+           "runner/run", "runner/ab", "runner/cmd"]
     below = {"lib": set(), "tests": {"lib"}, "cgroup-setup": {"lib"}}
     for i, r in enumerate(res):
         below[r] = {"lib"} | set(res[:i])

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 static char dir[] = "/tmp/cgs-vm-kernel-XXXXXX";
 

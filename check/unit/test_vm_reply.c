@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 static char path[] = "/tmp/cgs-vm-reply-XXXXXX";
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ab.h - the state of one `cgscale ab` (runner/cmd/ab.c), shared with
- * what writes its records (runner/cmd/ab_json.c: each boot's result with
+ * ab.h - the state of one `cgscale ab` (runner/cmd/ab.c, runner/ab/ab_run.c), shared with
+ * what writes its records (runner/ab/ab_json.c: each boot's result with
  * the VM and the side, and ab.json).
  */
 #ifndef CGS_CMD_AB_H
@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "lib/opt.h"
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 #define TCG_WARNING "TCG figures are for checking the flow, never for benchmark numbers"
 
@@ -60,5 +60,17 @@ int ab_take_result(const struct ab_state *st, const char *reply, char *out,
  * when not interrupted); then what is missing or never ran is said on
  * stderr. The number of boots asked for that have no result. */
 unsigned ab_summary(struct ab_state *st, int sig);
+
+/* runner/ab/ab_run.c: the output folders and the kernels, checked (-1 to
+ * go on, else the exit status); every boot and the compare (the same);
+ * the status of a SIGINT or SIGTERM that came while blocked, else
+ * @status; and the state's files and folders removed, on every end. */
+int ab_prepare(struct ab_state *st, int nargs, char **args);
+int ab_run(struct ab_state *st);
+int ab_pending_stop(int status);
+void ab_state_free(struct ab_state *st);
+
+/* --vm-cgroup's names, for the option table and the boots. */
+extern const char *const ab_cgroups[];
 
 #endif

@@ -16,7 +16,7 @@
 
 #include "lib/json.h"
 #include "lib/util.h"
-#include "runner/cmd/ab.h"
+#include "runner/ab/ab.h"
 
 struct json_object *ab_vm_json(const struct ab_state *st)
 {

@@ -20,7 +20,7 @@
 
 #include "lib/safefile.h"
 #include "lib/util.h"
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 static const char init_sh[] =
 	"#!/bin/busybox sh\n"

@@ -30,7 +30,7 @@
 #include "lib/pdeath.h"
 #include "lib/sigstop.h"
 #include "lib/util.h"
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 
 int cgs_vm_exec(char *const argv[], int out_fd, int err_fd)

@@ -21,7 +21,7 @@
 #include "lib/pdeath.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
-#include "runner/run/vm.h"
+#include "runner/ab/vm.h"
 
 const char *const cgs_vm_end_names[] = {
 	"ok", "no result (the kernel did not boot, panicked or the run failed)",
