@@ -34,7 +34,7 @@ LIBS = $(shell pkg-config --libs $(PKGS)) -lpthread -lm -lpfm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # every room's sources (runner/ and results/ have one sub-folder a room)
-SRC_DIRS := lib tests cgroup-setup $(wildcard results/*/ runner/*/)
+SRC_DIRS := lib tests cgroup-setup $(wildcard results/*/ runner/*/ runner/observe/*/)
 LIB_SRCS := $(filter-out runner/cmd/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:/=)/*.c)))
 UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
@@ -168,7 +168,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 # corpus with gcc and the sanitizers where clang is missing.
 FUZZ_CC ?= clang
 FUZZ_SRCS := check/fuzz/fuzz_res_read.c $(wildcard results/*/*.c lib/*.c)
-build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/model/result.h results/compare/compare.h results/stats/stats.h | build/gen/cgs_git.h
+build/fuzz/fuzz_res_read: $(FUZZ_SRCS) results/model/result.h results/compare/model.h results/stats/stats.h | build/gen/cgs_git.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu11 -D_GNU_SOURCE -I. -Ibuild/gen $(shell pkg-config --cflags json-c libRmath) -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

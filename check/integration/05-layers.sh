@@ -22,12 +22,12 @@ mkdir -p bad/lib bad/results/model bad/results/compare bad/results/export \
 	bad/results/report bad/results/stats bad/runner/run bad/tests bad/cgroup-setup \
 	objs/lib objs/results/stats objs/results/model
 printf '#include "results/model/result.h"\n' > bad/lib/util.c
-printf '/* a comment */\n#include "runner/run/run.h"\n#include "results/compare/compare.h"\n' \
+printf '/* a comment */\n#include "runner/run/run.h"\n#include "results/compare/model.h"\n' \
 	> bad/results/model/result.h
 : > bad/runner/run/run.h
-: > bad/results/compare/compare.h
-: > bad/results/report/report.h
-printf '#include "results/compare/compare.h"\n#include "results/report/report.h"\n' \
+: > bad/results/compare/model.h
+: > bad/results/report/document.h
+printf '#include "results/compare/model.h"\n#include "results/report/document.h"\n' \
 	> bad/results/export/export.c
 printf '#include "cgroup-setup/cg.h"\n#include "../lib/a.h"\n' > bad/tests/w.c
 : > bad/cgroup-setup/cg.h
@@ -49,8 +49,8 @@ rc=$?
 [ $rc -eq 1 ] || fail "a bad tree gave exit $rc, not 1: $(cat out.txt)"
 for want in 'lib/util.c:1: includes results/model/result.h (upward' \
 	    'results/model/result.h:2: includes runner/run/run.h (upward' \
-	    'results/model/result.h:3: includes results/compare/compare.h (upward' \
-	    'results/export/export.c:2: includes results/report/report.h (sideways' \
+	    'results/model/result.h:3: includes results/compare/model.h (upward' \
+	    'results/export/export.c:2: includes results/report/document.h (sideways' \
 	    'tests/w.c:1: includes cgroup-setup/cg.h (sideways' \
 	    'tests/w.c:2: includes "../lib/a.h" (includes are root-relative' \
 	    'results/loose.c: not in a room' \

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "check/unit/cmp_two.h"
 #include "check/unit/synth.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 static inline void cmp_analyse_two(struct cmp_result *r, const char *a,
 				   const char *b)

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 #include "runner/cmd/cmd.h"
 #include "check/unit/cmp_fixture.h"

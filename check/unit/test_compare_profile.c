@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/profile.h"
 #include "check/unit/cmp_two.h"
 #include "check/unit/synth.h"

@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/profile.h"
 #include "results/compare/why.h"
 #include "check/unit/cmp_two.h"

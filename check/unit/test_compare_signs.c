@@ -24,7 +24,7 @@
 
 #include "check/unit/cmp_fixture.h"
 #include "check/unit/synth.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 /* A: 8 runs; B: ops/s 36.7% down, so every stats-reader latency is
  * 1 / 0.633 = 1.58 times A's: +58%. */

@@ -27,10 +27,10 @@
 
 #include "lib/procstat.h"
 #include "lib/tpformat.h"
-#include "results/compare/compare.h"
-#include "results/report/report.h"
-#include "runner/observe/trace.h"
-#include "runner/observe/trace_calc.h"
+#include "results/compare/model.h"
+#include "results/report/document.h"
+#include "runner/observe/trace/trace.h"
+#include "runner/observe/trace/trace_calc.h"
 
 static const char flush_fmt[] =
 	"name: memcg_flush_stats\nID: 760\nformat:\n"

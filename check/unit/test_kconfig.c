@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "lib/kconfig.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 
 static const char generic[] =

@@ -28,10 +28,10 @@
 
 #include "check/unit/tree_put.h"
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/trace.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace.h"
+#include "runner/observe/trace/trace_locks.h"
 
 /* The formats of this kernel (6.18), as tracefs gives them. */
 static const char begin_fmt[] =

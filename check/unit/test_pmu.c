@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 
 static void parse_ok(struct pmu_set *s, const char *list)
 {

@@ -25,7 +25,7 @@
 #include "lib/folded.h"
 #include "lib/perf_ring.h"
 #include "lib/symtab.h"
-#include "runner/observe/profile.h"
+#include "runner/observe/profile/profile.h"
 
 static uint64_t count_of(const struct cgs_stacks *s, const char *stack)
 {

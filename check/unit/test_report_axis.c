@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 static bool is_nice(double step)

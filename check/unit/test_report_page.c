@@ -25,7 +25,7 @@
 
 #include "check/unit/synth.h"
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 static const struct synth S = { .tasks = 2, .runs = 2, .mean = 1e5,
 				.layout = "depth=1 leaf=shared" };

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 /* A chart of every style, as a comparison page would fill it. */

@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 #define NG 7
 

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 /* A section of each known key, in the shape its writer draws, and a mark
  * that only that writer prints. A new row needs one here. */

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 #define FFFD "\xef\xbf\xbd"

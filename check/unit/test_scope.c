@@ -23,7 +23,7 @@
 #include <json-c/json.h>
 
 #include "cgroup-setup/cg.h"
-#include "runner/observe/scope.h"
+#include "runner/observe/profile/scope.h"
 
 #define PERIOD 1000000ULL          /* 1 ms a sample */
 

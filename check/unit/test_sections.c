@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/model/sections.h"
 
 static const struct res_metric_decl metrics[] = {

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/model/disturb.h"
 #include "results/stats/stats.h"
 #include "check/unit/cmp_two.h"

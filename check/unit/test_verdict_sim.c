@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 #define REPS 1000         /* data sets per cell and kind (A/A, A/B) */
 #define Z 3.5             /* binomial errors allowed: with ~130 checks a

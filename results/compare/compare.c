@@ -17,7 +17,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/stats/robust.h"
 #include "results/model/disturb.h"
 

@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 
 #include "lib/esc.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 /* Whether compare has a metric @name already (a row of @base, aux, a
  * family's or declared by an earlier file). */

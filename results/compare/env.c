@@ -18,7 +18,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "lib/macros.h"
 
 static const struct {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 void cmp_problem(struct cmp_result *r, const char *fmt, ...)
 {

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "lib/kconfig.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 #define CFG "kernel.config."
 

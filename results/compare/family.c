@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 size_t cmp_family_prefix(const char *name)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 #include "results/compare/profile.h"
 #include "results/compare/why.h"

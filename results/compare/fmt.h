@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 /* "-" for NAN; whole above 100, else 4 significant digits. */
 const char *cmp_fmt_num(char *buf, size_t len, double v);

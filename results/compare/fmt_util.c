@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lib/esc.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 
 /* A number in at most ~10 characters: whole above 100, else 4 digits. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/model/disturb.h"
 
 static struct cmp_group *group_find(struct cmp_result *r, const struct res_point *p,

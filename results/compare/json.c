@@ -20,7 +20,7 @@
 #include "lib/json.h"
 #include "lib/util.h"
 #include "results/compare/fmt.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/profile.h"
 #include "results/compare/why.h"
 #include "lib/version.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 
 /* The verdict of an interval entirely below -T (@below) or above +T: a

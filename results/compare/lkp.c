@@ -23,7 +23,7 @@
 #include <json-c/json.h>
 
 #include "lib/esc.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 #include "results/compare/lkp_names.h"
 #include "results/compare/lkp_stats.h"

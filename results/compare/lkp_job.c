@@ -17,7 +17,7 @@
 
 #include "lib/util.h"
 #include "lib/walk.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/lkp_stats.h"
 
 /* The baseline task count the LKP program recorded beside @path

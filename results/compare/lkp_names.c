@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/lkp_names.h"
 
 void cmp_lkp_key(const char *name, const char *mode, bool both, char *buf,

@@ -27,7 +27,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/lkp_names.h"
 #include "results/compare/profile.h"
 #include "results/compare/lkp_stats.h"

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "lib/walk.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 #define MAX_FILES 100000
 

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/model/perf_metric.h"
 #include "lib/esc.h"
 #include "lib/macros.h"

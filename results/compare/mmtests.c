@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "lib/esc.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
 
 #define MM_FIELD 12      /* mmtests' default field length */

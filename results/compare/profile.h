@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 #define CMP_PROF_FLOOR 0.5        /* % of samples, on either side */
 #define CMP_PROF_THRESHOLD 0.2    /* percentage points */

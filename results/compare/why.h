@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 #define CMP_WHY_NPART 4         /* user, sys, run-queue, blocked */
 #define CMP_WHY_MAX 5           /* rows of each ranked list */

@@ -10,7 +10,7 @@
 
 #include <json-c/json.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 /* Workload options as "k=v,k=v", keys sorted, so that key order in the
  * file never splits a group. */

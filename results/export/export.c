@@ -23,7 +23,7 @@
 
 #include "lib/esc.h"
 #include "lib/opt.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/export/export.h"
 #include "results/model/disturb.h"
 #include "lib/macros.h"

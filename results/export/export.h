@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 
 enum exp_format { EXP_TSV, EXP_CSV, EXP_JSONL, EXP_LKP_STATS };
 extern const char *const exp_format_names[];

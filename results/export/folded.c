@@ -26,7 +26,7 @@
 #include "lib/safedir.h"
 #include "lib/safefile.h"
 #include "lib/util.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/profile.h"
 #include "results/export/folded.h"
 

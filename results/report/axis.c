@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 static const double nice_mult[] = { 1, 2, 2.5, 5, 10 };

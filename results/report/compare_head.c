@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/fmt.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "results/report/compare_page.h"
 
 static const char *const verdict_meaning[CMP_NVERDICT] = {

@@ -9,7 +9,7 @@
  * named on the axis, with its CI, coloured and marked by verdict, the +-T band
  * shaded), per test and mode the sides as bars of the primary metric with
  * a dot per run, and the table behind every chart. It reads a finished
- * struct cmp_result (compare.h) and computes nothing of its own.
+ * struct cmp_result (results/compare/model.h) and computes nothing of its own.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare/compare.h"
-#include "results/report/report.h"
+#include "results/compare/model.h"
+#include "results/report/document.h"
 #include "results/report/compare_page.h"
 #include "lib/macros.h"
 #include "results/report/flame.h"

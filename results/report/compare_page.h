@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "results/compare/compare.h"
-#include "results/report/report.h"
+#include "results/compare/model.h"
+#include "results/report/document.h"
 
 /* The top of the page of @r (sides, settings, whether it can be
  * compared), the table of verdict counts, the notes and power warnings,

@@ -12,7 +12,7 @@
 #include "results/compare/fmt.h"
 #include "results/compare/why.h"
 #include "results/report/compare_page.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 static void row(FILE *o, const char *kind, const struct cmp_why_row *w)
 {

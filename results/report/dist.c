@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 double rpt_task_rate(const struct res_point *p, unsigned i)

@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 unsigned rpt_disturbed_runs(const struct rpt_group *g, char *why, size_t len)
 {

@@ -16,7 +16,7 @@
 #include <json-c/json.h>
 
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 enum env_kind { E_PATH, E_TOOL, E_TIME, E_COMPLETE, E_JSON, E_TOPO, E_TMPDIR,

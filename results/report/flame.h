@@ -14,8 +14,8 @@
 #include <stdio.h>
 
 #include "lib/flametree.h"
-#include "results/compare/compare.h"
-#include "results/report/report.h"
+#include "results/compare/model.h"
+#include "results/report/document.h"
 
 struct cmp_profile;
 struct json_object;

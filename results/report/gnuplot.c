@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 extern char **environ;

@@ -13,7 +13,7 @@
 
 #include "lib/macros.h"
 #include "lib/version.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 enum blk_kind { BLK_TEXT, BLK_CHART, BLK_STATUS, BLK_DETAILS };
 

@@ -22,7 +22,7 @@
 #include "lib/util.h"
 #include "lib/walk.h"
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 static int add_file(const char *path, struct rpt_input **in, unsigned *n,
 		    char *err, size_t errlen)

@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "results/model/perf_metric.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/json.h"
 #include "lib/macros.h"
 

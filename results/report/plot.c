@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 /* Okabe & Ito's palette; dashes, markers and fills differ as well. */
 const struct rpt_look rpt_looks[RPT_NLOOKS] = {

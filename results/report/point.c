@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 #include "results/report/flame.h"
 

@@ -20,7 +20,7 @@
 #include <json-c/json.h>
 
 #include "results/model/disturb.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 static unsigned intern(const char ***v, unsigned *n, const char *s, int *rc)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 /* What a chart shows of one run: total ops/s (aux < 0) or aux's rate. */

@@ -17,7 +17,7 @@
 #include <json-c/json.h>
 
 #include "results/report/flame.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 const struct rpt_section rpt_sections[] = {

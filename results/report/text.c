@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 
 #define REPLACEMENT 0xFFFD
 

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "lib/macros.h"
 
 /* Is /proc/vmstat key @k one the report shows? */

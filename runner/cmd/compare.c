@@ -16,9 +16,9 @@
 #include "lib/opt.h"
 #include "lib/outpath.h"
 #include "lib/util.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/profile.h"
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "runner/cmd/cmd.h"
 #include "runner/observe/observer.h"
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * events.c - `cgscale events [PATTERN]`: the perf events libpfm4 knows
- * here, for run -e (runner/observe/pmu_events.c lists them).
+ * here, for run -e (runner/observe/pmu/pmu_events.c lists them).
  */
 #include <stdio.h>
 
 #include "runner/cmd/cmd.h"
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 
 static const char help_head[] =
 	"usage: cgscale events [PATTERN]\n"

@@ -15,7 +15,7 @@
 #include "lib/macros.h"
 #include "lib/opt.h"
 #include "lib/util.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/compare/lkp_stats.h"
 #include "results/export/export.h"
 #include "results/export/folded.h"

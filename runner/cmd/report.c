@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report/report.h"
+#include "results/report/document.h"
 #include "tests/workload.h"
 #include "lib/opt.h"
 #include "lib/util.h"

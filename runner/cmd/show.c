@@ -17,7 +17,7 @@
 #include "lib/macros.h"
 #include "lib/opt.h"
 #include "lib/util.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "runner/cmd/cmd.h"
 
 /* The file(s) of the input and the environment that matters. */

@@ -18,7 +18,7 @@
 #include "runner/run/autoruns.h"
 #include "runner/run/run.h"
 #include "lib/util.h"
-#include "results/compare/compare.h"
+#include "results/compare/model.h"
 #include "results/model/disturb.h"
 #include "results/stats/robust.h"
 

@@ -26,7 +26,7 @@
 #include "lib/json.h"
 #include "lib/perf_ring.h"
 #include "runner/cgroups/cgrun.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace_locks.h"
 #include "runner/observe/observer.h"
 
 #define LOCK_RING_PAGES 256         /* per CPU, 1 MiB; halved if refused */

@@ -15,7 +15,7 @@
 
 #include "lib/json.h"
 #include "runner/cgroups/cgrun.h"
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 #include "runner/observe/observer.h"
 
 /* @v with thousands separators and @dec decimals, as perf stat prints. */

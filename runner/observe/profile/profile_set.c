@@ -22,7 +22,7 @@
 
 #include "lib/opt.h"
 #include "lib/util.h"
-#include "runner/observe/profile.h"
+#include "runner/observe/profile/profile.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid)
 {

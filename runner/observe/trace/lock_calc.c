@@ -25,7 +25,7 @@
 #include "lib/json.h"
 #include "lib/pidmap.h"
 #include "results/stats/hist.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace_locks.h"
 
 #define LK_NLOCK 256       /* names kept; more go to "[other]" */
 #define LK_NADDR 8         /* distinct addresses counted per name */

@@ -17,7 +17,7 @@
 #include "cgroup-setup/cg.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/core/sampler_cpu.h"
-#include "runner/observe/statread_int.h"
+#include "runner/observe/statread/statread_int.h"
 #include "lib/util.h"
 
 int sr_alloc(struct cgs_statread *sr)

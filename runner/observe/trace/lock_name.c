@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "lib/symtab.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace_locks.h"
 
 const char *const cgs_lock_by_names[] = {
 	[CGS_LOCK_BY_SYMBOL] = "symbol", [CGS_LOCK_BY_CALLER] = "caller",

@@ -20,7 +20,7 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 #include "lib/util.h"
 
 /* -e default: what LKP's perf-stat lines and perf stat's default show. */

@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "lib/json.h"
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 #include "lib/macros.h"
 
 double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running, bool *scaled)

@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "results/model/result.h"
-#include "runner/observe/trace.h"
+#include "runner/observe/trace/trace.h"
 
 struct json_object;
 

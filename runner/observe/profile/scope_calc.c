@@ -23,7 +23,7 @@
 #include "lib/irqsite.h"
 #include "lib/json.h"
 #include "lib/pidmap.h"
-#include "runner/observe/scope.h"
+#include "runner/observe/profile/scope.h"
 
 #define SC_NCOMM_CACHE 4096   /* thread names known, by tid % this */
 #define SC_NCOMM 64           /* others' comms counted apart */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.h - `cgscale report`: one self-contained HTML page (XHTML, so a
+ * document.h - the document `cgscale report` writes, shared by every file
+ * of results/report/ (there is no report.c: each piece has its own file,
+ * listed below): one self-contained HTML page (XHTML, so a
  * plain XML parser validates it) with inline SVG charts and the tables
  * behind them. No script, no network fetch: it opens from a mail
  * attachment or a file:// URL.
@@ -30,8 +32,8 @@
  * sides as bar series, runs as point series, CIs as error bars, verdicts
  * as series of their own colour and marker, thresholds as bands.
  */
-#ifndef CGS_REPORT_H
-#define CGS_REPORT_H
+#ifndef CGS_REPORT_DOCUMENT_H
+#define CGS_REPORT_DOCUMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>

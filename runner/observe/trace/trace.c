@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runner/observe/trace.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace.h"
+#include "runner/observe/trace/trace_locks.h"
 #include "lib/util.h"
 #include "lib/pdeath.h"
 

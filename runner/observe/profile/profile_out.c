@@ -19,7 +19,7 @@
 #include "lib/irqsite.h"
 #include "lib/json.h"
 #include "runner/cgroups/cgrun.h"
-#include "runner/observe/profile.h"
+#include "runner/observe/profile/profile.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
 

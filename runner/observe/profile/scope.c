@@ -29,7 +29,7 @@
 #include "lib/util.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/scope.h"
+#include "runner/observe/profile/scope.h"
 
 struct scope_opts {
 	int scope;                    /* enum cgs_scope */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * compare.h - `cgscale compare`, `show` and `export`: load the sides (a
+ * model.h - the data model of results/compare/, shared by every file of
+ * it (compare.c is one of them: the analysis), and by `show`, `export`
+ * and the report: `cgscale compare` loads the sides (a
  * result file or a directory of them each), diff their environments,
  * group the runs by point, compute per-metric statistics and verdicts,
  * and print them in one of several formats. results/COMPARE.md explains
@@ -12,8 +14,8 @@
  * A comparison's own set (struct cmp_mset) adds one "aux.NAME" metric per
  * aux counter its inputs have, named and with the unit the results give.
  */
-#ifndef CGS_COMPARE_H
-#define CGS_COMPARE_H
+#ifndef CGS_COMPARE_MODEL_H
+#define CGS_COMPARE_MODEL_H
 
 #include <stdbool.h>
 #include <stdint.h>

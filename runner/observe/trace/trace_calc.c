@@ -28,7 +28,7 @@
 
 #include "lib/json.h"
 #include "results/stats/hist.h"
-#include "runner/observe/trace_calc.h"
+#include "runner/observe/trace/trace_calc.h"
 
 #define TP_NPID 64          /* tasks tracked at once; the oldest is reused */
 #define TP_NOWN 64

@@ -14,7 +14,7 @@
 
 #include "lib/json.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/statread_int.h"
+#include "runner/observe/statread/statread_int.h"
 
 struct rec {
 	const struct cgs_cgview *cg;

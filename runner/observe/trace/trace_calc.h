@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runner/observe/trace.h"
+#include "runner/observe/trace/trace.h"
 
 struct json_object;
 

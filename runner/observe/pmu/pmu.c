@@ -23,7 +23,7 @@
 #include "lib/macros.h"
 #include "lib/util.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/pmu.h"
+#include "runner/observe/pmu/pmu.h"
 
 struct pmu_point {
 	const struct pmu_set *set;

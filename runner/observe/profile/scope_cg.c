@@ -19,7 +19,7 @@
 
 #include "cgroup-setup/cg.h"
 #include "lib/util.h"
-#include "runner/observe/scope.h"
+#include "runner/observe/profile/scope.h"
 
 /* Is hierarchy @h one of those cgscale made the tree in? */
 static bool ours(const struct cg_layout *l, int h, const char *ctrls)

@@ -31,8 +31,8 @@
 #include "runner/core/sampler_cpu.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/scope.h"
-#include "runner/observe/statread_int.h"
+#include "runner/observe/profile/scope.h"
+#include "runner/observe/statread/statread_int.h"
 #include "lib/util.h"
 
 /* Runner side: is the reader thread ours to stop? */

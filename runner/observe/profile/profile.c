@@ -20,7 +20,7 @@
 #include "lib/util.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/profile.h"
+#include "runner/observe/profile/profile.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid)
 {

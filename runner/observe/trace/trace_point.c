@@ -28,11 +28,11 @@
 #include "lib/json.h"
 #include "lib/util.h"
 #include "runner/cgroups/statpath.h"
-#include "runner/observe/trace_calc.h"
+#include "runner/observe/trace/trace_calc.h"
 #include "lib/macros.h"
 #include "runner/observe/observer.h"
-#include "runner/observe/trace.h"
-#include "runner/observe/trace_locks.h"
+#include "runner/observe/trace/trace.h"
+#include "runner/observe/trace/trace_locks.h"
 
 #define RING_PAGES 128            /* data pages per CPU: 512 KiB */
 #define HOLD_BACK_NS 20000000     /* records this recent wait a drain */
