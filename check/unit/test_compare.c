@@ -199,6 +199,26 @@ static void test_judge_rules(void **state)
 	assert_int_equal(cmp_judge(&d, CMP_PRIMARY, 1, 1, 5, 5, &o), CMP_INCONCLUSIVE);
 }
 
+/* The kernel row says the word that tells c2 and c1 apart, however long
+ * the line: a cut at the row's width would hide it. */
+static void cmdline_words(struct fixture *f)
+{
+	struct cmp_result r = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	analyse(&r, path(f, "c2.json"), path(f, "c1.json"), 2);
+	m = open_memstream(&text, &len);
+	cmp_fmt_env(&r, m, false);
+	fclose(m);
+	assert_non_null(strstr(text, "+init_on_free=1  (the words that differ)"));
+	assert_non_null(strstr(text, "(no word of its own)"));
+	assert_null(strstr(text, "cgab_"));
+	free(text);
+	cmp_result_free(&r);
+}
+
 static void test_environment(void **state)
 {
 	struct fixture *f = *state;
@@ -226,24 +246,7 @@ static void test_environment(void **state)
 				 path(f, "c1.json"), NULL), 0);
 	assert_int_equal(compare("--axis", "kernel", "--allow-env-diff", path(f, "c2.json"),
 				 path(f, "c3.json"), NULL), 3);
-	/* the row says the word that tells the sides apart, however long
-	 * the line: a cut at the row's width would hide it */
-	{
-		struct cmp_result r = { 0 };
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m;
-
-		analyse(&r, path(f, "c2.json"), path(f, "c1.json"), 2);
-		m = open_memstream(&text, &len);
-		cmp_fmt_env(&r, m, false);
-		fclose(m);
-		assert_non_null(strstr(text, "+init_on_free=1  (the words that differ)"));
-		assert_non_null(strstr(text, "(no word of its own)"));
-		assert_null(strstr(text, "cgab_"));
-		free(text);
-		cmp_result_free(&r);
-	}
+	cmdline_words(f);
 	/* ...but not along another axis */
 	assert_int_equal(compare("--axis", "kernel.thp", path(f, "a.json"),
 				 path(f, "k.json"), NULL), 3);

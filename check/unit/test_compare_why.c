@@ -314,6 +314,24 @@ static bool big_pct(const char *s)
 	return false;
 }
 
+/* t_block's text: the block first, ratios, never a huge %. */
+static void block_text(const struct cmp_result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	assert_int_equal(cmp_print(r, CMP_FMT_TEXT, out), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "where the time went, B against A"));
+	assert_true(strstr(text, "where the time went") < strstr(text, "per_task_ops (ops/s"));
+	assert_non_null(strstr(text, "the four add up to +"));
+	assert_non_null(strstr(text, " x7"));
+	assert_false(big_pct(text));
+	assert_non_null(strstr(text, "from 0"));
+	free(text);
+}
+
 static void t_block(void **state)
 {
 	struct fixture *f = *state;
@@ -321,9 +339,6 @@ static void t_block(void **state)
 			  b = { 600, 1.03, 1.0, 0.18, 2500, 2100, 300 };
 	struct cmp_result r = { 0 };
 	struct cmp_why w;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
 	int m;
 
 	/* the wall: 4000 ns/op (250000 ops/s) against 4500 */
@@ -365,17 +380,7 @@ static void t_block(void **state)
 	assert_true(cmp_delta_of(&r, &r.groups[0], 1, (size_t)m)->pct < -80);
 	assert_int_equal(cmp_delta_of(&r, &r.groups[0], 1, (size_t)m)->verdict, CMP_INCONCLUSIVE);
 	assert_string_equal(cmp_effect(cmp_delta_of(&r, &r.groups[0], 1, (size_t)m)), "-");
-	/* the text: the block first, ratios, never a huge % */
-	out = open_memstream(&text, &len);
-	assert_int_equal(cmp_print(&r, CMP_FMT_TEXT, out), 0);
-	fclose(out);
-	assert_non_null(strstr(text, "where the time went, B against A"));
-	assert_true(strstr(text, "where the time went") < strstr(text, "per_task_ops (ops/s"));
-	assert_non_null(strstr(text, "the four add up to +"));
-	assert_non_null(strstr(text, " x7"));
-	assert_false(big_pct(text));
-	assert_non_null(strstr(text, "from 0"));
-	free(text);
+	block_text(&r);
 	cmp_result_free(&r);
 }
 

@@ -29,6 +29,7 @@
 #include "lib/tpformat.h"
 #include "results/compare/model.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "runner/observe/trace/trace.h"
 #include "runner/observe/trace/trace_calc.h"
 

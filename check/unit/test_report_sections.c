@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "results/report/document.h"
+#include "results/report/sections.h"
 
 /* A section of each known key, in the shape its writer draws, and a mark
  * that only that writer prints. A new row needs one here. */

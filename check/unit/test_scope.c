@@ -114,7 +114,9 @@ static double jd(struct json_object *o, const char *path)
 	return o ? json_object_get_double(o) : -2;
 }
 
-static void t_who(void **state)
+/* The scope's samples decoded; a record cut short or with too many IPs
+ * refused. */
+static void t_decode(void **state)
 {
 	const int tasks[] = { 100, 101 };
 	struct comms cm = { 0 };
@@ -122,18 +124,12 @@ static void t_who(void **state)
 	struct cgs_scopecalc *c = cgs_scopecalc_new(&ids);
 	uint64_t buf[64];
 	const uint64_t fault[] = { IP_CLEAR, IP_FAULT };
-	const uint64_t read[] = { IP_FLUSH, IP_STATFMT, IP_SYSCALL };
-	const uint64_t read2[] = { IP_STATFMT, IP_SYSCALL };
-	const uint64_t soft[] = { IP_NETRX, IP_SOFTIRQ, IP_FAULT };
-	const uint64_t work[] = { IP_WORKER };
 	struct cgs_scope_sample s;
 	const char *comm;
-	struct json_object *o;
 	struct perf_event_header *h;
 
 	(void)state;
 	assert_non_null(c);
-	/* decoding */
 	assert_int_equal(cgs_scope_decode(sample(buf, 7, 100, false, fault, 2), &s), 0);
 	assert_int_equal(s.pid, 7);
 	assert_int_equal(s.tid, 100);
@@ -149,6 +145,20 @@ static void t_who(void **state)
 	h = sample(buf, 7, 100, false, fault, 2);
 	buf[6] = 99;                                      /* nr past the end */
 	assert_int_equal(cgs_scope_decode(h, &s), -EINVAL);
+	cgs_scopecalc_free(c);
+}
+
+/* t_who's samples: the tasks, the reader, the runner, a softirq, idle,
+ * kernel threads and others by comm, a COMM record, a cached comm. */
+static void record_all(struct cgs_scopecalc *c, uint64_t *buf, struct comms *cm)
+{
+	const uint64_t fault[] = { IP_CLEAR, IP_FAULT };
+	const uint64_t read[] = { IP_FLUSH, IP_STATFMT, IP_SYSCALL };
+	const uint64_t read2[] = { IP_STATFMT, IP_SYSCALL };
+	const uint64_t soft[] = { IP_NETRX, IP_SOFTIRQ, IP_FAULT };
+	const uint64_t work[] = { IP_WORKER };
+	struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } r =
+		{ { PERF_RECORD_COMM, 0, sizeof(r) }, 304, 304, "kworker/u8:0" };
 
 	/* the tasks: 6 samples, 2 of them in user mode */
 	for (int i = 0; i < 4; i++)
@@ -173,19 +183,16 @@ static void t_who(void **state)
 	cgs_scopecalc_record(c, sample(buf, 304, 304, true, NULL, 0));
 	cgs_scopecalc_record(c, sample(buf, 305, 305, true, NULL, 0));   /* unknown */
 	/* a COMM record renames 304 before /proc is asked again */
-	{
-		struct { struct perf_event_header h; uint32_t pid, tid; char comm[16]; } r =
-			{ { PERF_RECORD_COMM, 0, sizeof(r) }, 304, 304, "kworker/u8:0" };
-
-		cgs_scopecalc_record(c, &r.h);
-	}
+	cgs_scopecalc_record(c, &r.h);
 	cgs_scopecalc_record(c, sample(buf, 304, 304, false, work, 1));
-	assert_int_equal(cgs_scope_who(c, &s, &comm), CGS_WHO_TASKS);
-	cm.asked = 0;
+	cm->asked = 0;
 	cgs_scopecalc_record(c, sample(buf, 303, 303, true, NULL, 0));   /* cached */
-	assert_int_equal(cm.asked, 0);
+	assert_int_equal(cm->asked, 0);
+}
 
-	o = cgs_scopecalc_json(c, 1000, 10 * (int64_t)PERIOD, 2);
+/* The JSON of record_all's samples at 1000 ops over 10 periods. */
+static void who_figures(struct json_object *o)
+{
 	assert_true(jd(o, "samples.received") == 21);
 	assert_true(jd(o, "who.tasks.samples") == 6);
 	assert_true(jd(o, "who.tasks.ns") == 6 * PERIOD);
@@ -218,6 +225,22 @@ static void t_who(void **state)
 		json_object_array_get_idx(json_object_object_get(o, "others_by_comm"), 0), "comm")),
 		"chromium");
 	assert_int_equal(json_object_array_length(json_object_object_get(o, "others_by_comm")), 3);
+}
+
+static void t_who(void **state)
+{
+	const int tasks[] = { 100, 101 };
+	struct comms cm = { 0 };
+	struct cgs_scope_ids ids = { tasks, 2, 50, 51, syms(), comm_of, &cm };
+	struct cgs_scopecalc *c = cgs_scopecalc_new(&ids);
+	uint64_t buf[64];
+	struct json_object *o;
+
+	(void)state;
+	assert_non_null(c);
+	record_all(c, buf, &cm);
+	o = cgs_scopecalc_json(c, 1000, 10 * (int64_t)PERIOD, 2);
+	who_figures(o);
 	json_object_put(o);
 	/* no ops: per op is null */
 	o = cgs_scopecalc_json(c, 0, 10, 2);
@@ -288,6 +311,7 @@ static void t_cgroup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_decode),
 		cmocka_unit_test(t_who),
 		cmocka_unit_test(t_cgroup),
 	};

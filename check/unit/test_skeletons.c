@@ -62,6 +62,23 @@ static void test_checks(void **state)
 				       err, sizeof(err)), 0);
 }
 
+/* The observer's declared section: what the run writes into the result
+ * file, and its metric as compare reads it from point @p. */
+static void declared_metric_read(const struct cgs_obs_run *or, const struct res_point *p)
+{
+	struct json_object *decls = cgs_obs_sections_json(or), *sec, *m;
+	struct res_metric_decl d;
+	char why[160];
+
+	assert_non_null(decls);
+	assert_true(json_object_object_get_ex(decls, "skeleton", &sec));
+	assert_true(json_object_object_get_ex(sec, "metrics", &m));
+	assert_int_equal(res_metric_decl_parse(json_object_array_get_idx(m, 0), "skeleton",
+					       &d, why, sizeof(why)), 0);
+	assert_true(cgs_jpath_num(p->extra, d.path) >= 2);
+	json_object_put(decls);
+}
+
 /* A real point of one thread: skeleton counted, the observer saw it. */
 static void test_point(void **state)
 {
@@ -108,21 +125,7 @@ static void test_point(void **state)
 	assert_true(json_object_get_int(v) >= 2);
 	assert_true(json_object_object_get_ex(sec, "level", &v));
 	assert_int_equal(json_object_get_int(v), 1);
-	/* its declared section: what the run writes into the result file, and
-	 * the metric compare then reads from the point */
-	{
-		struct json_object *decls = cgs_obs_sections_json(&or), *m;
-		struct res_metric_decl d;
-		char why[160];
-
-		assert_non_null(decls);
-		assert_true(json_object_object_get_ex(decls, "skeleton", &sec));
-		assert_true(json_object_object_get_ex(sec, "metrics", &m));
-		assert_int_equal(res_metric_decl_parse(json_object_array_get_idx(m, 0), "skeleton",
-						       &d, why, sizeof(why)), 0);
-		assert_true(cgs_jpath_num(p.extra, d.path) >= 2);
-		json_object_put(decls);
-	}
+	declared_metric_read(&or, &p);
 	res_point_free(&p);
 	cgs_obs_run_free(&or);
 	cgs_topo_free(&topo);

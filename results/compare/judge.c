@@ -84,15 +84,11 @@ static enum cmp_verdict judge_noisy(struct cmp_delta *d, const char *dir, bool s
 	return CMP_NOISY;
 }
 
-enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
-			   double cov_base, double cov_new, size_t nbase,
-			   size_t nnew, const struct cmp_opts *o)
+/* Before any interval: too few units, too few runs, or all or nothing
+ * (0 on every run of one side). CMP_NVERDICT when none of those holds. */
+static enum cmp_verdict judge_first(struct cmp_delta *d, enum cmp_class cls, bool sig,
+				    size_t nbase, size_t nnew, const struct cmp_opts *o)
 {
-	double t = d->threshold, p = cls == CMP_PRIMARY ? d->p : d->q;
-	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
-	bool sig = p < o->alpha;  /* the declared test; BH q for the others */
-	const char *dir = NULL;
-
 	if (d->needs) {
 		snprintf(d->why, sizeof(d->why),
 			 "needs %u %s a side: %u vs %u can never give p < %g",
@@ -117,33 +113,23 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 		snprintf(d->why, sizeof(d->why), "no interval (a mean of 0?)");
 		return CMP_INCONCLUSIVE;
 	}
-	if (d->hi < -t)
-		dir = "below";
-	else if (d->lo > t)
-		dir = "above";
-	if (dir && !sig) {
-		snprintf(d->why, sizeof(d->why), "CI %s %s%g%% but %s = %.3g >= %g%s",
-			 dir, *dir == 'b' ? "-" : "+", t, cls == CMP_PRIMARY ? "p" : "q",
-			 p, o->alpha, cls == CMP_PRIMARY ? "" : " after Benjamini-Hochberg");
-		return CMP_INCONCLUSIVE;
-	}
-	if (dir && noisy && !d->two_level)
-		return judge_noisy(d, dir, sig, cov_base, cov_new, o);
-	if (dir) {
-		snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
-			 *dir == 'b' ? "-" : "+", t,
-			 noisy ? " (a side is noisy)" : "");
-		return beyond(d, *dir == 'b');
-	}
+	return CMP_NVERDICT;
+}
+
+/* The interval within +-T, or crossing it, on sides that are not noisy
+ * (or, noisy, one outlier run's rank interval decides). */
+static enum cmp_verdict judge_inside(struct cmp_delta *d, bool noisy, bool sig,
+				     double cov_base, double cov_new, const struct cmp_opts *o)
+{
+	double t = d->threshold;
+	double cov = fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new);
+
 	/* the run-level rank CI knows nothing of the invocations */
 	if (noisy && d->one_outlier && !d->two_level && isfinite(d->hl_lo) &&
 	    isfinite(d->hl_hi))
-		return judge_by_rank(d, t, sig, fmax(isnan(cov_base) ? 0 : cov_base,
-						     isnan(cov_new) ? 0 : cov_new), o);
+		return judge_by_rank(d, t, sig, cov, o);
 	if (noisy) {
-		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%",
-			 fmax(isnan(cov_base) ? 0 : cov_base, isnan(cov_new) ? 0 : cov_new),
-			 o->max_cov);
+		snprintf(d->why, sizeof(d->why), "CoV %.1f%% > --max-cov %g%%", cov, o->max_cov);
 		return CMP_NOISY;
 	}
 	if (d->lo >= -t && d->hi <= t) {
@@ -153,6 +139,37 @@ enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
 	snprintf(d->why, sizeof(d->why), "CI crosses %s%g%%",
 		 d->lo < -t ? "-" : "+", t);
 	return CMP_INCONCLUSIVE;
+}
+
+enum cmp_verdict cmp_judge(struct cmp_delta *d, enum cmp_class cls,
+			   double cov_base, double cov_new, size_t nbase,
+			   size_t nnew, const struct cmp_opts *o)
+{
+	double t = d->threshold, p = cls == CMP_PRIMARY ? d->p : d->q;
+	bool noisy = cov_base > o->max_cov || cov_new > o->max_cov;
+	bool sig = p < o->alpha;  /* the declared test; BH q for the others */
+	enum cmp_verdict v = judge_first(d, cls, sig, nbase, nnew, o);
+	const char *dir = NULL;
+
+	if (v != CMP_NVERDICT)
+		return v;
+	if (d->hi < -t)
+		dir = "below";
+	else if (d->lo > t)
+		dir = "above";
+	if (!dir)
+		return judge_inside(d, noisy, sig, cov_base, cov_new, o);
+	if (!sig) {
+		snprintf(d->why, sizeof(d->why), "CI %s %s%g%% but %s = %.3g >= %g%s",
+			 dir, *dir == 'b' ? "-" : "+", t, cls == CMP_PRIMARY ? "p" : "q",
+			 p, o->alpha, cls == CMP_PRIMARY ? "" : " after Benjamini-Hochberg");
+		return CMP_INCONCLUSIVE;
+	}
+	if (noisy && !d->two_level)
+		return judge_noisy(d, dir, sig, cov_base, cov_new, o);
+	snprintf(d->why, sizeof(d->why), "CI entirely %s %s%g%%%s", dir,
+		 *dir == 'b' ? "-" : "+", t, noisy ? " (a side is noisy)" : "");
+	return beyond(d, *dir == 'b');
 }
 
 /* @lo, @hi times @k, in order. */

@@ -6,8 +6,11 @@
  * and children, each with its change, sampling error and verdict, and the
  * shares that would have misled), then what the listed rows explain of
  * the CPU time's change; call paths after them with --profile-calltraces.
- * Text, and the JSON of compare --format json's "profile_ns".
+ * Text, and the JSON of compare --format json's "profile_ns". And the
+ * top rows of a point with what they explain (cmp_profile_top_ns), which
+ * this text, the JSON and the report's flame-graph table print.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +19,39 @@
 
 #include "lib/json.h"
 #include "results/compare/profile.h"
+
+/* The sampling variance of share @p of @n samples times @cpu (+- @se). */
+static double sum_var(double cpu, double se, double p, double n)
+{
+	return n > 0 ? cpu * cpu * p * (1 - p) / n + p * p * se * se : 0;
+}
+
+int cmp_profile_top_ns(const struct cmp_profile *p, unsigned group,
+		       unsigned side, size_t max, struct cmp_pns_top *t)
+{
+	const struct cmp_pns_point *pt = cmp_profile_point_ns(p, group, side);
+	double pa = 0, pb = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!pt)
+		return -ENOENT;
+	t->pt = pt;
+	for (size_t i = 0; i < pt->nfunc && t->n < max && t->n < CMP_PNS_TOP_MAX; i++) {
+		const struct cmp_pns_row *w = &pt->rows[i];
+
+		t->row[t->n++] = w;
+		t->explained_ns += w->dself.pct;
+		pa += w->a.self_pct / 100;
+		pb += w->b.self_pct / 100;
+	}
+	/* the binomial error of the rows' summed share, as of one row */
+	t->explained_se = sqrt(sum_var(pt->cpu_a, pt->cpu_se_a, fmin(pa, 1), pt->samples_a) +
+			       sum_var(pt->cpu_b, pt->cpu_se_b, fmin(pb, 1), pt->samples_b));
+	t->cpu_change_ns = pt->cpu_b - pt->cpu_a;
+	t->wall_change_ns = pt->wall_b - pt->wall_a;
+	return 0;
+}
+
 
 void cmp_pns_explain(const struct cmp_result *r, const struct cmp_pns_top *t,
 		     const char *lead, FILE *out)

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "lib/json.h"
 #include "lib/macros.h"
 

@@ -14,6 +14,7 @@
 #include "lib/json.h"
 #include "results/model/sections.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 
 /* The declared section @key of @decls when it has a non-empty view. */
 static struct json_object *view_of(struct json_object *decls, const char *key)

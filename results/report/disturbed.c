@@ -12,6 +12,7 @@
 
 #include "results/model/disturb.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 
 unsigned rpt_disturbed_runs(const struct rpt_group *g, char *why, size_t len)
 {

@@ -16,6 +16,7 @@
 
 #include "results/model/perf_metric.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "lib/json.h"
 #include "lib/macros.h"
 

@@ -16,6 +16,7 @@
 
 #include "results/model/disturb.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "lib/macros.h"
 #include "results/report/flame.h"
 

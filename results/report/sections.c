@@ -18,6 +18,7 @@
 
 #include "results/report/flame.h"
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "lib/macros.h"
 
 const struct rpt_section rpt_sections[] = {

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "results/report/document.h"
+#include "results/report/sections.h"
 #include "lib/macros.h"
 
 /* Is /proc/vmstat key @k one the report shows? */

@@ -298,3 +298,30 @@ void cgs_trace_free(struct cgs_trace *t)
 	cgs_locknames_free(t->names);
 	munmap(t, sizeof(*t));
 }
+
+/* Every set, as --trace would resolve it: which tracepoints this kernel
+ * and these rights give, with the first missing one's reason. */
+int cgs_trace_supported(char *why, size_t len)
+{
+	struct cgs_trace *t = NULL;
+	char all[128] = "", err[300];
+	unsigned no = 0;
+	int rc;
+
+	for (unsigned s = 0; cgs_trace_set_names[s]; s++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", s ? "," : "",
+			 cgs_trace_set_names[s]);
+	rc = cgs_trace_setup(all, &t, err, sizeof(err));
+	if (rc) {
+		snprintf(why, len, "%s", err);
+		cgs_trace_free(t);
+		return -EOPNOTSUPP;
+	}
+	for (unsigned k = 0; k < CGS_TP_NKIND; k++)
+		if (!t->tp[k].supported && !no++)
+			snprintf(why, len, "%s: %s", cgs_tp_names[k], t->tp[k].reason);
+	if (no > 1)
+		snprintf(why + strlen(why), len - strlen(why), " (and %u more not here)", no - 1);
+	cgs_trace_free(t);
+	return no == CGS_TP_NKIND ? -EOPNOTSUPP : 0;
+}

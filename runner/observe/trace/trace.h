@@ -98,4 +98,9 @@ int cgs_trace_parse_sets(const char *list, struct cgs_trace *t, char *err,
 			 size_t errlen);
 void cgs_trace_read_tracefs(const char *root, struct cgs_trace *t);
 
+/* Every set, as --trace would resolve it (cgs_trace_setup): 0 when this
+ * kernel and these rights give some tracepoint, with the first missing
+ * one and its reason in @why; -EOPNOTSUPP with the reason when none. */
+int cgs_trace_supported(char *why, size_t len);
+
 #endif

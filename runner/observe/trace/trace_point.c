@@ -446,33 +446,6 @@ static int tp_check(struct cgs_obs_ctx *ctx, char *err, size_t errlen)
 	return rc;
 }
 
-/* Every set, as --trace would resolve it: which tracepoints this kernel
- * and these rights give, with the first missing one's reason. */
-static int tp_supported(char *why, size_t len)
-{
-	struct cgs_trace *t = NULL;
-	char all[128] = "", err[300];
-	unsigned no = 0;
-	int rc;
-
-	for (unsigned s = 0; cgs_trace_set_names[s]; s++)
-		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", s ? "," : "",
-			 cgs_trace_set_names[s]);
-	rc = cgs_trace_setup(all, &t, err, sizeof(err));
-	if (rc) {
-		snprintf(why, len, "%s", err);
-		cgs_trace_free(t);
-		return -EOPNOTSUPP;
-	}
-	for (unsigned k = 0; k < CGS_TP_NKIND; k++)
-		if (!t->tp[k].supported && !no++)
-			snprintf(why, len, "%s: %s", cgs_tp_names[k], t->tp[k].reason);
-	if (no > 1)
-		snprintf(why + strlen(why), len - strlen(why), " (and %u more not here)", no - 1);
-	cgs_trace_free(t);
-	return no == CGS_TP_NKIND ? -EOPNOTSUPP : 0;
-}
-
 /* --trace locks: the symbols that name the locks, loaded once. */
 static void tp_prepare(struct cgs_obs_ctx *ctx)
 {
@@ -510,7 +483,7 @@ const struct cgs_obs_def trace_observer = {
 	.nopts = ARRAY_SIZE(tp_optdefs),
 	.opts_size = sizeof(struct tp_opts),
 	.check = tp_check,
-	.supported = tp_supported,
+	.supported = cgs_trace_supported,
 	.prepare = tp_prepare,
 	.run_free = tp_run_free,
 	.wanted = tp_wanted,
