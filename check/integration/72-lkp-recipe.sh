@@ -154,13 +154,14 @@ root() { echo "$T/root$(sed 's|^/lkp||' "$1-root")"; }
 jq -e '(.["cgscale.remap.ops_per_sec"] > 0) or (.["cgscale.disturbed_runs"] > 0)' "$(root remap)/stats.json" >/dev/null ||
 	fail "the remap job's stats lack remap.ops_per_sec: $(jq -c 'keys' "$(root remap)/stats.json" | cut -c 1-300)"
 [ "$(cat layouts-rc)" = 0 ] || fail "the two-layout job failed: $(tail -n 5 layouts-run.log)"
-jq -e '(has("cgscale.depth-0_leaf-shared.per_process_ops") and has("cgscale.depth-1_leaf-shared.per_process_ops")
+# (a layout's key is its name: depth-0 has no leaf, depth-1_leaf-shared)
+jq -e '(has("cgscale.depth-0.per_process_ops") and has("cgscale.depth-1_leaf-shared.per_process_ops")
 	and (has("cgscale.per_process_ops") | not)) or (keys | map(select(test("disturbed_runs"))) | length > 0)' \
 	"$(root layouts)/stats.json" >/dev/null ||
 	fail "the two-layout job's stats are not one set a layout (was the quoted 0,1 read as 1?): $(jq -c 'keys' "$(root layouts)/stats.json" | cut -c 1-400)"
 if cgroup_v2=memory sh "$REPO/integrations/lkp/programs/cgscale-host/setup" 2>host.err; then
 	[ "$(cat sendfile-rc)" = 0 ] || fail "sendfile-protect failed on a host with memory on v2: $(tail -n 5 sendfile-run.log)"
-	jq -e '(has("cgscale.depth-0_leaf-shared.Throughput_Mbps") and has("cgscale.depth-3_leaf-shared.Throughput_Mbps"))
+	jq -e '(has("cgscale.depth-0.Throughput_Mbps") and has("cgscale.depth-3_leaf-shared.Throughput_Mbps"))
 		or (keys | map(select(test("disturbed_runs"))) | length > 0)' "$(root sendfile)/stats.json" >/dev/null ||
 		fail "sendfile-protect's stats lack Throughput_Mbps per depth: $(jq -c keys "$(root sendfile)/stats.json" | cut -c 1-400)"
 	sendfile="ran, Throughput_Mbps per depth"
