@@ -20,18 +20,12 @@
 static bool known(const struct cmp_mset *ms, const struct cmp_metric *base, size_t nbase,
 		  const char *name)
 {
-	for (size_t b = 0; b < nbase; b++) {
-		const char *bn = base[b].name;
-		size_t pre = bn ? cmp_family_prefix(bn) : 0;
-
-		/* a row, or a family's "lock_wait." */
-		if (bn && (!strcmp(bn, name) || (pre && !strncmp(bn, name, pre))))
-			return true;
-	}
+	if (cmp_base_has(base, nbase, name) || !strncmp(name, "aux.", 4))
+		return true;
 	for (unsigned k = 0; k < ms->ndecl; k++)
 		if (!strcmp(ms->decl[k].name, name))
 			return true;
-	return !strncmp(name, "aux.", 4);
+	return false;
 }
 
 static void refuse(struct cmp_mset *ms, const char *key, const char *why)

@@ -21,6 +21,18 @@ size_t cmp_family_prefix(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".NAME") ? n - 4 : 0;
 }
 
+bool cmp_base_has(const struct cmp_metric *base, size_t n, const char *name)
+{
+	for (size_t b = 0; b < n; b++) {
+		size_t pre = base[b].name ? cmp_family_prefix(base[b].name) : 0;
+
+		if (base[b].name && (!strcmp(base[b].name, name) ||
+				     (pre && !strncmp(base[b].name, name, pre))))
+			return true;
+	}
+	return false;
+}
+
 /* The object at row @m's path in @p's extra, or NULL. */
 static struct json_object *family_obj(const struct cmp_metric *m,
 				      const struct res_point *p)

@@ -132,6 +132,9 @@ void cmp_decl_expand(struct cmp_mset *ms, size_t *n);
 
 /* Is @name a family row ("PREFIX.NAME")? Its prefix length, else 0. */
 size_t cmp_family_prefix(const char *name);
+/* Is @name one of the @n rows of @base, or a member of one of its
+ * families ("lock_wait.KEY" of "lock_wait.NAME")? */
+bool cmp_base_has(const struct cmp_metric *base, size_t n, const char *name);
 /* Add the keys of @p's objects for the family rows of table @base (the
  * first CMP_MAX_FAMILY in all; the objects list the most telling first). */
 void cmp_family_add_point(struct cmp_mset *ms, const struct res_point *p,

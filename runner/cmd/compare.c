@@ -268,18 +268,10 @@ static int check_metrics(const char *list, char *err, size_t errlen)
 	if (!copy)
 		return -ENOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		size_t m;
-
 		n++;
 		if (!strncmp(tok, "aux.", 4) && tok[4])
 			continue;
-		for (m = 0; m < cmp_nbase_metrics; m++)
-			if (cmp_base_metrics[m].name && (!strcmp(cmp_base_metrics[m].name, tok) ||
-			    (cmp_family_prefix(cmp_base_metrics[m].name) &&
-			     !strncmp(cmp_base_metrics[m].name, tok,
-				      cmp_family_prefix(cmp_base_metrics[m].name)))))
-				break;
-		if (m == cmp_nbase_metrics && !declared_later(tok))
+		if (!cmp_base_has(cmp_base_metrics, cmp_nbase_metrics, tok) && !declared_later(tok))
 			rc = cgs_errf(err, errlen, -EINVAL, "--metrics: unknown metric '%s'; see --help", tok);
 	}
 	free(copy);
