@@ -18,6 +18,8 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 # scripts that go with the binary: one step of a kernel bisection
 DATADIR ?= $(PREFIX)/share/cgscale
+# the plain image the workers exec; cgscale looks in ../libexec/cgscale from BINDIR
+LIBEXECDIR ?= $(PREFIX)/libexec/cgscale
 CC ?= gcc
 VERSION := 0.1.0
 # The commit the results record; CGS_GIT=... names it where the tree is
@@ -35,7 +37,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 # every room's sources (runner/ and results/ have one sub-folder a room)
 SRC_DIRS := lib tests cgroup-setup $(wildcard results/*/ runner/*/ runner/observe/*/)
-LIB_SRCS := $(filter-out runner/cmd/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:/=)/*.c)))
+LIB_SRCS := $(filter-out runner/cmd/main.c runner/image/main.c,$(foreach d,$(SRC_DIRS),$(wildcard $(d:/=)/*.c)))
 UNIT_SRCS := $(wildcard check/unit/test_*.c)
 UNIT_REL := $(UNIT_SRCS:check/unit/%.c=build/rel/unit/%)
 UNIT_SAN := $(UNIT_SRCS:check/unit/%.c=build/san/unit/%)
@@ -57,11 +59,19 @@ docs: $(MAN) build/completion/cgscale build/completion/_cgscale
 deps-build-check:
 	@scripts/deps.sh --check-only build
 
-cgscale: build/rel/runner/cmd/main.o build/rel/libcgs.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+cgscale: build/rel/runner/cmd/main.o build/rel/libcgs.a | cgscale-tasks
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ build/rel/runner/cmd/main.o build/rel/libcgs.a $(LIBS)
 
-build/san/cgscale: build/san/runner/cmd/main.o build/san/libcgs.a
-	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LIBS)
+build/san/cgscale: build/san/runner/cmd/main.o build/san/libcgs.a | build/san/cgscale-tasks
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ build/san/runner/cmd/main.o build/san/libcgs.a $(LIBS)
+
+# The plain image the workers exec (runner/image/): from the same archive,
+# so only the objects the tasks use, and only the libraries those need.
+cgscale-tasks: build/rel/runner/image/main.o build/rel/libcgs.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS)
+
+build/san/cgscale-tasks: build/san/runner/image/main.o build/san/libcgs.a
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(LIBS)
 
 # The pages: each command's text in its row (runner/cmd/), options from
 # the tables.
@@ -180,10 +190,11 @@ build/san/fuzz-replay: build/san/check/fuzz/replay.o build/san/check/fuzz/fuzz_r
 fuzz: build/fuzz/fuzz_res_read
 
 install: cgscale docs
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(DOCDIR)/docs
 	install -m 0755 cgscale $(DESTDIR)$(BINDIR)/cgscale
+	install -m 0755 cgscale-tasks $(DESTDIR)$(LIBEXECDIR)/cgscale-tasks
 	install -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 build/completion/cgscale $(DESTDIR)$(BASHCOMPDIR)/cgscale
 	install -m 0644 build/completion/_cgscale $(DESTDIR)$(ZSHCOMPDIR)/_cgscale
@@ -192,6 +203,6 @@ install: cgscale docs
 	install -m 0644 $(DOC_PAGES) $(DESTDIR)$(DOCDIR)/docs/
 
 clean:
-	rm -rf build cgscale
+	rm -rf build cgscale cgscale-tasks
 
 -include $(shell find build \( -path build/known-kernels -o -path build/vm-cache \) -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -5,7 +5,7 @@
   lib/                                   the plumbing; includes nothing of ours
   tests/  cgroup-setup/                  each on lib/ only
   results/ROOM/                          stats <- model <- compare <- export, report
-  runner/ROOM/                           on all of the above: core <- point <- cgroups
+  runner/ROOM/                           on all of the above: core <- point <- image <- cgroups
                                          <- observe <- run <- ab <- cmd (the binary)
 
 A room is one folder (runner/ and results/ hold one sub-folder a room); it
@@ -33,7 +33,7 @@ import sys
 
 def _rooms():
     res = ["results/stats", "results/model", "results/compare"]
-    run = ["runner/core", "runner/point", "runner/cgroups", "runner/observe",
+    run = ["runner/core", "runner/point", "runner/image", "runner/cgroups", "runner/observe",
            "runner/run", "runner/ab", "runner/cmd"]
     below = {"lib": set(), "tests": {"lib"}, "cgroup-setup": {"lib"}}
     for i, r in enumerate(res):

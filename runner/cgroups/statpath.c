@@ -183,10 +183,3 @@ out:
 	free(pc);
 	return rc;
 }
-
-int cgs_task_stat_locate(struct cgs_task *t, enum cgs_stat_file file,
-			 enum cgs_stat_target target,
-			 struct cgs_stat_where *w, char *err, size_t errlen)
-{
-	return cgs_stat_locate(0, file, target, t->ctx->cg, w, err, errlen);
-}

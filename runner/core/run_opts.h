@@ -35,6 +35,7 @@ struct cgs_run_opts {
 	char *tmpdir;
 	bool csv, quiet, aslr, fail_fast;
 	int sampler_priority;            /* sched_prio.h: rt or normal */
+	int task_process;                /* runner/run/image.h: plain or runner */
 	int64_t sampler_cpu;             /* sampler_cpu.h: a CPU, CGS_SCPU_AUTO or _NONE */
 	int64_t cpustat_interval_ns;     /* /proc/stat at most this often */
 	bool dry_run;                    /* dryrun.c: print the plan only */

@@ -2,7 +2,8 @@
 /*
  * partner.c - a task's partner (see tests/partner.h): a thread in thread
  * mode, a child process of the task in process mode, bound next to the
- * task with hwloc, joined with a bounded wait.
+ * task (to the CPU masks the runner made from its hwloc places), joined
+ * with a bounded wait.
  *
  * Everything the task and its partner share (the start handshake, the
  * result, the message, the partner's aux counts and its copy of the
@@ -53,8 +54,8 @@ struct cgs_partner {
 	bool reaped;
 	char name[16];
 	char msg[200];
-	hwloc_bitmap_t set;         /* where to bind; NULL: leave as is */
-	const struct cgs_topo *topo;
+	unsigned long *set;         /* where to bind, in this mapping, */
+	size_t set_bytes;           /* set_bytes long; 0: leave as is */
 	struct cgs_slot *slot;
 	uint64_t aux[CGS_MAX_AUX];
 	unsigned aux_used;          /* bit k: aux[k] is the partner's */
@@ -120,11 +121,9 @@ static void partner_main(struct cgs_partner *p)
 {
 	cgs_thread_async_cancel();
 	prctl(PR_SET_NAME, p->name);
-	if (p->set && hwloc_set_cpubind(p->topo->t, p->set, HWLOC_CPUBIND_THREAD)) {
-		char list[128];
-
-		hwloc_bitmap_list_snprintf(list, sizeof(list), p->set);
-		p->rc = cgs_partner_fail(p, -errno, "binding to CPUs %s", list);
+	if (p->set_bytes &&
+	    sched_setaffinity(0, p->set_bytes, (const cpu_set_t *)p->set)) {
+		p->rc = cgs_partner_fail(p, -errno, "binding to its CPUs");
 		set_word(&p->state, P_FAILED);
 		return;
 	}
@@ -140,30 +139,28 @@ static void *partner_thread(void *arg)
 }
 
 /*
- * The cpuset for @where, or NULL to inherit the task's (unbound task).
- * "free" is the binding of the worker's main thread, which never binds:
- * the affinity the run started with.
+ * The CPUs for @where into p->set, or none (set_bytes 0) to inherit the
+ * task's (unbound task). "free" is the binding of the worker's main
+ * thread, which never binds: the affinity the run started with.
  */
 static int partner_set(struct cgs_task *t, enum cgs_partner_place where,
-		       hwloc_bitmap_t *out)
+		       struct cgs_partner *p)
 {
-	struct cgs_rtask *rt = cgs_rtask_of(t);
-	const struct cgs_point_tasks *pt = rt->pt;
-	hwloc_const_bitmap_t place = cgs_place_of(pt->places, t->nr);
+	const struct cgs_point_tasks *pt = cgs_rtask_of(t)->pt;
+	const unsigned long *place = cgs_sh_mask(pt->sh, t->nr);
+	size_t bytes = cgs_sh_image(pt->sh)->mask_words * sizeof(long);
 	pid_t worker = pt->ctx.threads ? getpid() : getppid();
 
-	*out = NULL;
 	if (!place)
 		return 0;
 	if (where == CGS_PARTNER_NEXT)
-		place = cgs_place_of(pt->places, t->nr + 1);
-	*out = where == CGS_PARTNER_FREE ? hwloc_bitmap_alloc()
-					 : hwloc_bitmap_dup(place);
-	if (!*out)
-		return -ENOMEM;
+		place = cgs_sh_mask(pt->sh, t->nr + 1);
 	if (where == CGS_PARTNER_FREE &&
-	    hwloc_get_proc_cpubind(pt->topo->t, worker, *out, HWLOC_CPUBIND_THREAD))
+	    sched_getaffinity(worker, bytes, (cpu_set_t *)p->set))
 		return -errno;
+	if (where != CGS_PARTNER_FREE)
+		memcpy(p->set, place, bytes);
+	p->set_bytes = bytes;
 	return 0;
 }
 
@@ -197,7 +194,8 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		      size_t argsize)
 {
 	struct cgs_rtask *rt = cgs_rtask_of(t);
-	size_t len = sizeof(struct cgs_partner) + argsize;
+	size_t argend = (sizeof(struct cgs_partner) + argsize + 15) & ~(size_t)15;
+	size_t len = argend + cgs_sh_image(rt->pt->sh)->mask_words * sizeof(long);
 	struct cgs_partner *p;
 	int rc;
 
@@ -210,12 +208,12 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 		return cgs_task_fail(t, -errno, "mapping the partner's state");
 	p->maplen = len;
 	p->fn = fn;
-	p->topo = rt->pt->topo;
+	p->set = (unsigned long *)((char *)p + argend);
 	p->slot = rt->c.slot;
 	p->forked = !t->ctx->threads;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	memcpy(p->arg, arg, argsize);
-	rc = partner_set(t, where, &p->set);
+	rc = partner_set(t, where, p);
 	if (rc) {
 		cgs_task_fail(t, rc, "the CPUs for the %s partner", cgs_partner_place_names[where]);
 		goto fail;
@@ -232,7 +230,6 @@ int cgs_partner_start(struct cgs_task *t, enum cgs_partner_place where,
 	}
 	return 0;
 fail:
-	hwloc_bitmap_free(p->set);
 	munmap(p, p->maplen);
 	return rc;
 }
@@ -342,7 +339,6 @@ int cgs_partner_join(struct cgs_task *t, int64_t timeout_ns)
 		if (rc)
 			rt->partner_err = rc;
 	}
-	hwloc_bitmap_free(p->set);
 	munmap(p, p->maplen);
 	return rc;
 }

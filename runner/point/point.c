@@ -66,7 +66,7 @@ static void take_counts(const struct cgs_shared *sh, struct res_point *p,
 	unsigned stride = 1 + CGS_MAX_AUX;
 
 	for (unsigned i = 0; i < sh->ntasks; i++) {
-		const struct cgs_slot *sl = &sh->slots[i];
+		const struct cgs_slot *sl = &cgs_sh_slots(sh)[i];
 		size_t at = (size_t)i * p->nsamples + s;
 		uint64_t v = atomic_load_explicit(&sl->ops, memory_order_relaxed);
 
@@ -200,8 +200,8 @@ static int obs_ready(const struct cgs_point_spec *spec, const struct cgs_shared 
 	int rc = pid && tid ? 0 : -ENOMEM;
 
 	for (unsigned i = 0; !rc && i < sh->ntasks; i++) {
-		pid[i] = sh->info[i].pid;
-		tid[i] = sh->info[i].tid;
+		pid[i] = cgs_sh_info(sh)[i].pid;
+		tid[i] = cgs_sh_info(sh)[i].tid;
 	}
 	for (unsigned k = 0; !rc && k < spec->nobs; k++) {
 		if (!spec->obs[k].ready)
@@ -299,7 +299,7 @@ static int point_measure(const struct cgs_point_spec *spec,
 	int rc, sig = 0;
 
 	cgs_point_cost_init(&cost);
-	pt->sh = cgs_shared_map(spec->ntasks);
+	pt->sh = cgs_shared_map(pt, spec->groups, spec->ngroups);
 	if (!pt->sh)
 		return -errno;
 	t = cgs_now_ns();
@@ -374,6 +374,9 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 		.runner = getpid(),
 		.enter = spec->enter,
 		.enter_arg = spec->enter_arg,
+		.image = spec->image,
+		.image_why = spec->image_why,
+		.locate = spec->locate,
 	};
 	struct cgs_workers wk = { 0 };
 	int64_t *at = NULL;

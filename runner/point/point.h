@@ -79,6 +79,9 @@ struct cgs_point_spec {
 	void (*tick)(void *arg, int64_t elapsed_ns);
 	void *tick_arg;
 	const struct cgs_cgview *cg;  /* the point's cgroups, or NULL: none */
+	const char *image;          /* the plain image the workers exec (task.h) */
+	const char *image_why;      /* image NULL: why the tasks run in the runner's */
+	cgs_stat_locate_fn locate;  /* how a worker finds the workload's stat file */
 	const struct cgs_sampler_prio *sprio;  /* sampling and stop; NULL: as is */
 	int sampler_cpu;            /* sampler_cpu.h: CGS_SCPU_AUTO, _NONE or a CPU */
 	int64_t cpustat_interval_ns;  /* /proc/stat at most this often; 0: every sample */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.c - copy the tasks' info records into the point and
- * decide its status from theirs.
+ * decide its status from theirs; say in its harness section in which
+ * address space they ran.
  */
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,42 @@ static char *xstrdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/* harness.task_process: "plain" when every group's tasks ran in the
+ * exec'ed image, "runner" when none did (with why), the image's path and
+ * the most mappings a group's tasks started with. */
+static void record_process(const struct cgs_point_spec *spec,
+			   const struct cgs_shared *sh, struct res_point *p)
+{
+	const struct cgs_group_rec *g = cgs_sh_groups(sh);
+	struct json_object *o, *h = NULL;
+	const char *why = NULL;
+	unsigned plain = 0;
+	int maps = 0;
+
+	for (unsigned i = 0; i < sh->ngroups; i++) {
+		plain += atomic_load(&g[i].plain) ? 1 : 0;
+		maps = g[i].maps > maps ? g[i].maps : maps;
+		if (!why && !atomic_load(&g[i].plain) && g[i].why[0])
+			why = g[i].why;
+	}
+	if ((!p->extra && !(p->extra = json_object_new_object())) ||
+	    !(o = json_object_new_object()))
+		return;
+	if (!json_object_object_get_ex(p->extra, "harness", &h)) {
+		h = json_object_new_object();
+		json_object_object_add(p->extra, "harness", h);
+	}
+	json_object_object_add(o, "image", json_object_new_string(
+		plain == sh->ngroups ? "plain" : plain ? "mixed" : "runner"));
+	if (plain && spec->image)
+		json_object_object_add(o, "exe", json_object_new_string(spec->image));
+	if (maps)
+		json_object_object_add(o, "mappings", json_object_new_int(maps));
+	if (why)
+		json_object_object_add(o, "why", json_object_new_string(why));
+	json_object_object_add(h, "task_process", o);
+}
+
 /* Copy the tasks' info records into the point and decide its status. */
 void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 			 const struct cgs_shared *sh, struct res_point *p)
@@ -23,7 +61,7 @@ void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 	unsigned failed = 0, skipped = 0;
 
 	for (unsigned i = 0; i < sh->ntasks; i++) {
-		const struct cgs_task_info *in = &sh->info[i];
+		const struct cgs_task_info *in = &cgs_sh_info(sh)[i];
 		struct res_task *t = &p->task[i];
 		hwloc_const_bitmap_t place = cgs_place_of(spec->places, i);
 		int state = atomic_load(&in->state);
@@ -72,5 +110,6 @@ void cgs_point_record_tasks(const struct cgs_point_spec *spec,
 		p->reason = xstrdup(first);
 	}
 	free(first);
+	record_process(spec, sh, p);
 }
 

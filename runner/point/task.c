@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * task.c - the worker process and the life of one task: bind to its
+ * task.c - the tasks of one worker and the life of one task: bind to its
  * place, set up, wait at the gate, loop until told to stop, tear down.
  * Failures are recorded in the task's shared info record, never asserted.
+ * Uses nothing but the C library, as it also runs in the plain image
+ * (runner/image/), whose address space holds little else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,40 +23,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/freshtmp.h"
+#include <sys/stat.h>
+
+#include "lib/version.h"
 #include "lib/cancel.h"
 #include "lib/futex.h"
 #include "lib/pdeath.h"
 #include "lib/pidmap.h"
 #include "runner/point/task.h"
-
-struct cgs_shared *cgs_shared_map(unsigned ntasks)
-{
-	size_t hdr = sizeof(struct cgs_shared);
-	size_t slots = (size_t)ntasks * sizeof(struct cgs_slot);
-	size_t info = (size_t)ntasks * sizeof(struct cgs_task_info);
-	size_t len = hdr + slots + info;
-	struct cgs_shared *sh;
-
-	/* anonymous shared memory: no file in /tmp, no writeback faults */
-	sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		  -1, 0);
-	if (sh == MAP_FAILED)
-		return NULL;
-	sh->ntasks = ntasks;
-	sh->maplen = len;
-	sh->slots = (struct cgs_slot *)((char *)sh + hdr);
-	sh->info = (struct cgs_task_info *)((char *)sh->slots + slots);
-	for (unsigned i = 0; i < ntasks; i++)
-		sh->info[i].cpu_start = sh->info[i].cpu_end = -1;
-	return sh;
-}
-
-void cgs_shared_unmap(struct cgs_shared *sh)
-{
-	if (sh)
-		munmap(sh, sh->maplen);
-}
 
 void cgs_gate_open(struct cgs_shared *sh)
 {
@@ -71,8 +47,8 @@ static void gate_wait(struct cgs_shared *sh)
 /* How long the runner waits for a partner left behind by a workload. */
 #define PARTNER_REAP_NS (5 * 1000000000LL)
 
-static void mark_failed(struct cgs_shared *sh, struct cgs_task_info *in,
-			int err)
+void cgs_task_mark_failed(struct cgs_shared *sh, struct cgs_task_info *in,
+			  int err)
 {
 	bool skip = err == -EOPNOTSUPP || err == -ENOSYS;
 
@@ -91,18 +67,21 @@ static void usage_of_thread(int64_t *minflt, int64_t *majflt)
 	}
 }
 
-/* Bind the calling thread to @place (none: leave it where it is). */
-static int bind_place(const struct cgs_point_tasks *pt, struct cgs_task *t,
-		      hwloc_const_bitmap_t place)
+/* Bind the calling thread to task @nr's CPUs (none: leave it where it
+ * is). The runner made the masks from its hwloc places. */
+static int bind_place(const struct cgs_point_tasks *pt, struct cgs_task *t)
 {
-	char list[128];
-	int rc;
+	const unsigned long *m = cgs_sh_mask(pt->sh, t->nr);
+	size_t bytes = cgs_sh_image(pt->sh)->mask_words * sizeof(long);
+	int first = -1, rc;
 
-	if (!place || !hwloc_set_cpubind(pt->topo->t, place, HWLOC_CPUBIND_THREAD))
+	if (!m || !sched_setaffinity(0, bytes, (const cpu_set_t *)m))
 		return 0;
 	rc = -errno;
-	hwloc_bitmap_list_snprintf(list, sizeof(list), place);
-	cgs_task_fail(t, rc, "binding to CPUs %s", list);
+	for (size_t b = 0; b < bytes * 8 && first < 0; b++)
+		if (m[b / (8 * sizeof(long))] >> (b % (8 * sizeof(long))) & 1)
+			first = (int)b;
+	cgs_task_fail(t, rc, "binding to CPU %d and the rest of its place", first);
 	return rc;
 }
 
@@ -139,12 +118,11 @@ static int run_loop(const struct cgs_point_tasks *pt, struct cgs_rtask *rt,
 static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 {
 	struct cgs_shared *sh = pt->sh;
-	struct cgs_task_info *in = &sh->info[nr];
-	hwloc_const_bitmap_t place = cgs_place_of(pt->places, nr);
+	struct cgs_task_info *in = &cgs_sh_info(sh)[nr];
 	struct cgs_rtask rt = {
 		.c = {
 			.task = { .nr = nr, .ctx = &pt->ctx },
-			.slot = &sh->slots[nr],
+			.slot = &cgs_sh_slots(sh)[nr],
 			.stop = &sh->stop,
 		},
 		.msg = in->msg,
@@ -160,9 +138,9 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 	prctl(PR_SET_NAME, name);
 	in->pid = getpid();
 	in->tid = (int)syscall(SYS_gettid);
-	rc = bind_place(pt, t, place);
+	rc = bind_place(pt, t);
 	if (rc) {
-		mark_failed(sh, in, rc);
+		cgs_task_mark_failed(sh, in, rc);
 		return rc;
 	}
 	in->cpu_start = sched_getcpu();
@@ -171,7 +149,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 		cgs_partner_join(t, PARTNER_REAP_NS);
 		if (!in->msg[0])
 			cgs_task_fail(t, rc, "setup");
-		mark_failed(sh, in, rc);
+		cgs_task_mark_failed(sh, in, rc);
 		return rc;
 	}
 	atomic_store(&in->state, CGS_T_READY);
@@ -187,7 +165,7 @@ static int task_run(const struct cgs_point_tasks *pt, unsigned nr)
 		rc = rt.partner_err;
 	memcpy(in->aux_final, rt.c.aux, sizeof(in->aux_final));
 	if (rc)
-		mark_failed(sh, in, rc);
+		cgs_task_mark_failed(sh, in, rc);
 	else
 		atomic_store(&in->state, CGS_T_DONE);
 	return rc;
@@ -212,7 +190,7 @@ static void *task_thread(void *p)
 #define TASK_STACK (1024 * 1024)
 
 static void worker_threads(const struct cgs_point_tasks *pt,
-			   const struct cgs_group *g)
+			   const struct cgs_group_rec *g)
 {
 	unsigned n = g->n, started = 0;
 	pthread_t *th = calloc(n, sizeof(*th));
@@ -228,11 +206,11 @@ static void worker_threads(const struct cgs_point_tasks *pt,
 		args[i] = (struct thread_arg){ .pt = pt, .nr = g->first + i };
 		e = pthread_create(&th[i], &attr, task_thread, &args[i]);
 		if (e) {
-			struct cgs_task_info *in = &pt->sh->info[g->first + i];
+			struct cgs_task_info *in = &cgs_sh_info(pt->sh)[g->first + i];
 
 			snprintf(in->msg, sizeof(in->msg),
 				 "pthread_create: %s", strerror(e));
-			mark_failed(pt->sh, in, -EAGAIN);
+			cgs_task_mark_failed(pt->sh, in, -EAGAIN);
 			break;
 		}
 		started++;
@@ -260,11 +238,11 @@ static void task_reaped(struct cgs_shared *sh, struct cgs_task_info *in, int st)
 	else
 		snprintf(in->msg, sizeof(in->msg), "exited early with status %d",
 			 WEXITSTATUS(st));
-	mark_failed(sh, in, -ECHILD);
+	cgs_task_mark_failed(sh, in, -ECHILD);
 }
 
 static void worker_processes(const struct cgs_point_tasks *pt,
-			     const struct cgs_group *g)
+			     const struct cgs_group_rec *g)
 {
 	unsigned n = g->n, alive = 0;
 	pid_t self = getpid(), *pids = calloc(n, sizeof(*pids));
@@ -280,11 +258,11 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 			_exit(task_run(pt, g->first + i) ? 1 : 0);
 		}
 		if (pid < 0) {
-			struct cgs_task_info *in = &pt->sh->info[g->first + i];
+			struct cgs_task_info *in = &cgs_sh_info(pt->sh)[g->first + i];
 
 			snprintf(in->msg, sizeof(in->msg), "fork: %s",
 				 strerror(errno));
-			mark_failed(pt->sh, in, -EAGAIN);
+			cgs_task_mark_failed(pt->sh, in, -EAGAIN);
 			break;
 		}
 		pids[i] = pid;
@@ -304,50 +282,75 @@ static void worker_processes(const struct cgs_point_tasks *pt,
 		i = cgs_pidmap_find(&map, pid);
 		if (i < 0)
 			continue;    /* not a task of ours */
-		task_reaped(pt->sh, &pt->sh->info[g->first + i], st);
+		task_reaped(pt->sh, &cgs_sh_info(pt->sh)[g->first + i], st);
 		alive--;
 	}
 	cgs_pidmap_free(&map);
 	free(pids);
 }
 
-pid_t cgs_worker_start(const struct cgs_point_tasks *pt)
+/* Every task of the group fails with @msg (or @rc's text); the worker
+ * exits. */
+void cgs_group_fail(const struct cgs_point_tasks *pt, int rc, const char *msg)
 {
-	const struct cgs_group *g = &pt->groups[pt->group];
-	sigset_t none;
-	pid_t pid = fork();
+	const struct cgs_group_rec *g = &cgs_sh_groups(pt->sh)[pt->group];
 
-	if (pid)
-		return pid < 0 ? -errno : pid;
-	/* the worker: its own process group, so ^C reaches only the runner */
-	setpgid(0, 0);
-	cgs_die_with_parent(pt->runner);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	prctl(PR_SET_NAME, "cgs:worker");
-	if (pt->enter || pt->fresh_tmp) {
-		char msg[sizeof(pt->sh->info[0].msg)] = "";
-		int rc = pt->fresh_tmp ? cgs_fresh_tmpfs_enter(pt->fresh_tmp, msg, sizeof(msg)) : 0;
+	for (unsigned i = 0; i < g->n; i++) {
+		struct cgs_task_info *in = &cgs_sh_info(pt->sh)[g->first + i];
 
-		if (!rc && pt->enter)
-			rc = pt->enter(pt->enter_arg, pt->group, msg, sizeof(msg));
-
-		if (rc) {
-			/* the group's tasks never start: each fails with why */
-			for (unsigned i = 0; i < g->n; i++) {
-				struct cgs_task_info *in = &pt->sh->info[g->first + i];
-
-				snprintf(in->msg, sizeof(in->msg), "%s",
-					 msg[0] ? msg : strerror(-rc));
-				mark_failed(pt->sh, in, rc);
-			}
-			_exit(1);
-		}
+		snprintf(in->msg, sizeof(in->msg), "%s", msg[0] ? msg : strerror(-rc));
+		cgs_task_mark_failed(pt->sh, in, rc);
 	}
+	_exit(1);
+}
+
+void cgs_tasks_run(const struct cgs_point_tasks *pt)
+{
+	const struct cgs_group_rec *g = &cgs_sh_groups(pt->sh)[pt->group];
+
 	if (pt->ctx.threads)
 		worker_threads(pt, g);
 	else
 		worker_processes(pt, g);
-	_exit(0);
+}
+
+int cgs_shared_attach(int fd, struct cgs_shared **out)
+{
+	struct cgs_shared *sh;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if ((size_t)st.st_size < sizeof(*sh))
+		return -EINVAL;
+	sh = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (sh == MAP_FAILED)
+		return -errno;
+	if (sh->maplen != (size_t)st.st_size) {
+		munmap(sh, (size_t)st.st_size);
+		return -EINVAL;
+	}
+	*out = sh;
+	return 0;
+}
+
+void cgs_image_abi(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-%s/%zu.%zu.%zu.%zu.%zu", CGS_VERSION, CGS_GIT,
+		 sizeof(struct cgs_shared), sizeof(struct cgs_group_rec),
+		 sizeof(struct cgs_image_spec), sizeof(struct cgs_task_info),
+		 sizeof(struct cgs_slot));
+}
+
+int cgs_maps_count(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	int n = 0, c;
+
+	if (!f)
+		return -errno;
+	while ((c = getc_unlocked(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
 }

@@ -2,7 +2,8 @@
 /*
  * task_api.c - the part of the workload API (tests/workload.h) that the
  * runner implements for the tasks: failure messages, a task's temporary
- * file. Below task.c and partner.c, which both use it.
+ * file, the statistics file its worker found. Below task.c and partner.c,
+ * which both use it; like them, C library only (the plain image has it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,4 +70,25 @@ int cgs_task_tmpfile(struct cgs_task *t, int64_t size)
 				     t->ctx->tmpdir, (long long)size);
 	}
 	return fd;
+}
+
+int cgs_task_stat_locate(struct cgs_task *t, enum cgs_stat_file file,
+			 enum cgs_stat_target target,
+			 struct cgs_stat_where *w, char *err, size_t errlen)
+{
+	const struct cgs_point_tasks *pt = cgs_rtask_of(t)->pt;
+	const struct cgs_group_rec *g = &cgs_sh_groups(pt->sh)[pt->group];
+
+	/* the worker found it from the group's cgroup (worker.c) */
+	if (g->stat_file != (int)file || g->stat_target != (int)target) {
+		snprintf(err, errlen, "not the file %s's stat_file hook names, which its worker found",
+			 pt->w->name);
+		return -EINVAL;
+	}
+	if (g->stat_rc) {
+		snprintf(err, errlen, "%s", g->stat_err);
+		return g->stat_rc;
+	}
+	*w = g->stat;
+	return 0;
 }

@@ -175,9 +175,6 @@ void cgs_workers_outcome(struct res_point *p, int rc, struct cgs_workers *wk,
 int cgs_workers_start(const struct cgs_point_spec *spec,
 			 struct cgs_point_tasks *pt, struct cgs_workers *wk)
 {
-	struct cgs_group all = { 0, spec->ntasks };
-
-	pt->groups = spec->ngroups ? spec->groups : &all;
 	wk->n = spec->ngroups ? spec->ngroups : 1;
 	wk->pid = calloc(wk->n, sizeof(*wk->pid));
 	wk->wst = calloc(wk->n, sizeof(*wk->wst));

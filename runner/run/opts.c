@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "runner/run/autoruns.h"
+#include "runner/run/image.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/invoke.h"
 #include "runner/point/point.h"
@@ -80,6 +81,9 @@ const struct cgs_opt cgs_run_optdefs[] = {
 	OPT_STRING("csv-dir", 0, RO, csv_dir, .metavar = "DIR",
 		.help = "also write will-it-scale CSV, one file per test (and cgroup layout): DIR/TEST.csv"),
 	OPT_BOOL("quiet", 'q', RO, quiet, .help = "no progress line"),
+	OPT_ENUM("task-process", 0, RO, task_process, .def = "plain",
+		.choices = cgs_task_process_names,
+		.help = "where the tasks run: plain, a small program (cgscale-tasks) each worker execs, whose address space holds little but the workload, as will-it-scale's; runner, in forks of cgscale itself, with its libraries and heap"),
 	OPT_BOOL("aslr", 0, RO, aslr,
 		.help = "keep address-space randomisation on in the tasks (off by default, as LKP)"),
 	OPT_STRING("governor", 0, RO, governor, .metavar = "NAME",

@@ -16,6 +16,7 @@
 #include "runner/run/autoruns.h"
 #include "runner/run/causes.h"
 #include "runner/cgroups/cgrun.h"
+#include "runner/cgroups/statpath.h"
 #include "runner/run/run_journal.h"
 #include "runner/point/point.h"
 #include "runner/run/run.h"
@@ -114,6 +115,8 @@ static int run_point(struct cgs_run *r, unsigned run, const struct cgs_workload 
 		.sigfd = r->sigfd, .tick_arg = r, .sprio = &r->sprio,
 		.sampler_cpu = (int)r->o.sampler_cpu,
 		.cpustat_interval_ns = r->o.cpustat_interval_ns,
+		.image = r->image[0] ? r->image : NULL, .image_why = r->image_why,
+		.locate = cgs_stat_locate,
 	};
 	unsigned ncg = 0;
 	int rc;

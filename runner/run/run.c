@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "runner/run/autoruns.h"
+#include "runner/run/image.h"
 #include "runner/run/causes.h"
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/invoke.h"
@@ -351,6 +352,11 @@ static int run_prepare(struct cgs_run *r, int argc, char **argv, int first)
 		cgs_err("%s", err);
 		return CGS_EXIT_BADINPUT;
 	}
+	cgs_image_find(r->o.task_process, r->image, sizeof(r->image),
+		       r->image_why, sizeof(r->image_why));
+	if (!r->image[0] && r->o.task_process == CGS_TASKS_PLAIN)
+		cgs_warn("the tasks run in forks of cgscale, with its libraries in their address space: %s",
+			 r->image_why);
 	rc = cgs_governor_apply(&r->gov, r->o.governor);
 	if (rc) {
 		cgs_err("--governor: %s", r->gov.status);

@@ -42,6 +42,8 @@ struct cgs_run {
 	bool tmp_fresh;                  /* tmpdir is a tmpfs of the run's own (freshtmp.h) */
 	uint64_t tmp_size;               /* its size */
 	char tmp_why[600];               /* why not, when --tmpdir was not given */
+	char image[PATH_MAX];            /* image.h: the plain image, or "": */
+	char image_why[PATH_MAX + 200];  /* why the tasks run in the runner's */
 	char outpath[PATH_MAX];
 	bool out_is_default;             /* results/runs/<stamp>/: ours to create */
 	bool out_in_dir;                 /* -o DIR: the file name is ours to choose */
