@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_initrd.c - the initramfs of `cgscale ab`, written as a newc cpio
- * directly (no staging directory): busybox, this cgscale, the libraries
+ * directly (no staging directory): busybox, this cgscale (and its plain
+ * image, runner/image/), the libraries
  * ldd names for both, the init below, the kernel's config (which the
  * guest's run reads as /boot/config-RELEASE), the run's arguments and
  * the --modules tree. The init sends "rc: N" and the result between
@@ -21,6 +22,7 @@
 #include "lib/safefile.h"
 #include "lib/util.h"
 #include "runner/ab/vm.h"
+#include "runner/run/image.h"
 
 static const char init_sh[] =
 	"#!/bin/busybox sh\n"
@@ -176,6 +178,16 @@ static int put_tree(struct cpio *c, const char *dst, const char *src, int depth)
 	return rc;
 }
 
+/* The plain image beside it, as bin/cgscale-tasks, where this cgscale
+ * has one: the tasks in the guest then run in it too. */
+static int put_image(struct cpio *c)
+{
+	char img[PATH_MAX], why[PATH_MAX + 200];
+
+	cgs_image_find(CGS_TASKS_PLAIN, img, sizeof(img), why, sizeof(why));
+	return img[0] ? put_file(c, "bin/cgscale-tasks", img) : 0;
+}
+
 static int put_all(struct cpio *c, const char *self, const char *bb,
 		   const struct cgs_vm_kernel *k, const char *modules,
 		   char *const args[], int nargs)
@@ -200,6 +212,8 @@ static int put_all(struct cpio *c, const char *self, const char *bb,
 		rc = put_file(c, "bin/busybox", bb);
 	if (!rc)
 		rc = put_file(c, "bin/cgscale", self);
+	if (!rc)
+		rc = put_image(c);
 	if (!rc && k->config)
 		rc = put_file(c, "ab/config", k->config);
 	if (!rc)

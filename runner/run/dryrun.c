@@ -10,6 +10,7 @@
 
 #include "runner/cgroups/cgrun.h"
 #include "runner/run/dryrun.h"
+#include "runner/run/image.h"
 #include "lib/freshtmp.h"
 #include "lib/esc.h"
 #include "lib/macros.h"
@@ -306,6 +307,20 @@ static void print_machine(const struct cgs_run *r, FILE *out)
 		fprintf(out, "  as hwloc synthetic: %s\n", synth);
 }
 
+/* Where the tasks would run (--task-process, image.h). */
+static void print_image(const struct cgs_run *r, FILE *out)
+{
+	char img[PATH_MAX], why[PATH_MAX + 200], esc[4 * PATH_MAX];
+
+	cgs_image_find(r->o.task_process, img, sizeof(img), why, sizeof(why));
+	if (img[0])
+		fprintf(out, "tasks: in %s, the plain image each worker execs\n",
+			cgs_esc(img, esc, sizeof(esc)));
+	else
+		fprintf(out, "tasks: in forks of cgscale, with its libraries in their address space: %s\n",
+			cgs_esc(why, esc, sizeof(esc)));
+}
+
 int cgs_dryrun_print(const struct cgs_run *r, FILE *out)
 {
 	long s = (long)(cgs_dryrun_seconds(r) + 0.5);
@@ -321,6 +336,7 @@ int cgs_dryrun_print(const struct cgs_run *r, FILE *out)
 	fflush(out);
 	status = cgs_cg_plan_print(r->cg, n);
 	print_space(r, out);
+	print_image(r, out);
 	fprintf(out, "estimated wall time: at least %ld:%02ld:%02ld, %u points x (%.3g s warm-up + %.3g s measured), plus starting and stopping each point's tasks (harness.spawn_ms and stop_ms in the results; bench/sampler-scale)\n",
 		s / 3600, s % 3600 / 60, s % 60, npoints(r), r->o.warmup_ns / 1e9,
 		r->o.duration_ns / 1e9);
