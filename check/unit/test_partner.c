@@ -36,6 +36,8 @@ struct fixture {
 	char msg[240];
 };
 
+static const struct cgs_workload partner_test = { .name = "partner-test" };
+
 static struct fixture *fixture(bool threads, bool bound)
 {
 	struct fixture *f = test_calloc(1, sizeof(*f));
@@ -43,14 +45,16 @@ static struct fixture *fixture(bool threads, bool bound)
 	assert_int_equal(cgs_topo_load(&f->topo, NULL), 0);
 	assert_int_equal(cgs_places_build(&f->topo, bound ? CGS_PLACE_PUS : CGS_PLACE_NONE,
 					  &f->places), 0);
-	f->sh = cgs_shared_map(1);
-	assert_non_null(f->sh);
+	f->pt.w = &partner_test;
 	f->pt.topo = &f->topo;
 	f->pt.places = &f->places;
 	f->pt.ctx.threads = threads;
 	f->pt.ctx.nr_tasks = 1;
+	/* the CPU masks of the places are in the shared area (shared.c) */
+	f->sh = f->pt.sh = cgs_shared_map(&f->pt, NULL, 0);
+	assert_non_null(f->sh);
 	f->rt = (struct cgs_rtask){
-		.c = { .task = { .ctx = &f->pt.ctx }, .slot = &f->sh->slots[0],
+		.c = { .task = { .ctx = &f->pt.ctx }, .slot = &cgs_sh_slots(f->sh)[0],
 		       .stop = &f->sh->stop },
 		.msg = f->msg, .msglen = sizeof(f->msg), .pt = &f->pt,
 	};
@@ -131,7 +135,7 @@ static void count_and_fail(bool threads)
 	assert_int_equal(start(f, COUNT, 1000, NULL, CGS_PARTNER_SAME), 0);
 	assert_int_equal(cgs_partner_join(&f->rt.c.task, 5000000000LL), 0);
 	assert_int_equal(f->rt.c.aux[1], 1000);
-	assert_int_equal(atomic_load(&f->sh->slots[0].aux[1]), 1000);
+	assert_int_equal(atomic_load(&cgs_sh_slots(f->sh)[0].aux[1]), 1000);
 	assert_int_equal(f->rt.c.aux[0], 0);
 	assert_int_equal(f->rt.partner_err, 0);
 	/* no partner: nothing to wait for */
