@@ -26,6 +26,9 @@
 wp_setup() {
 	mkdir -p "$tmp/bin"
 	cp "$CGSCALE" "$tmp/bin/cgscale"
+	# its plain image beside it, or its tasks run in forks of cgscale
+	_img=$(dirname "$(readlink -f "$CGSCALE")")/cgscale-tasks
+	[ ! -x "$_img" ] || cp "$_img" "$tmp/bin/cgscale-tasks"
 	for _t in "$@"; do
 		cp "$WIS/${_t}_processes" "$WIS/${_t}_threads" "$tmp/bin/"
 	done
@@ -45,13 +48,19 @@ wp_cmd() {
 	fi
 }
 
-# ops/s of the first $DURATION seconds of a side's window: wp_ops TOOL TAG
+# ops/s of the first $DURATION seconds of a side's window: wp_ops TOOL TAG.
+# A cgscale side counts only when its tasks ran as will-it-scale's do: ASLR
+# off, and in the plain image (WP_IMAGE=runner when --task-process runner
+# is in WP_CG).
 wp_ops() {
 	if [ "$1" = c ]; then
-		jq -r --argjson d "$DURATION" '.points[0] | if .status != "ok" then "failed" else
+		jq -r --argjson d "$DURATION" --arg img "${WP_IMAGE:-plain}" '. as $r | .points[0] |
+			if (.harness.task_process.image // "runner") != $img then "failed: tasks in \(.harness.task_process.image // "runner")"
+			elif ($r.environment.aslr // "" | startswith("off") | not) then "failed: ASLR on" else empty end,
+			(if .status != "ok" then "failed" else
 			.samples as $s | ($s.phase | index("measure")) as $m |
 			([$s.ops[] | .[$m:$m + $d][]] | add) / (($s.t_ns[$m - 1 + $d] - $s.t_ns[$m - 1]) / 1e9)
-			end' "$2.json" 2>/dev/null || echo failed
+			end)' "$2.json" 2>/dev/null | head -n 1 | grep . || echo failed
 	else
 		awk -v d="$DURATION" '/^min:/ { k++; sub(/.*total:/, ""); if (k > 6 && k <= 6 + d) { s += $1; n++ } }
 			END { if (n == d) printf "%.0f\n", s / n; else print "failed" }' "$2.out"

@@ -12,6 +12,8 @@
 #     one others may write, a run warns in one line, runs the tasks in
 #     forks of cgscale and records why; its points are ok;
 #   - run --dry-run says which;
+#   - ASLR is off in the tasks even when the folder cgscale was started
+#     from is hidden by a later mount (the re-exec is by fd);
 #   - a bad --task-process is exit 2 with one line, and writes nothing.
 . "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || skip "no jq"
@@ -87,6 +89,18 @@ case $why in *"stale/cgscale-tasks is of another build (another-build; this is "
 why=$(solo_run "$T/open")
 case $why in *"open/cgscale-tasks may be written by others"*) ;; *) fail "world-writable: why is: $why" ;; esac
 
+# started from a folder a fresh tmpfs then hides (as bench/wis-pair.sh
+# does): the re-exec that turns ASLR off still finds this very binary
+if command -v unshare >/dev/null; then
+	unshare -m --propagation private sh -c 'mount -t tmpfs -o size=256m cgs-it /tmp && exec "$@"' sh \
+		./solo/cgscale run -q -t 1 -m thread -w 0 -d 0.3 -i 0.1 --tmpdir /tmp -o hidden.json page_fault3 \
+		</dev/null >/dev/null 2>hidden.err || fail "a run from a hidden folder: $(cat hidden.err)"
+	grep -q "could not re-exec" hidden.err && fail "a run from a hidden folder: $(cat hidden.err)"
+	jq_check hidden.json '.environment.aslr | startswith("off")' "a run from a hidden folder kept ASLR on"
+else
+	not_here "a run from a folder a tmpfs hides: no unshare(1)"
+fi
+
 # the plan says where the tasks will run
 "$CGSCALE" run -n -t 1 page_fault3 </dev/null >plan.txt 2>&1 || fail "dry-run: $(tail -n 3 plan.txt)"
 grep -q -F "tasks: in $IMG, the plain image each worker execs" plan.txt || fail "dry-run: $(grep '^tasks' plan.txt)"
@@ -100,4 +114,5 @@ rc=$?
 [ $rc = 2 ] || fail "--task-process nowhere: exit $rc"
 [ "$(grep -c . err.txt)" = 1 ] && grep -q -- "--task-process" err.txt || fail "--task-process nowhere: $(cat err.txt)"
 [ -e bad.json ] && fail "--task-process nowhere wrote bad.json"
-echo "PASS: tasks in $IMG by default; runner on request; alone, stale and world-writable images refused with why"
+echo "PASS: tasks in $IMG by default; runner on request; alone, stale and world-writable images refused with why; ASLR off from a hidden folder"
+done_here

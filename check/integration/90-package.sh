@@ -4,7 +4,8 @@
 # copy of this tree in $T (it writes ../*.deb, so never in the checkout),
 # lintian with no errors, the runtime dependencies, then the installed
 # files, unpacked into a scratch root with dpkg -x: --version as the
-# binary under test reports it, `cgscale list`, one short point, the man
+# binary under test reports it, `cgscale list`, one short point (its
+# tasks in the plain image of /usr/libexec/cgscale/), the man
 # pages through man(1), the bash and zsh completion, the kernel-bisection
 # script, the docs, and the files cgscale(1) names. All of it in $T.
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +25,7 @@ if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 	(cd "$REPO" && git ls-files -z -co --exclude-standard | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) >files
 	(cd "$REPO" && tar --null -cf - -T "$T/files") | tar -xf - -C src
 else
-	(cd "$REPO" && tar --exclude=./build --exclude=./cgscale -cf - .) | tar -xf - -C src
+	(cd "$REPO" && tar --exclude=./build --exclude=./cgscale --exclude=./cgscale-tasks -cf - .) | tar -xf - -C src
 fi
 # the commit the binary under test was built from, as results record it
 git=$("$CGSCALE" --version | sed -n 's/.*(git \(.*\))$/\1/p')
@@ -72,6 +73,11 @@ grep -q '^page_fault1 ' list.txt || fail "installed cgscale list lacks page_faul
 jq_check point.json '.complete == true and ([.points[] | .status == "ok" and .summary.ops > 0] | all)' \
 	"the installed binary measured its points"
 jq_check point.json ".tool.git == \"$git\"" "the result records the commit"
+# its tasks ran in the plain image the package installs in /usr/libexec
+img=$(readlink -f "$T/root/usr/libexec/cgscale/cgscale-tasks")
+[ -x "$img" ] || fail "no /usr/libexec/cgscale/cgscale-tasks in the package"
+jq -e --arg i "$img" '[.points[] | .harness.task_process.image == "plain" and .harness.task_process.exe == $i] | all' point.json >/dev/null ||
+	fail "the installed cgscale's tasks did not run in $img: $(jq -c '.points[0].harness.task_process' point.json)"
 man=$T/root/usr/share/man
 # the pages are those the command table makes: cgscale(1) and one per command
 "$CGSCALE" --gen-man --list >pages.txt || fail "cgscale --gen-man --list failed"

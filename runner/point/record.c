@@ -38,9 +38,11 @@ static void record_process(const struct cgs_point_spec *spec,
 	if ((!p->extra && !(p->extra = json_object_new_object())) ||
 	    !(o = json_object_new_object()))
 		return;
-	if (!json_object_object_get_ex(p->extra, "harness", &h)) {
-		h = json_object_new_object();
-		json_object_object_add(p->extra, "harness", h);
+	if (!json_object_object_get_ex(p->extra, "harness", &h) &&
+	    (!(h = json_object_new_object()) ||
+	     json_object_object_add(p->extra, "harness", h))) {
+		json_object_put(o);
+		return;
 	}
 	json_object_object_add(o, "image", json_object_new_string(
 		plain == sh->ngroups ? "plain" : plain ? "mixed" : "runner"));

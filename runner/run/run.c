@@ -56,20 +56,25 @@ static void aslr_off_reexec(struct cgs_run *r)
 		r->aslr_off = true;
 		return;
 	}
-	char **av = calloc(r->argc + 2, sizeof(*av)), self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char **av = calloc(r->argc + 2, sizeof(*av));
+	/* this very file, by fd: its path may not be reachable from here (a
+	 * bench mounts a fresh tmpfs over the /tmp it was started from) */
+	int self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC), err;
 
-	if (!av || n <= 0 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
+	if (!av || self < 0 || personality((unsigned long)cur | ADDR_NO_RANDOMIZE) < 0) {
+		if (self >= 0)
+			close(self);
 		free(av);
 		return;
 	}
-	self[n] = 0;
 	/* our argv starts at the subcommand: put the program name back */
 	av[0] = "cgscale";
 	memcpy(av + 1, r->argv, r->argc * sizeof(*av));
-	execv(self, av);
+	fexecve(self, av, environ);
+	err = errno;
+	close(self);
 	cgs_warn("could not re-exec with ASLR off (%s); tasks run with ASLR on",
-		 strerror(errno));
+		 strerror(err));
 	personality((unsigned long)cur);
 	free(av);
 }
