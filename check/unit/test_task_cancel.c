@@ -52,33 +52,33 @@ static int loop_cancel_type(bool threads)
 {
 	struct cgs_topo topo;
 	struct cgs_places places;
-	struct cgs_group all = { .first = 0, .n = 1 };
-	struct cgs_shared *sh = cgs_shared_map(1);
+	struct cgs_shared *sh;
 	struct cgs_point_tasks pt;
 	uint64_t seen;
 	pid_t pid;
 	int st;
 
-	assert_non_null(sh);
 	assert_int_equal(cgs_topo_load(&topo, NULL), 0);
 	assert_int_equal(cgs_places_build(&topo, CGS_PLACE_NONE, &places), 0);
+	/* no image: the tasks run in this test's own forks */
 	pt = (struct cgs_point_tasks){
 		.w = &probe, .ctx = { .nr_tasks = 1, .threads = threads },
-		.topo = &topo, .places = &places, .sh = sh,
-		.runner = getpid(), .groups = &all,
+		.topo = &topo, .places = &places, .runner = getpid(),
 	};
+	sh = pt.sh = cgs_shared_map(&pt, NULL, 0);
+	assert_non_null(sh);
 	pid = cgs_worker_start(&pt);
 	assert_true(pid > 0);
 	WAIT_10S(atomic_load(&sh->ready));
 	assert_int_equal(atomic_load(&sh->ready), 1);
 	cgs_gate_open(sh);
-	WAIT_10S(atomic_load(&sh->slots[0].aux[0]));
-	assert_true(atomic_load(&sh->slots[0].aux[0]) != 0);
+	WAIT_10S(atomic_load(&cgs_sh_slots(sh)[0].aux[0]));
+	assert_true(atomic_load(&cgs_sh_slots(sh)[0].aux[0]) != 0);
 	atomic_store(&sh->stop, 1);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	assert_int_equal(atomic_load(&sh->info[0].state), CGS_T_DONE);
-	seen = sh->info[0].aux_final[0];
+	assert_int_equal(atomic_load(&cgs_sh_info(sh)[0].state), CGS_T_DONE);
+	seen = cgs_sh_info(sh)[0].aux_final[0];
 	cgs_places_free(&places);
 	cgs_topo_free(&topo);
 	cgs_shared_unmap(sh);
