@@ -385,6 +385,13 @@ int cgs_point_run(const struct cgs_point_spec *spec, struct res_point *p,
 	unsigned n = 0;
 	int rc;
 
+	/* a text option is a pointer into the runner: not for the image */
+	char carry[200];
+
+	if (pt.image && !cgs_image_carries(w, carry, sizeof(carry))) {
+		pt.image = NULL;
+		pt.image_why = carry;
+	}
 	rc = point_alloc(spec, p, &at, &plan_phase, &n);
 	if (rc || point_unsupported(w, pt.ctx.opts, p))
 		goto out;

@@ -54,7 +54,7 @@ static void fill_image(struct cgs_shared *sh, const struct cgs_point_tasks *pt)
 	im->nr_tasks = pt->ctx.nr_tasks;
 	im->threads = pt->ctx.threads;
 	im->runner = pt->runner;
-	if (im->opts_size)
+	if (im->opts_size && pt->ctx.opts)
 		memcpy((char *)sh + im->opts_off, pt->ctx.opts, im->opts_size);
 	fill_masks(sh, pt->places);
 }
