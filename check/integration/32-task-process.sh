@@ -7,7 +7,8 @@
 #     recorded in harness.task_process (plain, its path, the mappings);
 #   - the image links none of the runner's own libraries;
 #   - --task-process runner runs them in forks of cgscale, says so in
-#     the record and not on stderr;
+#     the record and not on stderr; compare will not mix the two (exit 3
+#     naming environment.task_process.image) unless it is the --axis;
 #   - without an image beside it, with an image of another build, or with
 #     one others may write, a run warns in one line, runs the tasks in
 #     forks of cgscale and records why; its points are ok;
@@ -54,6 +55,7 @@ for mode in process thread; do
 		fail "$mode: the record is not of the plain image: $(jq -c '.points[0].harness.task_process' $mode.json)"
 	grep -q "forks of cgscale" $mode.err && fail "$mode: warned with the image there: $(cat $mode.err)"
 	echo "$mode: worker and task run $wexe, $wmaps mappings against the runner's $rmaps"
+	cp $mode.json plain-$mode.json
 done
 
 watch_run thread --task-process runner
@@ -63,6 +65,17 @@ jq_check thread.json '[.points[] | .status == "ok" and .harness.task_process.ima
 	and .harness.task_process.why == "--task-process runner" and .harness.task_process.mappings > 0] | all' \
 	"--task-process runner is not recorded"
 grep -q "forks of cgscale" thread.err && fail "--task-process runner warned: $(cat thread.err)"
+
+# compare does not mix them, unless they are the axis
+jq_check process.json '.environment.task_process.image == "plain"' "the run's environment does not say plain"
+jq_check thread.json '.environment.task_process == {"image": "runner", "why": "--task-process runner"}' \
+	"the run's environment does not say runner"
+"$CGSCALE" compare plain-thread.json thread.json >cmp.txt 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q "environment.task_process.image differs between the sides: A 'plain', B 'runner'" cmp.txt ||
+	fail "compare of plain and runner: exit $rc: $(tail -n 2 cmp.txt)"
+"$CGSCALE" compare --axis environment.task_process plain-thread.json thread.json >cmp.txt 2>&1 ||
+	fail "compare --axis environment.task_process: $(tail -n 2 cmp.txt)"
 
 # no usable image beside the binary: the run says why, and runs anyway
 # solo_run DIR: cgscale copied alone into DIR, one short run

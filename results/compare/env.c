@@ -39,6 +39,7 @@ static const struct {
 	{ "environment.aslr", true },
 	{ "environment.governor.effective", true },
 	{ "environment.tmpdir.fstype", true },
+	{ "environment.task_process.image", true },
 	{ "options.placement", true },
 	{ "options.warmup", true },
 	{ "options.duration", true },

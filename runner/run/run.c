@@ -95,6 +95,18 @@ static int setup_signals(struct cgs_run *r)
 	return r->sigfd < 0 ? -errno : 0;
 }
 
+/* Where the run meant its tasks to run (image.h); each point's
+ * harness.task_process says where they did. */
+static struct json_object *task_process_json(const struct cgs_run *r)
+{
+	struct json_object *tp = json_object_new_object();
+
+	json_object_object_add(tp, "image", json_object_new_string(r->image[0] ? "plain" : "runner"));
+	json_object_object_add(tp, r->image[0] ? "exe" : "why",
+			       json_object_new_string(r->image[0] ? r->image : r->image_why));
+	return tp;
+}
+
 static struct json_object *environment_json(struct cgs_run *r)
 {
 	struct json_object *e = json_object_new_object();
@@ -121,6 +133,7 @@ static struct json_object *environment_json(struct cgs_run *r)
 	else if (!r->o.tmpdir)
 		json_object_object_add(td, "not_fresh", json_object_new_string(r->tmp_why));
 	json_object_object_add(e, "tmpdir", td);
+	json_object_object_add(e, "task_process", task_process_json(r));
 	json_object_object_add(e, "cgroup", cgs_cgrun_env_json(r->cg));
 	json_object_object_add(e, "sampler", cgs_sampler_prio_json(&r->sprio));
 	return e;
