@@ -83,6 +83,8 @@ for f in A/A-1 A/A-2 B/B-1 B/B-2; do
 	jq_check "$T/o/$f.json" '.kernel.config.hash | startswith("fnv1a64:")' "$f.json records the config hash"
 	jq_check "$T/o/$f.json" '.kernel.vm.swappiness != null and .kernel.vm.overcommit_memory != null' \
 		"$f.json records the vm sysctls"
+	jq_check "$T/o/$f.json" '[.points[] | .harness.task_process.image == "plain" and .harness.task_process.exe == "/bin/cgscale-tasks"] | all' \
+		"$f.json: the guest's tasks ran in the plain image the initramfs carries"
 done
 jq_check "$T/o/B/B-1.json" '.kernel.config.options.CONFIG_PREEMPT_RT == "y"' "the rt boot records PREEMPT_RT=y"
 jq_check "$T/o/A/A-1.json" '.kernel.config.options.CONFIG_PREEMPT_RT == "n"' "the generic boot records PREEMPT_RT=n"
