@@ -162,6 +162,7 @@ bench: cgscale build/rel/bench/placement-scale build/rel/bench/results-gen
 	@build/rel/bench/placement-scale
 	@bench/harness-overhead ./cgscale
 	@bench/perf-overhead ./cgscale
+	@bench/task-process ./cgscale
 	@bench/profile-overhead ./cgscale
 	@bench/evidence-overhead ./cgscale
 	@bench/why-overhead ./cgscale
