@@ -49,14 +49,14 @@ wp_cmd() {
 }
 
 # ops/s of the first $DURATION seconds of a side's window: wp_ops TOOL TAG.
-# A cgscale side counts only when its tasks ran as will-it-scale's do: ASLR
-# off, and in the plain image (WP_IMAGE=runner when --task-process runner
-# is in WP_CG).
+# A cgscale side counts only when its tasks ran as asked: in the plain
+# image and with ASLR off, as will-it-scale's (WP_IMAGE=runner when
+# --task-process runner is in WP_CG, WP_ASLR=on when --aslr is).
 wp_ops() {
 	if [ "$1" = c ]; then
-		jq -r --argjson d "$DURATION" --arg img "${WP_IMAGE:-plain}" '. as $r | .points[0] |
+		jq -r --argjson d "$DURATION" --arg img "${WP_IMAGE:-plain}" --arg aslr "${WP_ASLR:-off}" '. as $r | .points[0] |
 			if (.harness.task_process.image // "runner") != $img then "failed: tasks in \(.harness.task_process.image // "runner")"
-			elif ($r.environment.aslr // "" | startswith("off") | not) then "failed: ASLR on" else empty end,
+			elif ($r.environment.aslr // "" | startswith($aslr) | not) then "failed: ASLR \($r.environment.aslr)" else empty end,
 			(if .status != "ok" then "failed" else
 			.samples as $s | ($s.phase | index("measure")) as $m |
 			([$s.ops[] | .[$m:$m + $d][]] | add) / (($s.t_ns[$m - 1 + $d] - $s.t_ns[$m - 1]) / 1e9)
