@@ -138,6 +138,46 @@ int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
 	return rc;
 }
 
+/* Where the first loadable segment (file offset 0) wants to be: what a
+ * mapping of the file at offset 0 is biased against. */
+static int first_load_vaddr(Elf *e, uint64_t *vaddr)
+{
+	size_t n;
+
+	if (elf_getphdrnum(e, &n))
+		return -ENOEXEC;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			*vaddr = ph.p_vaddr - ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOEXEC;
+}
+
+int cgs_symtab_load_elf_mapped(struct cgs_symtab *t, const char *path, uint64_t start)
+{
+	uint64_t vaddr = 0;
+	int fd, rc;
+	Elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	rc = !e || elf_kind(e) != ELF_K_ELF ? -ENOEXEC : first_load_vaddr(e, &vaddr);
+	if (!rc)
+		rc = elf_syms(t, e, start - vaddr, NULL);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
 int cgs_symtab_load_elf_image(struct cgs_symtab *t, const void *image, size_t size,
 			      uint64_t bias, const char *prefix)
 {

@@ -36,6 +36,11 @@ int cgs_symtab_load_kallsyms(struct cgs_symtab *t, const char *path);
 int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path,
 			uint64_t bias);
 
+/* The same for ELF file @path as mapped in a process from file offset 0
+ * at @start (a line of /proc/PID/maps): the bias is taken from its
+ * first loadable segment (0 for a fixed-address program). */
+int cgs_symtab_load_elf_mapped(struct cgs_symtab *t, const char *path, uint64_t start);
+
 /* The same from an ELF image of @size bytes in memory (the vDSO), only
  * the names that start with @prefix when it is not NULL. 0 or -errno. */
 int cgs_symtab_load_elf_image(struct cgs_symtab *t, const void *image, size_t size,

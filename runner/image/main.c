@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -91,5 +92,7 @@ int main(int argc, char **argv)
 	cgs_tasks_run(&pt);
 	if (pt.w->prepare && pt.w->cleanup)
 		pt.w->cleanup(&pt.ctx);
+	free((void *)pt.ctx.opts);
+	munmap(sh, sh->maplen);
 	return 0;
 }

@@ -31,7 +31,7 @@ static int perf_open(struct perf_event_attr *a, pid_t pid)
 /* ---- one point ---- */
 
 struct cgs_profile_point {
-	const struct cgs_profile_set *set;
+	struct cgs_profile_set *set;   /* the run's; its user symbols this point's */
 	bool threads;
 	int64_t duration_ns;
 	unsigned ntasks;
@@ -88,6 +88,9 @@ static int prof_ready(void *priv, unsigned ntasks, const int *pid,
 	for (unsigned i = 0; i < ntasks; i++)
 		pp->fd[i] = -1;
 	pp->ntasks = ntasks;
+	if (ntasks && cgs_profile_task_symbols(pp->set, pid[0]))
+		cgs_warn("--profile: no symbols read from task pid %d's address space: its frames show as [user]",
+			 pid[0]);
 	for (unsigned i = 0; i < ntasks; i++) {
 		struct perf_event_attr a = pp->set->attr;
 		int target = pp->threads ? tid[i] : pid[i], rc;

@@ -41,7 +41,8 @@ struct cgs_profile_set {
 	bool user_only;             /* kernel samples not allowed here */
 	char *note;                 /* why, said once */
 	struct cgs_symtab ksyms;    /* kallsyms; hidden: raw addresses */
-	struct cgs_symtab usyms;    /* cgscale's own functions */
+	struct cgs_symtab usyms;    /* the tasks' functions: their program's,
+				     * libraries' and vDSO's, of this point */
 	uint64_t vdso_lo, vdso_hi;  /* the vDSO's image: an address there
 				     * that no symbol covers is "[vdso]" */
 	size_t pages;               /* ring data pages per task */
@@ -59,6 +60,11 @@ int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
 /* Once, in the process that runs the points (after any re-exec): say
  * what is not allowed, load the symbols, warn when they are hidden. */
 void cgs_profile_prepare(struct cgs_profile_set *ps);
+/* The user symbols of the address space of task process @pid (the plain
+ * image's or a fork of cgscale's), from its /proc/PID/maps: each point's
+ * tasks are a new exec, at addresses of their own when ASLR is on. 0, or
+ * -errno (-ENOENT: none read; frames then show as [user]). */
+int cgs_profile_task_symbols(struct cgs_profile_set *ps, pid_t pid);
 void cgs_profile_set_free(struct cgs_profile_set *ps);
 
 /* The observer of one point is profile.c's profile_observer (observer.h). */

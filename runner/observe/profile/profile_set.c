@@ -127,13 +127,6 @@ static int pick_event(struct cgs_profile_set *ps, char *err, size_t errlen)
 	return 0;
 }
 
-static int main_bias(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	(void)size;
-	*(uint64_t *)arg = info->dlpi_addr;   /* the first is the program */
-	return 1;
-}
-
 /* The size of the ELF image at @base: its section headers come last. */
 static size_t image_size(const void *base)
 {
@@ -142,51 +135,69 @@ static size_t image_size(const void *base)
 	return eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
 }
 
-/* Each shared object's function symbols into the table @arg; the vDSO's
- * (__vdso_* only: its aliases would take libc's names) from memory. */
-static int object_syms(struct dl_phdr_info *info, size_t size, void *arg)
+/* One line of /proc/PID/maps: an ELF file mapped from offset 0 gives its
+ * function symbols; the vDSO (the same image in every process: ours,
+ * read from memory; __vdso_* only, its aliases would take libc's names)
+ * its own. */
+static void map_syms(struct cgs_profile_set *ps, pid_t pid, const char *line)
 {
 	const void *vdso = (const void *)getauxval(AT_SYSINFO_EHDR);
-	const char *n = info->dlpi_name;
+	unsigned long lo, hi, off;
+	char file[PATH_MAX + 32];
+	int n = 0;
 
-	(void)size;
-	if (vdso && info->dlpi_addr && strstr(n, "vdso"))
-		cgs_symtab_load_elf_image(arg, vdso, image_size(vdso), info->dlpi_addr,
-					  "__vdso_");
-	else if (n && *n == '/')
-		cgs_symtab_load_elf(arg, n, info->dlpi_addr);  /* unreadable: [user] */
-	return 0;
+	if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi, &off, &n) < 3 || !n)
+		return;
+	line += n;
+	if (vdso && !strncmp(line, "[vdso]", 6)) {
+		cgs_symtab_load_elf_image(&ps->usyms, vdso, image_size(vdso), lo, "__vdso_");
+		ps->vdso_lo = lo;
+		ps->vdso_hi = lo + image_size(vdso);
+	} else if (line[0] == '/' && off == 0 && !strstr(line, " (deleted)")) {
+		/* through the task's root: its mount namespace is its own */
+		snprintf(file, sizeof(file), "/proc/%d/root%.*s", (int)pid,
+			 (int)strcspn(line, "\n"), line);
+		cgs_symtab_load_elf_mapped(&ps->usyms, file, lo);   /* unreadable: [user] */
+	}
 }
 
-/* Kernel symbols, said once when hidden; our own functions. */
+int cgs_profile_task_symbols(struct cgs_profile_set *ps, pid_t pid)
+{
+	char path[64], line[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	cgs_symtab_free(&ps->usyms);
+	ps->vdso_lo = ps->vdso_hi = 0;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		map_syms(ps, pid, line);
+	fclose(f);
+	cgs_symtab_sort(&ps->usyms);
+	return ps->usyms.n ? 0 : -ENOENT;
+}
+
+/* Kernel symbols, said once when hidden (the tasks' own come with each
+ * point: cgs_profile_task_symbols). */
 static void load_symbols(struct cgs_profile_set *ps)
 {
-	uint64_t bias = 0;
 	int rc;
 
 	/* CGSCALE_KALLSYMS: another kallsyms file, for tests of the
 	 * hidden-address path on a machine that shows them */
 	const char *ks = getenv("CGSCALE_KALLSYMS") ? getenv("CGSCALE_KALLSYMS") : "/proc/kallsyms";
 
-	if (!ps->user_only) {
-		rc = cgs_symtab_load_kallsyms(&ps->ksyms, ks);
-		if (rc)
-			cgs_warn("--profile: cannot read %s (%s): kernel frames stay raw addresses",
-				 ks, strerror(-rc));
-		else if (ps->ksyms.hidden)
-			cgs_warn("--profile: %s shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses; run as root or sysctl kernel.kptr_restrict=0",
-				 ks);
-	}
-	dl_iterate_phdr(main_bias, &bias);
-	rc = cgs_symtab_load_elf(&ps->usyms, "/proc/self/exe", bias);
+	if (ps->user_only)
+		return;
+	rc = cgs_symtab_load_kallsyms(&ps->ksyms, ks);
 	if (rc)
-		cgs_warn("--profile: cannot read cgscale's own symbols (%s): its frames show as [user]",
-			 strerror(-rc));
-	dl_iterate_phdr(object_syms, &ps->usyms);
-	if (getauxval(AT_SYSINFO_EHDR)) {
-		ps->vdso_lo = getauxval(AT_SYSINFO_EHDR);
-		ps->vdso_hi = ps->vdso_lo + image_size((const void *)ps->vdso_lo);
-	}
+		cgs_warn("--profile: cannot read %s (%s): kernel frames stay raw addresses",
+			 ks, strerror(-rc));
+	else if (ps->ksyms.hidden)
+		cgs_warn("--profile: %s shows only zero addresses (kptr_restrict, not root): kernel frames stay raw addresses; run as root or sysctl kernel.kptr_restrict=0",
+			 ks);
 }
 
 int cgs_profile_setup(struct cgs_profile_set *ps, const char *arg,
