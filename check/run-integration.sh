@@ -5,20 +5,24 @@
 # sanitizer build) set. Exit 0 = pass, 77 = skip (with a reason on its
 # last line), anything else = fail. Afterwards no cgscale process may be
 # left running: one that carries this test's token in its environment
-# (CGSCALE_IT_TOKEN, set for each test) and runs our binary is a leak and
+# (CGSCALE_IT_TOKEN, set for each test) and runs our binary (or the plain
+# image beside it, cgscale-tasks) is a leak and
 # is killed; any other process, another checkout's or one started by hand
 # with the same binary, is not ours to judge or to kill. CHECK_LOAD=N runs
 # them beside N busy loops (`make check CHECK_LOAD=2`).
 CGSCALE=$(realpath "$1")
 CGSCALE_SAN=$(realpath "${2:-$1}")
 export CGSCALE CGSCALE_SAN
+# the plain images beside them, which the workers and tasks run
+IMG=$(dirname "$CGSCALE")/cgscale-tasks
+IMG_SAN=$(dirname "$CGSCALE_SAN")/cgscale-tasks
 cd "$(dirname "$0")/.." || exit 1
 # Processes running our binaries that this test started (its token).
 ours() {
 	for p in /proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
 		case "$exe" in
-		"$CGSCALE" | "$CGSCALE_SAN")
+		"$CGSCALE" | "$CGSCALE_SAN" | "$IMG" | "$IMG_SAN")
 			tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "CGSCALE_IT_TOKEN=$CGSCALE_IT_TOKEN" &&
 				echo "${p#/proc/}" ;;
 		esac

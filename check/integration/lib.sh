@@ -67,11 +67,17 @@ user_change_se() {
 		'BEGIN { t = sqrt(a * a + b * b); e = sqrt(va + vb); printf "%.1f", (t > e ? t : e) }'
 }
 
-# Our processes still alive: anything running the binary under test.
+# Our processes still alive: anything running the binary under test or
+# the plain image beside it (the workers and tasks: runner/image/).
 our_procs() {
+	_img=$(dirname "$(readlink -f "$CGSCALE")")/cgscale-tasks
+	_simg=
+	[ -z "${CGSCALE_SAN:-}" ] || _simg=$(dirname "$(readlink -f "$CGSCALE_SAN")")/cgscale-tasks
 	for p in /proc/[0-9]*; do
 		exe=$(readlink "$p/exe" 2>/dev/null) || continue
-		[ "$exe" = "$CGSCALE" ] || [ "$exe" = "${CGSCALE_SAN:-}" ] && echo "${p#/proc/}"
+		case $exe in
+		"$CGSCALE" | "${CGSCALE_SAN:-}" | "$_img" | "${_simg:-/}") echo "${p#/proc/}" ;;
+		esac
 	done
 }
 
