@@ -214,7 +214,8 @@ make -s -C "$REPO" install DESTDIR="$T/inst" PREFIX=/opt/cgs >install.txt 2>&1 |
 for f in bin/cgscale share/man/man1/cgscale.1 share/man/man1/cgscale-run.1 \
 	 share/bash-completion/completions/cgscale share/zsh/site-functions/_cgscale \
 	 share/cgscale/kernel-bisect-step.sh share/doc/cgscale/README.md \
-	 share/doc/cgscale/SCHEMA.md share/doc/cgscale/COMPARE.md share/doc/cgscale/CHANGELOG.md; do
+	 share/doc/cgscale/SCHEMA.md share/doc/cgscale/COMPARE.md share/doc/cgscale/CHANGELOG.md \
+	 libexec/cgscale/cgscale-tasks; do
 	[ -f "inst/opt/cgs/$f" ] || fail "make install did not install /opt/cgs/$f"
 done
 # the manual's pages, docs/*.md, go to share/doc/cgscale/docs/ (README.md links them there)
@@ -225,5 +226,9 @@ for f in "$REPO"/docs/*.md; do
 done
 [ "$pages" -ge 9 ] || fail "only $pages pages in docs/"
 [ -x inst/opt/cgs/share/cgscale/kernel-bisect-step.sh ] || fail "the installed kernel-bisect-step.sh is not executable"
-[ "$(find inst -type f | wc -l)" -eq "$(( n + 8 + pages ))" ] || fail "make install wrote other files: $(find inst -type f)"
+[ "$(find inst -type f | wc -l)" -eq "$(( n + 9 + pages ))" ] || fail "make install wrote other files: $(find inst -type f)"
+# the installed cgscale finds its plain image in ../libexec/cgscale
+inst/opt/cgs/bin/cgscale run -n -t 1 page_fault3 >plan.txt 2>&1 || fail "the installed cgscale's dry-run: $(tail -n 3 plan.txt)"
+grep -q -F "tasks: in $T/inst/opt/cgs/libexec/cgscale/cgscale-tasks, the plain image" plan.txt ||
+	fail "the installed cgscale does not find its image: $(grep '^tasks' plan.txt)"
 echo "ok: $n pages render cleanly; completion lists $(wc -l <workloads) workloads; make install"
