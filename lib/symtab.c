@@ -120,24 +120,6 @@ static int elf_syms(struct cgs_symtab *t, Elf *e, uint64_t bias, const char *pre
 	return rc;
 }
 
-int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
-{
-	int fd, rc;
-	Elf *e;
-
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOSYS;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	rc = e ? elf_syms(t, e, bias, NULL) : -ENOEXEC;
-	if (e)
-		elf_end(e);
-	close(fd);
-	return rc;
-}
-
 /* Where the first loadable segment (file offset 0) wants to be: what a
  * mapping of the file at offset 0 is biased against. */
 static int first_load_vaddr(Elf *e, uint64_t *vaddr)
@@ -157,7 +139,9 @@ static int first_load_vaddr(Elf *e, uint64_t *vaddr)
 	return -ENOEXEC;
 }
 
-int cgs_symtab_load_elf_mapped(struct cgs_symtab *t, const char *path, uint64_t start)
+/* The symbols of ELF file @path at @bias, or (@mapped) as mapped from
+ * offset 0 at @bias. */
+static int load_file(struct cgs_symtab *t, const char *path, uint64_t bias, bool mapped)
 {
 	uint64_t vaddr = 0;
 	int fd, rc;
@@ -169,13 +153,24 @@ int cgs_symtab_load_elf_mapped(struct cgs_symtab *t, const char *path, uint64_t 
 	if (fd < 0)
 		return -errno;
 	e = elf_begin(fd, ELF_C_READ, NULL);
-	rc = !e || elf_kind(e) != ELF_K_ELF ? -ENOEXEC : first_load_vaddr(e, &vaddr);
+	rc = !e || elf_kind(e) != ELF_K_ELF ? -ENOEXEC :
+	     mapped ? first_load_vaddr(e, &vaddr) : 0;
 	if (!rc)
-		rc = elf_syms(t, e, start - vaddr, NULL);
+		rc = elf_syms(t, e, bias - vaddr, NULL);
 	if (e)
 		elf_end(e);
 	close(fd);
 	return rc;
+}
+
+int cgs_symtab_load_elf(struct cgs_symtab *t, const char *path, uint64_t bias)
+{
+	return load_file(t, path, bias, false);
+}
+
+int cgs_symtab_load_elf_mapped(struct cgs_symtab *t, const char *path, uint64_t start)
+{
+	return load_file(t, path, start, true);
 }
 
 int cgs_symtab_load_elf_image(struct cgs_symtab *t, const void *image, size_t size,

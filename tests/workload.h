@@ -22,8 +22,13 @@
  *
  * Hook order, for one point (test, mode, tasks):
  *   prepare(ctx)            once, in the runner, before the point's tasks
+ *                           (ctx->extra set: what it chose is recorded);
+ *                           then again, ctx->extra NULL, in each worker of
+ *                           the plain image (runner/image/), whose tasks
+ *                           see its ctx->priv: it must choose alike
  *   per task, in the task:  setup(t) -> [start gate] -> loop(t) -> teardown(t)
- *   cleanup(ctx)            once, in the runner, after the tasks are gone
+ *   cleanup(ctx)            once after the tasks are gone, wherever
+ *                           prepare ran
  * Hooks return 0 or -errno. -EOPNOTSUPP or -ENOSYS from prepare or setup
  * mean "cannot run here": the point is SKIPPED with the reason given by
  * cgs_task_fail()/cgs_ctx_fail(), not failed.
@@ -71,7 +76,7 @@ struct cgs_ctx {
 	const char *tmpdir;      /* where task files go (--tmpdir) */
 	unsigned nr_tasks;
 	bool threads;            /* thread mode (else process mode) */
-	void *priv;              /* prepare's state, inherited by tasks */
+	void *priv;              /* prepare's state, seen by the tasks */
 	char *why;               /* prepare's skip or failure reason */
 	size_t whylen;
 	/* the cgroups cgscale made for the point (lib/statfile.h);

@@ -42,7 +42,8 @@ static void test_masks(void **state)
 	assert_int_equal(cgs_places_build(&topo, CGS_PLACE_PUS, &pl), 0);
 	sh = cgs_shared_map(&pt, groups, 2);
 	assert_non_null(sh);
-	assert_int_equal(cgs_sh_image(sh)->mask_words, 160 / (8 * sizeof(long)) + (160 % (8 * sizeof(long)) != 0));
+	/* every PU of the described box; longer where the kernel's mask is */
+	assert_true(cgs_sh_image(sh)->mask_words * 8 * sizeof(long) >= 160);
 	for (unsigned i = 0; i <= 5; i++) {
 		const unsigned long *m = cgs_sh_mask(sh, i);
 		hwloc_bitmap_t got = hwloc_bitmap_alloc();

@@ -190,8 +190,10 @@ static void test_own_elf(void **state)
 	cgs_symtab_free(&t);
 }
 
-/* User frames: our functions by name, an address in the vDSO that no
- * symbol covers "[vdso]" (perf's name), any other unknown one "[user]". */
+/* User frames, from a task's /proc/PID/maps (here this process's own):
+ * its functions by name, an address in the vDSO that no symbol covers
+ * "[vdso]" (perf's name), any other unknown one "[user]"; no process, no
+ * symbols. */
 static void test_user_frames(void **state)
 {
 	static struct cgs_profile_set ps;
@@ -203,6 +205,7 @@ static void test_user_frames(void **state)
 	ps.on = true;
 	ps.user_only = true;     /* no kallsyms needed */
 	cgs_profile_prepare(&ps);
+	assert_int_equal(cgs_profile_task_symbols(&ps, getpid()), 0);
 	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)test_own_elf + 1,
 						   false, buf, sizeof(buf)), "test_own_elf");
 	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)heap, false,
@@ -212,6 +215,12 @@ static void test_user_frames(void **state)
 							   sizeof(buf)), "[vdso]");
 	assert_string_equal(cgs_profile_frame_name(&ps, 0xffffffff81000000ULL, true, buf,
 						   sizeof(buf)), "0xffffffff81000000");
+	/* libc's own, as mapped here */
+	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)getpid + 1,
+						   false, buf, sizeof(buf)), "getpid");
+	assert_int_equal(cgs_profile_task_symbols(&ps, INT32_MAX), -ENOENT);
+	assert_string_equal(cgs_profile_frame_name(&ps, (uint64_t)(uintptr_t)test_own_elf + 1,
+						   false, buf, sizeof(buf)), "[user]");
 	free(heap);
 	cgs_profile_set_free(&ps);
 }

@@ -11,15 +11,21 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runner/point/task.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) & ~(size_t)((a) - 1))
 
-/* Longs in a mask that holds every CPU of every place (0: none bound). */
+/* Longs in a mask that holds every CPU of every place and is as long as
+ * the kernel's (which sched_getaffinity needs: the raw call returns its
+ * size); 0: none bound. */
 static size_t mask_words(const struct cgs_places *pl)
 {
+	unsigned long probe[1024];
+	long kernel = syscall(SYS_sched_getaffinity, 0, sizeof(probe), probe);
+	size_t words;
 	int last = -1;
 
 	for (unsigned i = 0; pl && i < pl->n; i++) {
@@ -28,7 +34,12 @@ static size_t mask_words(const struct cgs_places *pl)
 		if (l > last)
 			last = l;
 	}
-	return last < 0 ? 0 : (size_t)last / (8 * sizeof(long)) + 1;
+	if (last < 0)
+		return 0;
+	words = (size_t)last / (8 * sizeof(long)) + 1;
+	if (kernel > 0 && (size_t)kernel / sizeof(long) > words)
+		words = (size_t)kernel / sizeof(long);
+	return words;
 }
 
 static void fill_masks(struct cgs_shared *sh, const struct cgs_places *pl)
