@@ -7,7 +7,9 @@
 # unknown when each side is one. SIGTERM stops the series after the
 # running invocation. --pf3-spin NS slows each op by NS (recorded in the
 # point's options only when on), and compare --axis workload compares it
-# with the plain run. Bad input exits 2 before anything is written.
+# with the plain run. Every invocation runs the binary the user started,
+# even when its file is replaced mid-series. Bad input exits 2 before
+# anything is written.
 . "$(dirname "$0")/lib.sh"
 
 common="-q -m process -t 1 -w 0 -d 0.3 -i 0.1 -r 3"
@@ -77,6 +79,21 @@ jq -e '[.points[].summary.per_task_ops_per_sec] | max <= 50000' spin.json >/dev/
 "$CGSCALE" compare --keep-disturbed --axis workload --metrics per_task_ops plain.json spin.json >ax.txt
 [ $? -le 1 ] || fail "compare --axis workload: $(cat ax.txt)"
 grep -q "workload.options *axis *A: default | B: pf3-spin=20000" ax.txt || fail "axis row: $(cat ax.txt)"
+
+# every invocation is the build the user started, by fd: a file put in
+# its place mid-series (a make, a package upgrade) does not run
+mkdir bin R
+cp "$CGSCALE" bin/cgscale
+cp "$(dirname "$(readlink -f "$CGSCALE")")/cgscale-tasks" bin/ 2>/dev/null
+bin/cgscale run -q -m process -t 1 -w 0 -d 1 -i 0.5 -r 1 --invocations 3 -o R page_fault3 \
+	>/dev/null 2>err.txt &
+pid=$!
+wait_until 120 grep -q "invocation 1 of 3" err.txt || fail "no first invocation: $(cat err.txt)"
+printf '#!/bin/sh\nexit 0\n' >bin/new
+chmod 0755 bin/new
+mv bin/new bin/cgscale
+wait $pid || fail "the series failed once its file was replaced: $(cat err.txt)"
+[ "$(ls R | wc -l)" = 3 ] || fail "3 files expected after the file was replaced, got: $(ls R)"
 
 # bad input: exit 2, nothing written
 mkdir E

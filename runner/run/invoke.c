@@ -3,14 +3,16 @@
  * invoke.c - `run --invocations K` (invoke.h). The process the user
  * started checks everything, then runs cgscale again K times, one after
  * the other, with CGSCALE_INVOCATION=i/K/SERIES in the environment; each
- * is a fresh process (new heap, new page placement, its own ASLR-off
- * re-exec) that runs every point -r times and writes its own file
+ * is a fresh process of this very file, by fd (new heap, new page
+ * placement, its own ASLR-off re-exec) that runs every point -r times
+ * and writes its own file
  * DIR/cgscale-STAMP-invI.json. SIGINT/SIGTERM/SIGHUP are passed on to the
  * running invocation, which keeps its completed points, and no further
  * invocation starts; a kill -9 takes the running invocation down with it
  * (PR_SET_PDEATHSIG). Knobs: INVOKE_ENV.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,20 +121,16 @@ static int series_dir(struct cgs_run *r, char *dir, size_t len)
 
 /* Start invocation @i and wait for it, passing signals on. Its exit
  * status, and *@sig the signal that came meanwhile. */
-static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *set,
-	       const sigset_t *old, int *sig)
+static int one(struct cgs_run *r, const char *dir, unsigned i, int self,
+	       const sigset_t *set, const sigset_t *old, int *sig)
 {
-	char self[PATH_MAX], env[128], **av = calloc(r->argc + 4, sizeof(*av));
+	char env[128], **av = calloc(r->argc + 4, sizeof(*av));
 	size_t k;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status = 70;
 	pid_t parent, pid;
 
-	if (!av || n <= 0) {
-		free(av);
+	if (!av)
 		return CGS_EXIT_INTERNAL;
-	}
-	self[n] = 0;
 	av[0] = "cgscale";
 	av[1] = r->argv[0];
 	k = 2;
@@ -152,7 +150,7 @@ static int one(struct cgs_run *r, const char *dir, unsigned i, const sigset_t *s
 		cgs_die_with_parent(parent);
 		setenv(INVOKE_ENV, env, 1);
 		sigprocmask(SIG_SETMASK, old, NULL);
-		execv(self, av);
+		fexecve(self, av, environ);
 		_exit(70);
 	}
 	free(av);
@@ -183,13 +181,22 @@ int cgs_invoke_all(struct cgs_run *r)
 {
 	char dir[PATH_MAX];
 	sigset_t set, old;
-	int worst = 0, sig = 0, rc;
+	int worst = 0, sig = 0, rc, self;
 
 	if (getenv(INVOKE_ENV) || r->o.invocations < 2)
 		return -1;
+	/* every invocation is this very build, by fd: a make that replaces
+	 * the file, or a mount that hides its folder, mid-series changes
+	 * nothing (by path, the later invocations ran whatever was there) */
+	self = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (self < 0) {
+		cgs_err("cannot open this binary (/proc/self/exe): %s", strerror(errno));
+		return CGS_EXIT_INTERNAL;
+	}
 	rc = series_dir(r, dir, sizeof(dir));
 	if (rc) {
 		cgs_err("cannot create the directory %s: %s", dir, strerror(-rc));
+		close(self);
 		return CGS_EXIT_INTERNAL;
 	}
 	sigemptyset(&set);
@@ -199,7 +206,7 @@ int cgs_invoke_all(struct cgs_run *r)
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	for (unsigned i = 1; i <= r->o.invocations && !sig; i++) {
-		int st = one(r, dir, i, &set, &old, &sig);
+		int st = one(r, dir, i, self, &set, &old, &sig);
 
 		if (st > worst)
 			worst = st;
@@ -207,6 +214,7 @@ int cgs_invoke_all(struct cgs_run *r)
 			break;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(self);
 	if (sig && worst < 128)
 		worst = 128 + sig;
 	cgs_info("%s: the files of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation",
