@@ -18,6 +18,7 @@ mkdir A B
 	|| fail "run failed: $(cat err.txt)"
 [ "$(ls A | wc -l)" = 3 ] || fail "3 files expected in A: $(ls A)"
 grep -q "invocation 3 of 3" err.txt || fail "no progress: $(cat err.txt)"
+grep -q "the files of 3 of 3 invocations" err.txt || fail "no closing count: $(cat err.txt)"
 jq -s -e '[.[].invocation.id] | unique | length == 3' A/*.json >/dev/null \
 	|| fail "the ids are not distinct: $(jq -c .invocation A/*.json)"
 jq -s -e '[.[].invocation.series] | unique | length == 1' A/*.json >/dev/null \
@@ -61,6 +62,7 @@ rc=$?
 [ $rc = 143 ] || fail "exit $rc after SIGTERM, want 143: $(cat err.txt)"
 [ "$(ls S | wc -l)" -le 1 ] || fail "another invocation started: $(ls S)"
 grep -q "invocation 2 of 3" err.txt && fail "invocation 2 started: $(cat err.txt)"
+grep -q "the files of 1 of 3 invocations" err.txt || fail "the count says more ran: $(cat err.txt)"
 
 # --pf3-spin: off is not recorded, on is, and each op takes >= NS longer
 "$CGSCALE" run -q -m process -t 1 -w 0 -d 0.5 -i 0.25 -r 2 -o plain.json page_fault3 \

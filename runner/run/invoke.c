@@ -182,6 +182,7 @@ int cgs_invoke_all(struct cgs_run *r)
 	char dir[PATH_MAX];
 	sigset_t set, old;
 	int worst = 0, sig = 0, rc, self;
+	unsigned i, started = 0;
 
 	if (getenv(INVOKE_ENV) || r->o.invocations < 2)
 		return -1;
@@ -205,9 +206,10 @@ int cgs_invoke_all(struct cgs_run *r)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	for (unsigned i = 1; i <= r->o.invocations && !sig; i++) {
+	for (i = 1; i <= r->o.invocations && !sig; i++) {
 		int st = one(r, dir, i, self, &set, &old, &sig);
 
+		started = i;
 		if (st > worst)
 			worst = st;
 		if (st >= 128 || st == 2 || st == 70)
@@ -217,8 +219,8 @@ int cgs_invoke_all(struct cgs_run *r)
 	close(self);
 	if (sig && worst < 128)
 		worst = 128 + sig;
-	cgs_info("%s: the files of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation",
-		dir, (long long)r->o.invocations, r->inv_series);
+	cgs_info("%s: the files of %u of %lld invocations (series %s); compare this directory as one side: it knows each file is one invocation",
+		dir, started, (long long)r->o.invocations, r->inv_series);
 	return worst;
 }
 
