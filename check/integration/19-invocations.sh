@@ -90,7 +90,8 @@ cp "$(dirname "$(readlink -f "$CGSCALE")")/cgscale-tasks" bin/ 2>/dev/null
 bin/cgscale run -q -m process -t 1 -w 0 -d 1 -i 0.5 -r 1 --invocations 3 -o R page_fault3 \
 	>/dev/null 2>err.txt &
 pid=$!
-wait_until 120 grep -q "invocation 1 of 3" err.txt || fail "no first invocation: $(cat err.txt)"
+wait_until 120 grep -q "invocation 1 of 3" err.txt ||
+	{ kill $pid; wait $pid; fail "no first invocation: $(cat err.txt)"; }
 printf '#!/bin/sh\nexit 0\n' >bin/new
 chmod 0755 bin/new
 mv bin/new bin/cgscale
