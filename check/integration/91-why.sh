@@ -59,11 +59,11 @@ for side in A B B A A B B A; do
 	"$CGSCALE" run -q -t 1 -m process -w 0.5 -d 1.5 $spin -o $side/$i.json page_fault1 \
 		</dev/null >/dev/null 2>err.txt || fail "run $side $i: $(cat err.txt)"
 done
+jq -s '.[0] * {points: [.[].points[]]}' A/*.json >a.json
+jq -s '.[0] * {points: [.[].points[]]}' B/*.json >b.json
 # --keep-disturbed: on a busy box (make check CHECK_LOAD=2) every run is
 # disturbed, and compare would leave them all out and give no block; the
 # load is in each side's spread, which the bound below takes
-jq -s '.[0] * {points: [.[].points[]]}' A/*.json >a.json
-jq -s '.[0] * {points: [.[].points[]]}' B/*.json >b.json
 "$CGSCALE" compare --keep-disturbed --axis workload A B >why.txt 2>err.txt
 [ $? -le 1 ] || fail "compare: $(cat err.txt)"
 "$CGSCALE" compare --keep-disturbed --axis workload --format json A B >why.json 2>err.txt

@@ -182,7 +182,7 @@ int cgs_invoke_all(struct cgs_run *r)
 	char dir[PATH_MAX];
 	sigset_t set, old;
 	int worst = 0, sig = 0, rc, self;
-	unsigned i, started = 0;
+	unsigned started = 0;
 
 	if (getenv(INVOKE_ENV) || r->o.invocations < 2)
 		return -1;
@@ -206,7 +206,7 @@ int cgs_invoke_all(struct cgs_run *r)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	for (i = 1; i <= r->o.invocations && !sig; i++) {
+	for (unsigned i = 1; i <= r->o.invocations && !sig; i++) {
 		int st = one(r, dir, i, self, &set, &old, &sig);
 
 		started = i;
