@@ -32,6 +32,7 @@ struct cgs_topo {
 	unsigned cut_cores;     /* cores of which only some PUs are allowed */
 	unsigned machine_pus;   /* before narrowing by the affinity mask */
 	unsigned machine_domains;  /* packages or NUMA nodes with CPUs, the more */
+	unsigned loads;         /* hwloc loads it took: > 1 where one found no cache */
 };
 
 /* What narrowed the CPUs a run may use below the online ones. */
@@ -63,6 +64,18 @@ struct cgs_places {
  * Returns 0 or -errno.
  */
 int cgs_topo_load(struct cgs_topo *topo, const char *synthetic);
+/*
+ * Load with @load(@topo, @arg) until the topology has a cache, @tries
+ * loads at most, @pause_ms before the second and twice as long before
+ * each next, and only while it is this system (a description is what it
+ * says): in a guest without caches in sysfs hwloc reads them with CPUID,
+ * bound to each CPU in turn, and where the vCPUs move between host CPUs
+ * the APIC IDs CPUID gives move with them, so that a load now and then
+ * finds none. topo->loads says how many it took. 0 or -errno.
+ */
+int cgs_topo_load_tries(struct cgs_topo *topo,
+			int (*load)(struct cgs_topo *topo, void *arg), void *arg,
+			unsigned tries, unsigned pause_ms);
 /* The same, from a synthetic description or an lstopo XML file (at most
  * one of them non-NULL). -EINVAL when hwloc refuses the description. */
 int cgs_topo_load_from(struct cgs_topo *topo, const char *synthetic,

@@ -93,6 +93,9 @@ struct json_object *cgs_env_machine(const struct cgs_topo *topo)
 	json_object_object_add(m, "online_cpus",
 			       json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_object_add(m, "topology", cgs_topo_json(topo));
+	/* outside "topology", which compare holds critical: how many loads
+	 * it took is how the box behaved, not what it is */
+	json_object_object_add(m, "topology_loads", json_object_new_int((int)topo->loads));
 	json_object_object_add(m, "allowed", cgs_topo_allowed_json(topo));
 	return m;
 }
